@@ -1,0 +1,46 @@
+# Crater: `make help` lists the targets.
+SHELL := /bin/bash
+MVN ?= mvn -B
+WEBUI := src/main/webui
+
+.DEFAULT_GOAL := help
+
+.PHONY: help run sim build test test-ui browsers fmt lint hooks clean
+
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+
+run: build ## Start Crater on its embedded default (embedded PostgreSQL + simulated cluster); prints the console URL and first-login credentials
+	bin/crater server
+
+sim: build ## Run only a simulated cluster (API server + simulator) and print its API URL
+	bin/crater sim
+
+build: ## Build the application (console included) into target/quarkus-app
+	$(MVN) -q package -DskipTests
+
+test: browsers test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+	$(MVN) verify
+
+test-ui: ## Run the console's unit tests (Vitest)
+	cd $(WEBUI) && npm ci --no-audit --no-fund && npm test
+
+browsers: ## Install Debian's Chromium for the browser tests if it is missing
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing chromium (Debian package)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi; \
+	fi
+
+fmt: ## Format the Java code (palantir-java-format through spotless)
+	$(MVN) -q spotless:apply
+
+lint: ## Check formatting and the console's types
+	$(MVN) -q spotless:check
+	cd $(WEBUI) && npm run lint
+
+hooks: ## Use the project's git hooks (.githooks)
+	git config core.hooksPath .githooks
+
+clean: ## Remove build output
+	$(MVN) -q clean

@@ -1,0 +1,15 @@
+package io.crater.cluster;
+
+import java.util.Map;
+
+/**
+ * An entry of the accelerator catalogue: a resource name plus the node label that tells the model apart, with
+ * the display name and vendor an administrator chose.
+ */
+public record AcceleratorModel(
+        String key, String resource, String labelKey, String labelValue, String displayName, String vendor) {
+
+    public boolean matches(Map<String, String> nodeLabels) {
+        return nodeLabels != null && labelValue.equals(nodeLabels.get(labelKey));
+    }
+}

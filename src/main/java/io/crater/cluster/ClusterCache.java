@@ -1,0 +1,194 @@
+package io.crater.cluster;
+
+import io.crater.events.EventHub;
+import io.crater.identity.CurrentUser;
+import io.crater.platform.PodRequests;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Crater's informer-fed view of nodes and pods: what every node offers and what bound pods request of it.
+ * Changes are coalesced per node and published as {@code node} events on the {@code nodes} topic.
+ */
+@ApplicationScoped
+public class ClusterCache {
+
+    private static final Logger LOG = Logger.getLogger(ClusterCache.class);
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    EventHub hub;
+
+    @Inject
+    NodeViews views;
+
+    private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<Pod> pods;
+    private final Map<String, Map<String, Resources>> boundByNode = new ConcurrentHashMap<>();
+    private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+    private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-cluster-events");
+        t.setDaemon(true);
+        return t;
+    });
+
+    void onStart(@Observes @Priority(40) StartupEvent event) {
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                track(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                if (old.getSpec().getNodeName() != null
+                        && !old.getSpec().getNodeName().equals(pod.getSpec().getNodeName())) {
+                    untrack(old);
+                }
+                track(pod);
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean unknownFinalState) {
+                untrack(pod);
+            }
+        });
+        nodes = client.nodes().runnableInformer(0);
+        nodes.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                dirty.add(node.getMetadata().getName());
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                dirty.add(node.getMetadata().getName());
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknownFinalState) {
+                deleted.add(node.getMetadata().getName());
+            }
+        });
+        pods.start();
+        nodes.start();
+        flusher.scheduleWithFixedDelay(this::flush, 250, 250, TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        flusher.shutdownNow();
+        if (nodes != null) {
+            nodes.close();
+        }
+        if (pods != null) {
+            pods.close();
+        }
+    }
+
+    private void track(Pod pod) {
+        String node = pod.getSpec().getNodeName();
+        if (node == null) {
+            return;
+        }
+        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        Map<String, Resources> onNode = boundByNode.computeIfAbsent(node, n -> new ConcurrentHashMap<>());
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            if (onNode.remove(key) != null) {
+                dirty.add(node);
+            }
+        } else if (!PodRequests.of(pod.getSpec()).equals(onNode.put(key, PodRequests.of(pod.getSpec())))) {
+            dirty.add(node);
+        }
+    }
+
+    private void untrack(Pod pod) {
+        String node = pod.getSpec().getNodeName();
+        if (node != null
+                && boundByNode
+                                .getOrDefault(node, Map.of())
+                                .remove(pod.getMetadata().getNamespace() + "/"
+                                        + pod.getMetadata().getName())
+                        != null) {
+            dirty.add(node);
+        }
+    }
+
+    private void flush() {
+        try {
+            for (String name : List.copyOf(deleted)) {
+                deleted.remove(name);
+                dirty.remove(name);
+                hub.publish(
+                        "nodes",
+                        "node",
+                        new ClusterViews.NodeEvent(
+                                "deleted",
+                                new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of())),
+                        CurrentUser::isAdmin);
+            }
+            for (String name : List.copyOf(dirty)) {
+                dirty.remove(name);
+                Node node = nodes.getStore().getByKey(name);
+                if (node != null) {
+                    hub.publish(
+                            "nodes",
+                            "node",
+                            new ClusterViews.NodeEvent("updated", views.of(node, allocated(name), podCount(name))),
+                            CurrentUser::isAdmin);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("publishing node events failed", e);
+        }
+    }
+
+    /** True once both informers have listed what the cluster holds. */
+    public boolean synced() {
+        return nodes != null && pods != null && nodes.hasSynced() && pods.hasSynced();
+    }
+
+    /** True while both informers hold an open watch. */
+    public boolean watching() {
+        return nodes != null && pods != null && nodes.isWatching() && pods.isWatching();
+    }
+
+    public List<Node> nodes() {
+        return nodes == null ? List.of() : nodes.getStore().list();
+    }
+
+    /** Requests of the non-terminal pods bound to a node. */
+    public Resources allocated(String node) {
+        Resources sum = Resources.NONE;
+        for (Resources r : boundByNode.getOrDefault(node, Map.of()).values()) {
+            sum = sum.plus(r);
+        }
+        return sum;
+    }
+
+    public int podCount(String node) {
+        return boundByNode.getOrDefault(node, Map.of()).size();
+    }
+}

@@ -1,0 +1,34 @@
+package io.crater.cluster;
+
+import io.crater.platform.KubeClients;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+/**
+ * Crater's one Kubernetes client. In the simulated mode it points at the in-process API server and reads no
+ * kubeconfig, so a developer's production context can never be picked up by {@code make run}.
+ */
+@ApplicationScoped
+public class ClusterClientProducer {
+
+    @Produces
+    @Singleton
+    KubernetesClient client(ClusterConfig config) {
+        if ("kubernetes".equals(config.mode())) {
+            return new KubernetesClientBuilder().build();
+        }
+        return KubeClients.forUrl(
+                config.apiUrl()
+                        .orElseThrow(
+                                () -> new IllegalStateException(
+                                        "crater.cluster.api-url is not set: start Crater with bin/crater server, which starts the simulated cluster")));
+    }
+
+    void close(@Disposes KubernetesClient client) {
+        client.close();
+    }
+}

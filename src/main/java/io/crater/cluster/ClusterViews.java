@@ -1,0 +1,49 @@
+package io.crater.cluster;
+
+import java.util.Map;
+
+/** What the cluster API shows: nodes with their allocation, and totals per accelerator model. */
+public final class ClusterViews {
+
+    private ClusterViews() {}
+
+    /** A node's accelerators. {@code model} is the catalogue key, or {@code uncatalogued} when no entry matches. */
+    public record NodeAccelerator(
+            String model, String displayName, String vendor, String resource, long total, long allocated) {}
+
+    /** CPU in milli-cores. */
+    public record Cpu(long totalMilli, long allocatedMilli) {}
+
+    /** Memory in bytes. */
+    public record Memory(long totalBytes, long allocatedBytes) {}
+
+    /** A node as the console's node table shows it; totals are allocatable, allocated = requests of bound pods. */
+    public record NodeView(
+            String name,
+            boolean ready,
+            boolean schedulable,
+            NodeAccelerator accelerator,
+            Cpu cpu,
+            Memory memory,
+            int pods,
+            Map<String, String> labels) {}
+
+    /**
+     * Totals of one accelerator model: {@code free} counts only nodes that can take pods now (ready, not cordoned).
+     */
+    public record AcceleratorSummary(
+            String model,
+            String displayName,
+            String vendor,
+            String resource,
+            int nodes,
+            long total,
+            long allocated,
+            long free) {}
+
+    /** A list body: {@code {"items": [...]}}. */
+    public record Items<T>(java.util.List<T> items) {}
+
+    /** The payload of a {@code node} event. */
+    public record NodeEvent(String type, NodeView node) {}
+}

@@ -1,0 +1,66 @@
+package io.crater.cluster;
+
+import io.crater.platform.PodRequests;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.api.model.Node;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Builds the API's views of nodes from Node objects, the catalogue and the allocation. */
+@ApplicationScoped
+public class NodeViews {
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    public ClusterViews.NodeView of(Node node, Resources allocated, int pods) {
+        Map<String, String> labels =
+                Objects.requireNonNullElse(node.getMetadata().getLabels(), Map.of());
+        Resources allocatable = PodRequests.quantities(
+                node.getStatus() == null ? null : node.getStatus().getAllocatable());
+        ClusterViews.NodeAccelerator accelerator = accelerator(allocatable, allocated, labels);
+        return new ClusterViews.NodeView(
+                node.getMetadata().getName(),
+                ready(node),
+                ready(node)
+                        && !Boolean.TRUE.equals(
+                                node.getSpec() == null ? null : node.getSpec().getUnschedulable()),
+                accelerator,
+                new ClusterViews.Cpu(allocatable.get("cpu"), allocated.get("cpu")),
+                new ClusterViews.Memory(allocatable.get("memory") / 1000, allocated.get("memory") / 1000),
+                pods,
+                labels);
+    }
+
+    private ClusterViews.NodeAccelerator accelerator(
+            Resources allocatable, Resources allocated, Map<String, String> labels) {
+        for (String resource : allocatable.amounts().keySet()) {
+            if (!isAcceleratorResource(resource)) {
+                continue;
+            }
+            long total = allocatable.get(resource) / 1000;
+            long used = allocated.get(resource) / 1000;
+            Optional<AcceleratorModel> model = catalogue.modelOf(resource, labels);
+            if (model.isPresent()) {
+                AcceleratorModel m = model.get();
+                return new ClusterViews.NodeAccelerator(m.key(), m.displayName(), m.vendor(), resource, total, used);
+            }
+            return new ClusterViews.NodeAccelerator("uncatalogued", resource, "unknown", resource, total, used);
+        }
+        return null;
+    }
+
+    static boolean isAcceleratorResource(String resource) {
+        return resource.contains("/") && !resource.startsWith("hugepages-") && !resource.startsWith("kubernetes.io/");
+    }
+
+    static boolean ready(Node node) {
+        return node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+}

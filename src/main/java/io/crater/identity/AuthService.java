@@ -1,0 +1,173 @@
+package io.crater.identity;
+
+import io.crater.platform.ApiException;
+import io.crater.policy.LoginThrottle;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Sign-in, token refresh and sign-out. Failed attempts are counted per username and per client address in
+ * their own transactions, so a refused attempt still counts.
+ */
+@ApplicationScoped
+public class AuthService {
+
+    /** What a successful sign-in or refresh hands out. */
+    public record Session(
+            TokenService.IssuedToken access, String refreshToken, Duration refreshLifetime, UserView user) {}
+
+    /** The signed-in user as the API shows them. */
+    public record UserView(long id, String username, String displayName, String role) {
+        static UserView of(UserEntity u) {
+            return new UserView(u.id, u.username, u.displayName, u.role);
+        }
+    }
+
+    private record Attempt(UserEntity user, Optional<Duration> retryAfter) {}
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    LoginFailures failures;
+
+    @Inject
+    RefreshTokens refreshTokens;
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    AuthConfig config;
+
+    @Inject
+    Vertx vertx;
+
+    Clock clock = Clock.systemUTC();
+
+    public Uni<Session> login(String username, String password, String address) {
+        Instant now = clock.instant();
+        LoginThrottle perUser = new LoginThrottle(config.maxFailuresPerUsername(), config.failureWindow());
+        LoginThrottle perAddress = new LoginThrottle(config.maxFailuresPerAddress(), config.failureWindow());
+        String name = username.toLowerCase(java.util.Locale.ROOT);
+        Uni<Attempt> attempt = Panache.withSession(() -> failures.read(LoginFailures.USERNAME, name)
+                .flatMap(userCounter -> failures.read(LoginFailures.ADDRESS, address)
+                        .flatMap(addressCounter -> {
+                            Optional<Duration> wait = longest(
+                                    perUser.retryAfter(userCounter, now), perAddress.retryAfter(addressCounter, now));
+                            if (wait.isPresent()) {
+                                return Uni.createFrom().item(new Attempt(null, wait));
+                            }
+                            return users.findByUsername(username).map(u -> new Attempt(u, Optional.empty()));
+                        })));
+        return attempt.flatMap(a -> {
+            if (a.retryAfter().isPresent()) {
+                return Uni.createFrom()
+                        .failure(ApiException.tooManyRequests(
+                                "TooManyAttempts",
+                                "too many failed sign-ins; try again in "
+                                        + seconds(a.retryAfter().get()) + " s",
+                                a.retryAfter().get()));
+            }
+            String hash = a.user() == null || a.user().passwordHash == null
+                    ? PasswordHasher.UNKNOWN_USER_HASH
+                    : a.user().passwordHash;
+            return vertx.executeBlocking(Uni.createFrom().item(() -> PasswordHasher.verify(password, hash)))
+                    .flatMap(ok -> {
+                        if (ok && a.user() != null && !a.user().disabled) {
+                            return Panache.withTransaction(() -> failures.clear(LoginFailures.USERNAME, name)
+                                    .flatMap(x -> startSession(a.user(), UUID.randomUUID(), now)));
+                        }
+                        return Panache.withTransaction(
+                                        () -> failures.recordFailure(LoginFailures.USERNAME, name, perUser, now)
+                                                .flatMap(x -> failures.recordFailure(
+                                                        LoginFailures.ADDRESS, address, perAddress, now)))
+                                .flatMap(x -> Uni.createFrom()
+                                        .failure(
+                                                a.user() != null && a.user().disabled && ok
+                                                        ? ApiException.forbidden(
+                                                                "AccountDisabled",
+                                                                "this user is disabled; ask a platform administrator")
+                                                        : ApiException.unauthorized(
+                                                                "InvalidCredentials", "wrong username or password")));
+                    });
+        });
+    }
+
+    /** Exchanges a refresh token for a new access token and a new refresh token. */
+    public Uni<Session> refresh(String refreshToken) {
+        Instant now = clock.instant();
+        if (refreshToken == null || refreshToken.isBlank()) {
+            return Uni.createFrom()
+                    .failure(ApiException.unauthorized("InvalidRefreshToken", "no refresh token was presented"));
+        }
+        return Panache.withTransaction(() -> refreshTokens
+                        .use(refreshToken, now)
+                        .flatMap(found -> {
+                            if (found == null) {
+                                return Uni.createFrom().item((Session) null);
+                            }
+                            if (found.reused()) {
+                                return refreshTokens
+                                        .revokeFamily(found.family(), now)
+                                        .replaceWith((Session) null);
+                            }
+                            if (!found.usable()) {
+                                return Uni.createFrom().item((Session) null);
+                            }
+                            return users.findById(found.userId())
+                                    .flatMap(user -> user == null || user.disabled
+                                            ? Uni.createFrom().item((Session) null)
+                                            : startSession(user, found.family(), now));
+                        }))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.unauthorized(
+                        "InvalidRefreshToken", "the refresh token is invalid, expired or already used"));
+    }
+
+    public Uni<Void> logout(String refreshToken) {
+        if (refreshToken == null || refreshToken.isBlank()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.withTransaction(() -> refreshTokens.revokeByToken(refreshToken, clock.instant()))
+                .replaceWithVoid();
+    }
+
+    public Uni<UserView> me(long userId) {
+        return Panache.withSession(() -> users.findById(userId))
+                .onItem()
+                .ifNull()
+                .failWith(() -> ApiException.unauthorized("Unauthenticated", "this user no longer exists"))
+                .map(UserView::of);
+    }
+
+    private Uni<Session> startSession(UserEntity user, UUID family, Instant now) {
+        Duration lifetime = config.refreshTokenLifetime();
+        return refreshTokens
+                .issue(user.id, family, now.plus(lifetime))
+                .map(refresh -> new Session(tokens.issue(user), refresh, lifetime, UserView.of(user)));
+    }
+
+    private static Optional<Duration> longest(Optional<Duration> a, Optional<Duration> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        if (b.isEmpty()) {
+            return a;
+        }
+        return a.get().compareTo(b.get()) >= 0 ? a : b;
+    }
+
+    private static long seconds(Duration d) {
+        return Math.max(1, (d.toMillis() + 999) / 1000);
+    }
+}

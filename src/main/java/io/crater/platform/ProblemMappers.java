@@ -1,0 +1,129 @@
+package io.crater.platform;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Renders every error of the HTTP API as RFC 9457 problem+json. A 500 is logged and never leaks a stack trace. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @Inject
+    ObjectMapper json;
+
+    @ServerExceptionMapper
+    public Response api(ApiException e, UriInfo uri) {
+        Response.ResponseBuilder r = respond(e.status(), e.code(), e.title(), e.getMessage(), uri, e);
+        if (e.retryAfter() != null) {
+            r.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
+        }
+        if (e.status() == 401) {
+            r.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"crater\"");
+        }
+        return r.build();
+    }
+
+    @ServerExceptionMapper
+    public Response malformedJson(JsonProcessingException e, UriInfo uri) {
+        String detail = "the request body is not valid JSON for this endpoint: " + e.getOriginalMessage();
+        return respond(400, "MalformedJson", "Bad request", detail, uri, null).build();
+    }
+
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthenticated(RuntimeException e, UriInfo uri) {
+        return respond(
+                        401,
+                        "Unauthenticated",
+                        "Unauthorized",
+                        "sign in first: no valid access token was presented",
+                        uri,
+                        null)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"crater\"")
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, UriInfo uri) {
+        return respond(403, "Forbidden", "Forbidden", "you may not do this", uri, null)
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        if (e.getCause() instanceof JsonProcessingException jpe) {
+            return malformedJson(jpe, uri);
+        }
+        String code = switch (status) {
+            case 400 -> "BadRequest";
+            case 404 -> "NotFound";
+            case 405 -> "MethodNotAllowed";
+            case 406 -> "NotAcceptable";
+            case 415 -> "UnsupportedMediaType";
+            default -> status >= 500 ? "InternalError" : "RequestRefused";
+        };
+        String detail = status == 404 ? "no API resource at " + uri.getPath() : e.getMessage();
+        if (status >= 500) {
+            return unexpected(e, uri);
+        }
+        Response.ResponseBuilder r = respond(
+                status,
+                code,
+                Response.Status.fromStatusCode(status) == null
+                        ? "Error"
+                        : Response.Status.fromStatusCode(status).getReasonPhrase(),
+                detail,
+                uri,
+                null);
+        e.getResponse().getHeaders().forEach((k, v) -> {
+            if (k.equalsIgnoreCase("Allow")) {
+                r.header(k, v.get(0));
+            }
+        });
+        return r.build();
+    }
+
+    @ServerExceptionMapper(priority = 10_000)
+    public Response unexpected(Throwable e, UriInfo uri) {
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf(e, "unexpected error on %s (incident %s)", uri.getPath(), incident);
+        return respond(
+                        500,
+                        "InternalError",
+                        "Internal server error",
+                        "something went wrong on Crater's side; incident " + incident,
+                        uri,
+                        null)
+                .build();
+    }
+
+    private Response.ResponseBuilder respond(
+            int status, String code, String title, String detail, UriInfo uri, ApiException api) {
+        Problem p = new Problem(
+                Problem.typeFor(code),
+                title,
+                status,
+                detail,
+                uri == null ? null : uri.getPath(),
+                code,
+                api == null ? List.of() : api.reasons(),
+                api == null ? List.of() : api.errors());
+        try {
+            return Response.status(status).type(Problem.MEDIA_TYPE).entity(json.writeValueAsString(p));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.crater.policy;
+
+import java.util.Map;
+
+/**
+ * A node as placement sees it.
+ *
+ * @param name node name
+ * @param labels node labels (selectors are matched against them)
+ * @param allocatable what the node offers to pods
+ * @param used effective requests of the non-terminal pods bound to it
+ * @param schedulable ready and not cordoned
+ */
+public record NodeCapacity(
+        String name, Map<String, String> labels, Resources allocatable, Resources used, boolean schedulable) {
+
+    public NodeCapacity {
+        labels = Map.copyOf(labels);
+    }
+
+    public Resources free() {
+        return allocatable.minus(used);
+    }
+
+    public boolean matches(Map<String, String> selector) {
+        return selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+    }
+
+    public NodeCapacity withUsed(Resources newUsed) {
+        return new NodeCapacity(name, labels, allocatable, newUsed, schedulable);
+    }
+}

@@ -1,0 +1,262 @@
+package io.crater.sim;
+
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kubelet of every simulated node: a bound pod starts after a short delay, runs for the time its Volcano
+ * Job's {@value #DURATION} annotation gives (until stopped when there is none), writes log lines while it runs
+ * and ends Succeeded, or Failed with the exit code of {@value #EXIT_CODE} or when its
+ * {@code activeDeadlineSeconds} passes.
+ */
+final class Kubelet {
+
+    /** Annotation on a Volcano Job: how long its pods run, e.g. {@code 30s}, {@code 5m}, {@code 2h}. */
+    static final String DURATION = "sim.crater.io/duration";
+    /** Annotation on a Volcano Job: the exit code its containers end with (default 0). */
+    static final String EXIT_CODE = "sim.crater.io/exit-code";
+
+    private final KubernetesClient client;
+    private final SimState state;
+    private final PodLogs logs;
+    private final Clock clock;
+    private final Duration startDelay;
+    private final Duration logInterval;
+    private final Map<String, Instant> boundAt = new HashMap<>();
+    private final Map<String, Instant> nextLine = new HashMap<>();
+    private final Map<String, Integer> steps = new HashMap<>();
+
+    Kubelet(
+            KubernetesClient client,
+            SimState state,
+            PodLogs logs,
+            Clock clock,
+            Duration startDelay,
+            Duration logInterval) {
+        this.client = client;
+        this.state = state;
+        this.logs = logs;
+        this.clock = clock;
+        this.startDelay = startDelay;
+        this.logInterval = logInterval;
+    }
+
+    void run() {
+        Instant now = clock.instant();
+        boundAt.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        nextLine.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        steps.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        for (Pod pod : state.pods.getStore().list()) {
+            if (pod.getSpec().getNodeName() == null
+                    || pod.getMetadata().getDeletionTimestamp() != null
+                    || SimState.terminal(pod)) {
+                continue;
+            }
+            String key = SimState.key(pod);
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (!"Running".equals(phase)) {
+                Instant bound = boundAt.computeIfAbsent(key, k -> now);
+                if (!now.isBefore(bound.plus(startDelay))) {
+                    start(pod, now);
+                }
+                continue;
+            }
+            Instant started = Instant.parse(pod.getStatus().getStartTime());
+            VolcanoJob job = ownerJob(pod);
+            Duration runFor = job == null ? null : duration(job);
+            Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+            if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
+                finish(
+                        pod,
+                        now,
+                        137,
+                        "DeadlineExceeded",
+                        "Pod was active on the node longer than the specified deadline");
+            } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
+                int code = exitCode(job);
+                finish(pod, now, code, code == 0 ? "Completed" : "Error", null);
+            } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
+                int step = steps.merge(key, 1, Integer::sum);
+                logs.append(
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        now,
+                        "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
+                nextLine.put(key, now.plus(logInterval));
+            }
+        }
+    }
+
+    private void start(Pod pod, Instant now) {
+        Pod copy = Serialization.clone(pod);
+        String ts = ts(now);
+        List<ContainerStatus> statuses = new ArrayList<>();
+        pod.getSpec()
+                .getContainers()
+                .forEach(c -> statuses.add(new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withImageID(c.getImage() + "@sha256:" + "0".repeat(64))
+                        .withContainerID("containerd://"
+                                + Integer.toHexString((pod.getMetadata().getUid() + c.getName()).hashCode()))
+                        .withReady(true)
+                        .withStarted(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning(ts)
+                        .endState()
+                        .build()));
+        copy.getStatus().setPhase("Running");
+        copy.getStatus().setStartTime(ts);
+        copy.getStatus()
+                .setHostIP("10.0.0." + (Math.abs(pod.getSpec().getNodeName().hashCode()) % 250 + 1));
+        copy.getStatus()
+                .setPodIP("10.244." + (Math.abs(pod.getMetadata().getName().hashCode()) % 250) + "."
+                        + (Math.abs(pod.getMetadata().getUid().hashCode()) % 250 + 1));
+        copy.getStatus().setContainerStatuses(statuses);
+        copy.getStatus()
+                .setConditions(List.of(
+                        condition("PodScheduled", ts),
+                        condition("Initialized", ts),
+                        condition("ContainersReady", ts),
+                        condition("Ready", ts)));
+        if (write(copy)) {
+            String ns = pod.getMetadata().getNamespace();
+            String name = pod.getMetadata().getName();
+            pod.getSpec()
+                    .getContainers()
+                    .forEach(c -> logs.append(
+                            ns,
+                            name,
+                            now,
+                            "container " + c.getName() + " started from image " + c.getImage() + " on node "
+                                    + pod.getSpec().getNodeName()));
+            nextLine.put(SimState.key(pod), now.plus(logInterval));
+        }
+    }
+
+    private void finish(Pod pod, Instant now, int exitCode, String reason, String message) {
+        Pod copy = Serialization.clone(pod);
+        String ts = ts(now);
+        copy.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
+        if ("DeadlineExceeded".equals(reason)) {
+            copy.getStatus().setReason(reason);
+            copy.getStatus().setMessage(message);
+        }
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (ContainerStatus cs : pod.getStatus().getContainerStatuses()) {
+            statuses.add(new ContainerStatusBuilder(cs)
+                    .withReady(false)
+                    .withStarted(false)
+                    .withNewState()
+                    .withNewTerminated()
+                    .withExitCode(exitCode)
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withStartedAt(pod.getStatus().getStartTime())
+                    .withFinishedAt(ts)
+                    .withContainerID(cs.getContainerID())
+                    .endTerminated()
+                    .endState()
+                    .build());
+        }
+        copy.getStatus().setContainerStatuses(statuses);
+        if (write(copy)) {
+            state.ledger.release(SimState.key(pod));
+            logs.append(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    now,
+                    "process exited with code " + exitCode + (message == null ? "" : " (" + message + ")"));
+            logs.end(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        }
+    }
+
+    private boolean write(Pod pod) {
+        try {
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(pod)
+                    .updateStatus();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404 || e.getCode() == 409) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private VolcanoJob ownerJob(Pod pod) {
+        String job = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get("volcano.sh/job-name");
+        return job == null
+                ? null
+                : state.jobs.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + job);
+    }
+
+    /** The run time a Job's annotation asks for; null when it runs until stopped or the value is unreadable. */
+    static Duration duration(VolcanoJob job) {
+        String v = job.getMetadata().getAnnotations() == null
+                ? null
+                : job.getMetadata().getAnnotations().get(DURATION);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            char unit = v.charAt(v.length() - 1);
+            if (Character.isDigit(unit)) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+            }
+            double n = Double.parseDouble(v.substring(0, v.length() - 1));
+            return switch (unit) {
+                case 's' -> Duration.ofMillis(Math.round(n * 1000));
+                case 'm' -> Duration.ofMillis(Math.round(n * 60_000));
+                case 'h' -> Duration.ofMillis(Math.round(n * 3_600_000));
+                default -> null;
+            };
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static int exitCode(VolcanoJob job) {
+        String v = job.getMetadata().getAnnotations() == null
+                ? null
+                : job.getMetadata().getAnnotations().get(EXIT_CODE);
+        try {
+            return v == null ? 0 : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static PodCondition condition(String type, String ts) {
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus("True")
+                .withLastTransitionTime(ts)
+                .build();
+    }
+
+    private static String ts(Instant t) {
+        return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+    }
+}

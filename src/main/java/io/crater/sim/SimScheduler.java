@@ -1,0 +1,233 @@
+package io.crater.sim;
+
+import io.crater.platform.PodRequests;
+import io.crater.policy.GangPlacement;
+import io.crater.policy.NodeCapacity;
+import io.crater.policy.Placement;
+import io.crater.policy.PodDemand;
+import io.crater.policy.Quantities;
+import io.crater.policy.Resources;
+import io.crater.volcano.PodGroup;
+import io.crater.volcano.VolcanoQueue;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Volcano's scheduler for the simulated cluster: {@code enqueue} admits PodGroups into their Volcano Queue
+ * while the queue's capability allows, {@code allocate} binds a group's pods all together or not at all
+ * (gang), each to a node where its effective request fits. What does not fit gets an {@code Unschedulable}
+ * event with the numbers.
+ */
+final class SimScheduler {
+
+    private static final String COMPONENT = "volcano";
+
+    private final KubernetesClient client;
+    private final SimState state;
+    private final SimEvents events;
+
+    SimScheduler(KubernetesClient client, SimState state, SimEvents events) {
+        this.client = client;
+        this.state = state;
+        this.events = events;
+    }
+
+    /** Admits pending PodGroups, oldest first, into their queue while its capability allows. */
+    void enqueue() {
+        List<PodGroup> waiting = new ArrayList<>(state.groups.getStore().list().stream()
+                .filter(g -> g.getMetadata().getDeletionTimestamp() == null)
+                .filter(g -> g.getStatus() == null
+                        || g.getStatus().phase == null
+                        || PodGroup.PENDING.equals(g.getStatus().phase))
+                .filter(g -> !state.ledger.isEnqueued(SimState.key(g)))
+                .toList());
+        waiting.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
+                .thenComparing(g -> g.getMetadata().getName()));
+        for (PodGroup group : waiting) {
+            String queueName = group.getSpec().queue == null ? "default" : group.getSpec().queue;
+            VolcanoQueue queue = state.queues.getStore().getByKey(queueName);
+            if (queue == null) {
+                unschedulable(group, "NotEnqueued", "queue " + queueName + " does not exist");
+                continue;
+            }
+            Resources min = PodRequests.quantities(toQuantities(group.getSpec().minResources));
+            Resources capability = PodRequests.quantities(toQuantities(queue.getSpec().capability));
+            Resources used = state.ledger.queueUsage(queueName);
+            String over = overCapability(min, used, capability);
+            if (over != null) {
+                unschedulable(
+                        group,
+                        "NotEnqueued",
+                        "queue resource quota insufficient: " + over + " (queue " + queueName + ")");
+                continue;
+            }
+            state.ledger.enqueue(queueName, SimState.key(group), min);
+            PodGroup copy = Serialization.clone(group);
+            copy.getStatus().phase = PodGroup.INQUEUE;
+            copy.getStatus().conditions = null;
+            update(client, copy);
+        }
+    }
+
+    /** The first resource whose capability the group would exceed, with the numbers, or null. */
+    private static String overCapability(Resources min, Resources used, Resources capability) {
+        for (Map.Entry<String, Long> cap : capability.amounts().entrySet()) {
+            long want = min.get(cap.getKey());
+            if (want > 0 && used.get(cap.getKey()) + want > cap.getValue()) {
+                return cap.getKey() + " requested " + Quantities.format(want) + ", in use "
+                        + Quantities.format(used.get(cap.getKey())) + ", capability "
+                        + Quantities.format(cap.getValue());
+            }
+        }
+        return null;
+    }
+
+    /** Binds the pods of admitted PodGroups: the whole gang or nothing. */
+    void allocate() {
+        List<NodeCapacity> nodes = nodeCapacities();
+        List<PodGroup> groups = new ArrayList<>(state.groups.getStore().list().stream()
+                .filter(g -> state.ledger.isEnqueued(SimState.key(g)))
+                .toList());
+        groups.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
+                .thenComparing(g -> g.getMetadata().getName()));
+        for (PodGroup group : groups) {
+            List<Pod> members = state.pods.getStore().list().stream()
+                    .filter(p -> p.getMetadata()
+                            .getNamespace()
+                            .equals(group.getMetadata().getNamespace()))
+                    .filter(p -> group.getMetadata().getName().equals(annotation(p, "scheduling.k8s.io/group-name")))
+                    .toList();
+            List<Pod> unbound = members.stream()
+                    .filter(p -> p.getSpec().getNodeName() == null
+                            && !state.ledger.isBound(SimState.key(p))
+                            && !SimState.terminal(p))
+                    .toList();
+            if (unbound.isEmpty() || members.size() < group.getSpec().minMember) {
+                continue;
+            }
+            List<PodDemand> demands = unbound.stream()
+                    .map(p -> new PodDemand(
+                            p.getMetadata().getName(),
+                            PodRequests.of(p.getSpec()),
+                            Objects.requireNonNullElse(p.getSpec().getNodeSelector(), Map.of())))
+                    .toList();
+            GangPlacement placement = Placement.placeGang(state.ledger.capacities(nodes), demands);
+            if (!placement.placed()) {
+                unschedulable(
+                        group,
+                        "Unschedulable",
+                        unbound.size() + "/" + members.size() + " tasks in gang unschedulable: "
+                                + placement.reasons().get(0).message());
+                continue;
+            }
+            for (Pod pod : unbound) {
+                String node = placement.assignments().get(pod.getMetadata().getName());
+                state.ledger.bind(SimState.key(pod), node, PodRequests.of(pod.getSpec()));
+                bind(pod, node);
+            }
+        }
+    }
+
+    private void bind(Pod pod, String node) {
+        String patch = "[{\"op\":\"add\",\"path\":\"/spec/nodeName\",\"value\":" + Serialization.asJson(node) + "}]";
+        try {
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON), patch);
+        } catch (KubernetesClientException e) {
+            state.ledger.release(SimState.key(pod));
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private List<NodeCapacity> nodeCapacities() {
+        List<NodeCapacity> out = new ArrayList<>();
+        for (Node n : state.nodes.getStore().list()) {
+            boolean ready = n.getStatus() != null
+                    && n.getStatus().getConditions() != null
+                    && n.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+            boolean cordoned =
+                    n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+            out.add(new NodeCapacity(
+                    n.getMetadata().getName(),
+                    Objects.requireNonNullElse(n.getMetadata().getLabels(), Map.of()),
+                    PodRequests.quantities(
+                            n.getStatus() == null ? null : n.getStatus().getAllocatable()),
+                    Resources.NONE,
+                    ready && !cordoned));
+        }
+        out.sort(Comparator.comparing(NodeCapacity::name));
+        return out;
+    }
+
+    private void unschedulable(PodGroup group, String conditionReason, String message) {
+        events.record(group, "Warning", "Unschedulable", message, COMPONENT);
+        PodGroup.Condition current = group.getStatus() == null
+                        || group.getStatus().conditions == null
+                        || group.getStatus().conditions.isEmpty()
+                ? null
+                : group.getStatus().conditions.get(0);
+        if (current != null && message.equals(current.message)) {
+            return;
+        }
+        PodGroup copy = Serialization.clone(group);
+        PodGroup.Condition c = new PodGroup.Condition();
+        c.type = "Unschedulable";
+        c.status = "True";
+        c.reason = conditionReason;
+        c.message = message;
+        c.lastTransitionTime =
+                events.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        copy.getStatus().conditions = List.of(c);
+        update(client, copy);
+    }
+
+    static void update(KubernetesClient client, PodGroup group) {
+        try {
+            client.resources(PodGroup.class)
+                    .inNamespace(group.getMetadata().getNamespace())
+                    .resource(group)
+                    .update();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409 && e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private static String annotation(Pod p, String key) {
+        return p.getMetadata().getAnnotations() == null
+                ? null
+                : p.getMetadata().getAnnotations().get(key);
+    }
+
+    static Map<String, Quantity> toQuantities(Map<String, String> strings) {
+        Map<String, Quantity> out = new TreeMap<>();
+        if (strings != null) {
+            strings.forEach((k, v) -> out.put(k, new Quantity(v)));
+        }
+        return out;
+    }
+
+    static Map<String, String> toStrings(Resources r) {
+        Map<String, String> out = new TreeMap<>();
+        r.amounts().forEach((k, v) -> out.put(k, Quantities.format(v)));
+        return out;
+    }
+}

@@ -1,0 +1,215 @@
+package io.crater.sim;
+
+import io.crater.volcano.PodGroup;
+import io.crater.volcano.VolcanoCrds;
+import io.crater.volcano.VolcanoJob;
+import io.crater.volcano.VolcanoQueue;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The simulated cluster: an in-process API server plus the controllers a real cluster would run for what
+ * Crater creates: Volcano's job controller and scheduler, the kubelet, and the garbage collector. It talks to
+ * the API server only through the Kubernetes API, exactly as those components do.
+ */
+public final class Simulator implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Simulator.class);
+
+    /** Settings of a simulated cluster. */
+    public record Settings(
+            Fleet fleet, List<String> namespaces, Duration tick, Duration startDelay, Duration logInterval) {
+        public static Settings defaults(Fleet fleet, String jobNamespace) {
+            return new Settings(
+                    fleet,
+                    List.of(jobNamespace),
+                    Duration.ofMillis(200),
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1));
+        }
+    }
+
+    private final Settings settings;
+    private final Clock clock;
+    private final PodLogs logs = new PodLogs();
+    private final InProcessApiServer apiServer = new InProcessApiServer(logs);
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-sim");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private KubernetesClient client;
+    private String url;
+    private SimState state;
+    private VolcanoJobController jobs;
+    private SimScheduler scheduler;
+    private Kubelet kubelet;
+    private GarbageCollector gc;
+
+    public Simulator(Settings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Starts the API server on 127.0.0.1 (port 0 = any) and the controllers; returns the API URL. */
+    public String start(int port) {
+        url = apiServer.start(port);
+        client = clientFor(url);
+        VolcanoCrds.all()
+                .forEach(crd -> client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .resource(crd)
+                        .createOr(c -> c.update()));
+        for (String ns : settings.namespaces()) {
+            Namespace namespace = new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(ns)
+                    .endMetadata()
+                    .build();
+            client.namespaces().resource(namespace).createOr(c -> c.update());
+        }
+        VolcanoQueue defaultQueue = new VolcanoQueue();
+        defaultQueue.getMetadata().setName("default");
+        defaultQueue.getSpec().weight = 1;
+        defaultQueue.getSpec().reclaimable = true;
+        client.resources(VolcanoQueue.class).resource(defaultQueue).createOr(c -> c.update());
+        for (Node node : settings.fleet().nodes()) {
+            client.nodes().resource(node).createOr(c -> c.update());
+        }
+        SimEvents events = new SimEvents(client, clock);
+        state = new SimState();
+        jobs = new VolcanoJobController(client, state, events, clock);
+        scheduler = new SimScheduler(client, state, events);
+        kubelet = new Kubelet(client, state, logs, clock, settings.startDelay(), settings.logInterval());
+        gc = new GarbageCollector(client, state);
+        state.nodes = inform(client.nodes().inform(handler(o -> {})));
+        state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
+        state.pods = inform(client.pods().inAnyNamespace().inform(handler(o -> {})));
+        state.groups = inform(client.resources(PodGroup.class).inAnyNamespace().inform(handler(o -> {})));
+        state.jobs = inform(client.resources(VolcanoJob.class).inAnyNamespace().inform(handler(o -> {})));
+        state.rebuildLedger();
+        loop.scheduleWithFixedDelay(this::tick, 0, settings.tick().toMillis(), TimeUnit.MILLISECONDS);
+        LOG.infof("simulated cluster ready: %d nodes", settings.fleet().nodes().size());
+        return url;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public PodLogs logs() {
+        return logs;
+    }
+
+    /** A client for a simulated cluster's API server that never reads a kubeconfig or the environment. */
+    public static KubernetesClient clientFor(String masterUrl) {
+        return io.crater.platform.KubeClients.forUrl(masterUrl);
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer) {
+        informers.add(informer);
+        return informer;
+    }
+
+    private <T extends HasMetadata> ResourceEventHandler<T> handler(Consumer<T> ignored) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                wake();
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                wake();
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                loop.execute(() -> deleted(obj));
+                wake();
+            }
+        };
+    }
+
+    private void wake() {
+        if (pending.compareAndSet(false, true)) {
+            loop.execute(this::tick);
+        }
+    }
+
+    private void deleted(HasMetadata obj) {
+        if (state.jobs == null) {
+            return;
+        }
+        try {
+            if (obj instanceof Pod pod) {
+                String key = SimState.key(pod);
+                state.ledger.release(key);
+                logs.remove(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            } else if (obj instanceof PodGroup group) {
+                state.ledger.dequeue(SimState.key(group));
+            }
+            gc.ownerDeleted(obj);
+        } catch (RuntimeException e) {
+            LOG.warn("simulator: handling a deletion failed", e);
+        }
+    }
+
+    private void tick() {
+        pending.set(false);
+        if (state.jobs == null) {
+            return;
+        }
+        try {
+            jobs.reconcile();
+            scheduler.enqueue();
+            jobs.createPods();
+            scheduler.allocate();
+            kubelet.run();
+            jobs.updateStatus();
+        } catch (RuntimeException e) {
+            LOG.warn("simulator tick failed; retrying on the next one", e);
+        }
+    }
+
+    /** The simulator's view of per-resource totals, for checks. */
+    public Map<String, io.crater.policy.Resources> usedByNode() {
+        Map<String, io.crater.policy.Resources> out = new java.util.TreeMap<>();
+        for (Node n : state.nodes.getStore().list()) {
+            out.put(
+                    n.getMetadata().getName(),
+                    state.ledger.usedOn(n.getMetadata().getName()));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownNow();
+        informers.forEach(SharedIndexInformer::close);
+        if (client != null) {
+            client.close();
+        }
+        apiServer.close();
+    }
+}

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { requestJson, requestVoid, setUnauthorizedHandler } from './client';
+import { ApiError } from './errors';
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  });
+}
+
+function mockFetch(...responses: Response[]): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      const next = responses.shift();
+      if (!next) throw new Error(`unexpected request ${url}`);
+      return Promise.resolve(next);
+    }),
+  );
+  return calls;
+}
+
+function header(call: Call | undefined, name: string): string | undefined {
+  return (call?.init.headers as Record<string, string> | undefined)?.[name];
+}
+
+const unauthorized = vi.fn();
+
+beforeEach(() => {
+  unauthorized.mockReset();
+  setUnauthorizedHandler(unauthorized);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('request client', () => {
+  it('sends the CSRF header on non-GET requests only, always with same-origin credentials', async () => {
+    const calls = mockFetch(json(200, { items: [] }), new Response(null, { status: 204 }));
+    await requestJson('/cluster/nodes');
+    await requestVoid('/auth/logout', { method: 'POST' });
+    expect(calls[0]?.url).toBe('/api/v1/cluster/nodes');
+    expect(header(calls[0], 'X-Requested-With')).toBeUndefined();
+    expect(calls[0]?.init.credentials).toBe('same-origin');
+    expect(calls[1]?.init.method).toBe('POST');
+    expect(header(calls[1], 'X-Requested-With')).toBe('crater');
+    expect(calls[1]?.init.credentials).toBe('same-origin');
+  });
+
+  it('refreshes the session once on 401 and retries the call', async () => {
+    const calls = mockFetch(
+      json(401, { status: 401, title: 'Unauthorized', code: 'TokenExpired' }),
+      json(200, { accessToken: 't', expiresIn: 900, user: { id: '1', username: 'a', displayName: 'A', role: 'user' } }),
+      json(200, { items: [{ model: 'x' }] }),
+    );
+    const result = await requestJson<{ items: { model: string }[] }>('/cluster/accelerators');
+    expect(result.items[0]?.model).toBe('x');
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/v1/cluster/accelerators',
+      '/api/v1/auth/refresh',
+      '/api/v1/cluster/accelerators',
+    ]);
+    expect(header(calls[1], 'X-Requested-With')).toBe('crater');
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
+
+  it('gives up and signals unauthorized when the refresh fails', async () => {
+    const calls = mockFetch(
+      json(401, { status: 401, title: 'Unauthorized', code: 'TokenExpired' }),
+      json(401, { status: 401, title: 'Unauthorized', code: 'InvalidRefreshToken' }),
+    );
+    const error = await requestJson('/auth/me').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(401);
+    expect(calls).toHaveLength(2);
+    expect(unauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not try to refresh for calls marked noAuthRetry (login)', async () => {
+    const calls = mockFetch(json(401, { status: 401, title: 'Bad credentials', code: 'InvalidCredentials' }));
+    const error = await requestJson('/auth/login', { method: 'POST', body: {}, noAuthRetry: true }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as ApiError).code).toBe('InvalidCredentials');
+    expect(calls).toHaveLength(1);
+    expect(unauthorized).not.toHaveBeenCalled();
+  });
+
+  it('turns a fetch failure into a network ApiError', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    const error = await requestJson('/cluster/nodes').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).isNetworkError).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import { ApiError } from './errors';
+
+export const API_BASE = '/api/v1';
+
+/** Header the server requires on every cookie-authenticated non-GET request (CSRF guard). */
+export const CSRF_HEADER = 'X-Requested-With';
+export const CSRF_VALUE = 'crater';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+  /** When true a 401 is returned as-is: no refresh attempt and no redirect (login, refresh). */
+  noAuthRetry?: boolean;
+}
+
+type UnauthorizedHandler = () => void;
+
+let onUnauthorized: UnauthorizedHandler = () => {
+  if (window.location.pathname !== '/login') window.location.assign('/login');
+};
+
+/** Sets what happens when the session cannot be renewed (normally: go to the login page). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+let refreshInFlight: Promise<boolean> | null = null;
+
+/**
+ * Renews the session with the refresh cookie. Concurrent callers share one request.
+ * Resolves true when the session was renewed, false when the server refused it.
+ */
+export function refreshSession(): Promise<boolean> {
+  if (refreshInFlight === null) {
+    refreshInFlight = send('/auth/refresh', { method: 'POST', noAuthRetry: true })
+      .then((res) => res.ok)
+      .finally(() => {
+        refreshInFlight = null;
+      });
+  }
+  return refreshInFlight;
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (method !== 'GET') headers[CSRF_HEADER] = CSRF_VALUE;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  try {
+    return await fetch(API_BASE + path, {
+      method,
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw ApiError.network(e);
+  }
+}
+
+async function sendWithAuth(path: string, opts: RequestOptions): Promise<Response> {
+  const res = await send(path, opts);
+  if (res.status !== 401 || opts.noAuthRetry) return res;
+  const renewed = await refreshSession().catch(() => false);
+  if (renewed) {
+    const retried = await send(path, opts);
+    if (retried.status !== 401) return retried;
+    onUnauthorized();
+    return retried;
+  }
+  onUnauthorized();
+  return res;
+}
+
+/** Performs a JSON request; throws ApiError for any non-2xx answer or network failure. */
+export async function requestJson<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await sendWithAuth(path, opts);
+  if (!res.ok) throw await ApiError.fromResponse(res);
+  return (await res.json()) as T;
+}
+
+/** Performs a request whose successful answer carries no body (e.g. 204). */
+export async function requestVoid(path: string, opts: RequestOptions = {}): Promise<void> {
+  const res = await sendWithAuth(path, opts);
+  if (!res.ok) throw await ApiError.fromResponse(res);
+}

@@ -1,0 +1,139 @@
+/** Error raised for every failed API call: HTTP problems and network failures alike. */
+
+export interface ApiErrorInit {
+  status: number;
+  code: string;
+  title: string;
+  detail?: string | undefined;
+  reasons?: string[] | undefined;
+  type?: string | undefined;
+  retryAfterSeconds?: number | undefined;
+}
+
+/** Status used for failures where no HTTP response was received. */
+export const NETWORK_ERROR_STATUS = 0;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly reasons: string[];
+  readonly type: string | undefined;
+  /** Seconds to wait before retrying, from the Retry-After header. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.detail ? `${init.title}: ${init.detail}` : init.title);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.reasons = init.reasons ?? [];
+    this.type = init.type;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === NETWORK_ERROR_STATUS;
+  }
+
+  /** Builds an error from a non-2xx response, reading an application/problem+json body when present. */
+  static async fromResponse(res: Response): Promise<ApiError> {
+    const body = await readJsonBody(res);
+    const problem = isRecord(body) ? body : {};
+    return new ApiError({
+      status: res.status,
+      code: stringField(problem, 'code') ?? defaultCode(res.status),
+      title: stringField(problem, 'title') ?? (res.statusText || `HTTP ${res.status}`),
+      detail: stringField(problem, 'detail'),
+      type: stringField(problem, 'type'),
+      reasons: parseReasons(problem['reasons']),
+      retryAfterSeconds: parseRetryAfter(res.headers.get('Retry-After')),
+    });
+  }
+
+  static network(cause: unknown): ApiError {
+    const err = new ApiError({
+      status: NETWORK_ERROR_STATUS,
+      code: 'NetworkError',
+      title: 'Network error',
+      detail: cause instanceof Error ? cause.message : undefined,
+    });
+    return err;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/**
+ * Parses a Retry-After header value: either delay-seconds or an HTTP-date.
+ * Returns whole seconds (never negative), or undefined when absent or malformed.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+$/.test(trimmed)) return Number.parseInt(trimmed, 10);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+async function readJsonBody(res: Response): Promise<unknown> {
+  const type = res.headers.get('Content-Type') ?? '';
+  if (!type.includes('json')) return undefined;
+  try {
+    return (await res.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringField(obj: Record<string, unknown>, key: string): string | undefined {
+  const v = obj[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Reasons may be plain strings or objects such as {field, message}; both become readable strings. */
+function parseReasons(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  const out: string[] = [];
+  for (const r of raw) {
+    if (typeof r === 'string') {
+      out.push(r);
+    } else if (isRecord(r)) {
+      const text = stringField(r, 'message') ?? stringField(r, 'detail') ?? stringField(r, 'reason');
+      const field = stringField(r, 'field') ?? stringField(r, 'pointer');
+      if (text) out.push(field ? `${field}: ${text}` : text);
+      else out.push(JSON.stringify(r));
+    }
+  }
+  return out;
+}
+
+function defaultCode(status: number): string {
+  switch (status) {
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 409:
+      return 'Conflict';
+    case 429:
+      return 'TooManyRequests';
+    default:
+      return status >= 500 ? 'ServerError' : 'HttpError';
+  }
+}

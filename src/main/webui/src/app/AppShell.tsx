@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { logout } from '../api/auth';
+import { useCurrentUser } from '../features/auth/session';
+import { LiveIndicator } from '../features/cluster/LiveIndicator';
+import { ErrorBoundary } from './ErrorBoundary';
+import { LanguageSwitch } from './LanguageSwitch';
+
+function navClass({ isActive }: { isActive: boolean }): string {
+  const base = 'block rounded-md px-3 py-2 text-sm font-medium';
+  return isActive ? `${base} bg-indigo-50 text-indigo-700` : `${base} text-slate-600 hover:bg-slate-100 hover:text-slate-900`;
+}
+
+function SideNav() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  return (
+    <nav data-testid="app-nav" aria-label={t('nav.label')} className="flex flex-col gap-6 p-4">
+      <div>
+        <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">{t('nav.userArea')}</h2>
+        <NavLink to="/" end className={navClass}>
+          {t('nav.overview')}
+        </NavLink>
+      </div>
+      {user.role === 'admin' && (
+        <div data-testid="admin-nav">
+          <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">
+            {t('nav.adminArea')}
+          </h2>
+          <NavLink to="/admin/nodes" className={navClass}>
+            {t('nav.nodes')}
+          </NavLink>
+        </div>
+      )}
+    </nav>
+  );
+}
+
+function UserMenu() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+
+  const signOut = async () => {
+    setBusy(true);
+    try {
+      await logout();
+    } catch {
+      // The session ends client-side either way.
+    }
+    await navigate('/login', { replace: true });
+    queryClient.clear();
+  };
+
+  return (
+    <div className="flex items-center gap-3">
+      <div className="hidden text-right sm:block">
+        <p data-testid="user-name" className="text-sm font-medium text-slate-800">
+          {user.displayName || user.username}
+        </p>
+        <p className="text-xs text-slate-500">
+          {user.username} · {t(`header.role.${user.role}`)}
+        </p>
+      </div>
+      <button
+        type="button"
+        data-testid="sign-out"
+        disabled={busy}
+        onClick={() => void signOut()}
+        className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
+      >
+        {t('header.signOut')}
+      </button>
+    </div>
+  );
+}
+
+/** Layout of every signed-in page: header, left navigation and the routed content. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
+      <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4">
+        <div className="flex items-center gap-3">
+          <img src="/favicon.svg" alt="" className="h-7 w-7" />
+          <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
+          <span className="hidden text-sm text-slate-400 md:inline">{t('app.tagline')}</span>
+          <LiveIndicator />
+        </div>
+        <div className="flex items-center gap-4">
+          <LanguageSwitch />
+          <UserMenu />
+        </div>
+      </header>
+      <div className="flex flex-1">
+        <aside className="w-52 shrink-0 border-r border-slate-200 bg-white">
+          <SideNav />
+        </aside>
+        <main className="min-w-0 flex-1 p-6">
+          <ErrorBoundary key={location.pathname}>
+            <Outlet />
+          </ErrorBoundary>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { login } from '../../api/auth';
+import { isApiError } from '../../api/errors';
+import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { authKeys } from './session';
+import { loginErrorMessage } from './loginError';
+
+function redirectTarget(state: unknown): string {
+  if (typeof state === 'object' && state !== null && 'from' in state) {
+    const from = (state as { from: unknown }).from;
+    if (typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login')) return from;
+  }
+  return '/';
+}
+
+/** Seconds left until `until` (epoch ms), counting down once per second. */
+function useCountdown(until: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return undefined;
+    setNow(Date.now());
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, [until]);
+  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [retryUntil, setRetryUntil] = useState<number | null>(null);
+  const secondsLeft = useCountdown(retryUntil);
+
+  const mutation = useMutation({
+    mutationFn: login,
+    retry: false,
+    onSuccess: (session) => {
+      queryClient.clear();
+      queryClient.setQueryData(authKeys.me(), session.user);
+      void navigate(redirectTarget(location.state), { replace: true });
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.retryAfterSeconds !== undefined && error.retryAfterSeconds > 0) {
+        setRetryUntil(Date.now() + error.retryAfterSeconds * 1000);
+      } else {
+        setRetryUntil(null);
+      }
+    },
+  });
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (username.trim() === '' || password === '') {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    mutation.mutate({ username: username.trim(), password });
+  };
+
+  let message: string | null = null;
+  if (missing) message = t('login.required');
+  else if (mutation.isError) {
+    message = loginErrorMessage(mutation.error, t, retryUntil !== null ? secondsLeft : undefined);
+  }
+
+  return (
+    <div className="flex min-h-screen flex-col bg-gradient-to-br from-slate-100 to-indigo-50">
+      <div className="flex justify-end p-4">
+        <LanguageSwitch />
+      </div>
+      <main className="flex flex-1 items-start justify-center px-4 pt-16">
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          aria-labelledby="login-title"
+          className="w-full max-w-sm rounded-2xl border border-slate-200 bg-white p-8 shadow-lg"
+        >
+          <div className="mb-6 flex items-center gap-3">
+            <img src="/favicon.svg" alt="" className="h-9 w-9" />
+            <div>
+              <h1 id="login-title" className="text-xl font-semibold text-slate-900">
+                {t('login.title')}
+              </h1>
+              <p className="text-sm text-slate-500">{t('login.subtitle')}</p>
+            </div>
+          </div>
+          <label className="mb-4 block">
+            <span className="mb-1 block text-sm font-medium text-slate-700">{t('login.username')}</span>
+            <input
+              data-testid="login-username"
+              name="username"
+              autoComplete="username"
+              autoFocus
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-200"
+            />
+          </label>
+          <label className="mb-4 block">
+            <span className="mb-1 block text-sm font-medium text-slate-700">{t('login.password')}</span>
+            <input
+              data-testid="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-200"
+            />
+          </label>
+          {message !== null && (
+            <p
+              role="alert"
+              data-testid="login-error"
+              data-code={isApiError(mutation.error) ? mutation.error.code : undefined}
+              className="mb-4 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700"
+            >
+              {message}
+            </p>
+          )}
+          <button
+            type="submit"
+            data-testid="login-submit"
+            disabled={mutation.isPending}
+            className="w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            {mutation.isPending ? t('login.submitting') : t('login.submit')}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}

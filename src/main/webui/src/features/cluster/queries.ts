@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { listAccelerators, listNodes } from '../../api/cluster';
+
+/** Query-key factory for everything under /api/v1/cluster. */
+export const clusterKeys = {
+  all: ['cluster'] as const,
+  nodes: () => [...clusterKeys.all, 'nodes'] as const,
+  accelerators: () => [...clusterKeys.all, 'accelerators'] as const,
+};
+
+export const nodesQuery = () =>
+  queryOptions({
+    queryKey: clusterKeys.nodes(),
+    queryFn: ({ signal }) => listNodes(signal),
+  });
+
+export const acceleratorsQuery = () =>
+  queryOptions({
+    queryKey: clusterKeys.accelerators(),
+    queryFn: ({ signal }) => listAccelerators(signal),
+  });
+
+export function useNodes() {
+  return useQuery(nodesQuery());
+}
+
+export function useAccelerators() {
+  return useQuery(acceleratorsQuery());
+}
