@@ -83,6 +83,7 @@ function UserMenu() {
 export function AppShell() {
   const { t } = useTranslation();
   const location = useLocation();
+  const user = useCurrentUser();
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
       <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4">
@@ -90,7 +91,7 @@ export function AppShell() {
           <img src="/favicon.svg" alt="" className="h-7 w-7" />
           <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
           <span className="hidden text-sm text-slate-400 md:inline">{t('app.tagline')}</span>
-          <LiveIndicator />
+          {user.role === 'admin' && <LiveIndicator />}
         </div>
         <div className="flex items-center gap-4">
           <LanguageSwitch />

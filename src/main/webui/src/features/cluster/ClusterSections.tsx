@@ -4,10 +4,13 @@ import { AcceleratorCards } from './AcceleratorCards';
 import { NodeTable } from './NodeTable';
 import { useAccelerators, useNodes } from './queries';
 
-/** Accelerator cards with loading, empty and error states. */
-export function AcceleratorSection() {
+/**
+ * Accelerator cards with loading, empty and error states. Without the live node stream (only platform
+ * admins receive it) the totals are refreshed every 15 seconds instead.
+ */
+export function AcceleratorSection({ live = true }: { live?: boolean }) {
   const { t } = useTranslation();
-  const query = useAccelerators();
+  const query = useAccelerators(live ? false : 15_000);
   if (query.isPending) return <LoadingState />;
   if (query.isError) {
     return <ErrorState title={t('accelerator.loadError')} error={query.error} onRetry={() => void query.refetch()} />;

@@ -1,9 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../app/PageHeader';
 import { AcceleratorSection, NodeSection } from './ClusterSections';
+import { useCurrentUser } from '../auth/session';
 
 export function OverviewPage() {
   const { t } = useTranslation();
+  const user = useCurrentUser();
+  const admin = user.role === 'admin';
   return (
     <div className="flex flex-col gap-8">
       <PageHeader title={t('overview.title')} subtitle={t('overview.subtitle')} />
@@ -11,14 +14,16 @@ export function OverviewPage() {
         <h2 id="accelerators-heading" className="text-lg font-semibold text-slate-800">
           {t('overview.accelerators')}
         </h2>
-        <AcceleratorSection />
+        <AcceleratorSection live={admin} />
       </section>
-      <section aria-labelledby="nodes-heading" className="flex flex-col gap-3">
-        <h2 id="nodes-heading" className="text-lg font-semibold text-slate-800">
-          {t('overview.nodes')}
-        </h2>
-        <NodeSection />
-      </section>
+      {admin && (
+        <section aria-labelledby="nodes-heading" className="flex flex-col gap-3">
+          <h2 id="nodes-heading" className="text-lg font-semibold text-slate-800">
+            {t('overview.nodes')}
+          </h2>
+          <NodeSection />
+        </section>
+      )}
     </div>
   );
 }

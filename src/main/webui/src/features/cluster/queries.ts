@@ -24,6 +24,6 @@ export function useNodes() {
   return useQuery(nodesQuery());
 }
 
-export function useAccelerators() {
-  return useQuery(acceleratorsQuery());
+export function useAccelerators(refetchInterval: number | false = false) {
+  return useQuery({ ...acceleratorsQuery(), refetchInterval });
 }

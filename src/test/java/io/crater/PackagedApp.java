@@ -1,0 +1,161 @@
+package io.crater;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The packaged application ({@code target/quarkus-app/quarkus-run.jar server}) run as a user runs it. */
+public final class PackagedApp implements AutoCloseable {
+
+    private final Path home;
+    private final int port;
+    private Process process;
+    private final List<String> output = Collections.synchronizedList(new ArrayList<>());
+    private long startMillis;
+
+    public PackagedApp(Path home) {
+        this.home = home;
+        this.port = freePort();
+    }
+
+    public PackagedApp start() throws Exception {
+        String jar = System.getProperty("crater.app.jar", "target/quarkus-app/quarkus-run.jar");
+        ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, "server").redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.put("CRATER_HOME", home.toString());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.remove("CRATER_DB_URL");
+        env.remove("KUBECONFIG");
+        output.clear();
+        long t0 = System.nanoTime();
+        process = pb.start();
+        Thread pump = new Thread(() -> {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    output.add(line);
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        pump.setDaemon(true);
+        pump.start();
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (output.stream().noneMatch(l -> l.contains("Console: http://"))) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(
+                        "Crater exited with " + process.exitValue() + ":\n" + String.join("\n", output));
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("Crater did not start within 120 s:\n" + String.join("\n", output));
+            }
+            Thread.sleep(100);
+        }
+        startMillis = (System.nanoTime() - t0) / 1_000_000;
+        return this;
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public long startMillis() {
+        return startMillis;
+    }
+
+    public List<String> output() {
+        synchronized (output) {
+            return List.copyOf(output);
+        }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Resident memory of the JVM in KiB, from /proc. */
+    public long rssKib() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
+    }
+
+    /** SIGKILL: nothing runs on the way out, the embedded PostgreSQL is left behind. */
+    public void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public HttpResponse<String> post(String path, String json) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> get(String path) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url() + path))
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The credentials the first start left in CRATER_HOME. */
+    public String[] initialAdmin() throws IOException {
+        String user = null;
+        String password = null;
+        for (String line : Files.readAllLines(home.resolve("initial-admin.txt"))) {
+            if (line.startsWith("username: ")) {
+                user = line.substring(10);
+            } else if (line.startsWith("password: ")) {
+                password = line.substring(10);
+            }
+        }
+        return new String[] {user, password};
+    }
+
+    /** Stops Crater gracefully and any PostgreSQL a killed run left behind. */
+    @Override
+    public void close() throws Exception {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+        Path pid = home.resolve("postgres/postmaster.pid");
+        if (Files.exists(pid)) {
+            long p = Long.parseLong(Files.readAllLines(pid).get(0).trim());
+            ProcessHandle.of(p).ifPresent(ProcessHandle::destroy);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
