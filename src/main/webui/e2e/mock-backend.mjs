@@ -1,5 +1,6 @@
 // Minimal stand-in for the Crater API, for working on the console without the real server.
-// Serves dist/ with SPA fallback and a fake cluster under /api/v1 (cookie auth, CSRF header check, SSE).
+// Serves dist/ with SPA fallback and a fake cluster under /api/v1 (cookie auth, CSRF header check, SSE),
+// plus in-memory governance (users, accounts, quota, members, limits, approvals, audit; see mock-governance.mjs).
 //
 //   npm run build && node e2e/mock-backend.mjs          (listens on 127.0.0.1:8123, PORT to change)
 //   user "admin" / password "admin" (role admin), user "alice" / "alice" (role user)
@@ -8,15 +9,11 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGovernance } from './mock-governance.mjs';
 
 const PORT = Number(process.env.PORT || 8123);
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const GiB = 1024 ** 3;
-
-const USERS = {
-  admin: { password: 'admin', user: { id: 'u-1', username: 'admin', displayName: 'Cluster Admin', role: 'admin' } },
-  alice: { password: 'alice', user: { id: 'u-2', username: 'alice', displayName: 'Alice', role: 'user' } },
-};
 
 const MODELS = {
   'nvidia-a100-80gb': { displayName: 'NVIDIA A100 80GB', vendor: 'NVIDIA', resource: 'nvidia.com/gpu', per: 8, count: 4 },
@@ -24,6 +21,8 @@ const MODELS = {
   'ascend-910b': { displayName: 'Huawei Ascend 910B', vendor: 'Huawei', resource: 'huawei.com/Ascend910', per: 8, count: 2 },
   'nvidia-rtx-4090': { displayName: 'NVIDIA GeForce RTX 4090', vendor: 'NVIDIA', resource: 'nvidia.com/gpu', per: 4, count: 2 },
 };
+
+const governance = createGovernance(MODELS);
 
 const nodes = new Map();
 for (const [model, m] of Object.entries(MODELS)) {
@@ -82,11 +81,12 @@ function cookies(req) {
 
 function currentUser(req) {
   const name = sessions.get(cookies(req).mock_access);
-  return name ? USERS[name].user : null;
+  const user = name ? governance.users.get(name) : undefined;
+  return user && !user.disabled ? user : null;
 }
 
 function send(res, status, body, headers = {}) {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined || status === 204 ? '' : JSON.stringify(body);
   const type = status >= 400 ? 'application/problem+json' : 'application/json';
   res.writeHead(status, { 'Content-Type': type, ...headers });
   res.end(text);
@@ -96,11 +96,13 @@ function problem(res, status, code, title, detail, headers) {
   send(res, status, { type: 'about:blank', title, status, detail, code }, headers);
 }
 
-async function body(req) {
+async function body(req, raw = false) {
   const chunks = [];
   for await (const c of req) chunks.push(c);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (raw) return text;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    return JSON.parse(text || '{}');
   } catch {
     return {};
   }
@@ -111,7 +113,7 @@ const failures = new Map();
 function startSession(res, username) {
   const token = Math.random().toString(36).slice(2);
   sessions.set(token, username);
-  send(res, 200, { accessToken: token, expiresIn: 900, user: USERS[username].user }, {
+  send(res, 200, { accessToken: token, expiresIn: 900, user: governance.sessionUser(governance.users.get(username)) }, {
     'Set-Cookie': [`mock_access=${token}; Path=/; HttpOnly; SameSite=Strict`, `mock_refresh=${token}; Path=/api/v1/auth; HttpOnly; SameSite=Strict`],
   });
 }
@@ -124,7 +126,7 @@ async function api(req, res, path) {
     const { username, password } = await body(req);
     const n = failures.get(username) ?? 0;
     if (n >= 5) return problem(res, 429, 'TooManyAttempts', 'Too many attempts', 'Slow down', { 'Retry-After': '30' });
-    if (!USERS[username] || USERS[username].password !== password) {
+    if (!governance.authenticate(username, password)) {
       failures.set(username, n + 1);
       return problem(res, 401, 'InvalidCredentials', 'Unauthorized', 'Wrong username or password');
     }
@@ -143,7 +145,7 @@ async function api(req, res, path) {
   }
   const user = currentUser(req);
   if (!user) return problem(res, 401, 'Unauthorized', 'Unauthorized', 'Sign in first');
-  if (path === '/api/v1/auth/me') return send(res, 200, user);
+  if (path === '/api/v1/auth/me') return send(res, 200, governance.sessionUser(user));
   if (path === '/api/v1/cluster/nodes') return send(res, 200, { items: [...nodes.values()] });
   if (path === '/api/v1/cluster/accelerators') return send(res, 200, { items: accelerators() });
   if (path === '/api/v1/events') {
@@ -152,6 +154,15 @@ async function api(req, res, path) {
     streams.add(res);
     req.on('close', () => streams.delete(res));
     return undefined;
+  }
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const answer = await governance.handle(req, url, user, (raw) => body(req, raw));
+  if (answer) {
+    if (answer.status === 204) {
+      res.writeHead(204);
+      return res.end();
+    }
+    return send(res, answer.status, answer.body);
   }
   return problem(res, 404, 'NotFound', 'Not Found', `No route for ${path}`);
 }

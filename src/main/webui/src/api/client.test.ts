@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { requestJson, requestVoid, setUnauthorizedHandler } from './client';
+import { setCurrentAccount } from '../lib/currentAccount';
+import { requestJson, requestVoid, setUnauthorizedHandler, withQuery } from './client';
 import { ApiError } from './errors';
 
 interface Call {
@@ -41,6 +42,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  setCurrentAccount(null);
 });
 
 describe('request client', () => {
@@ -100,5 +102,52 @@ describe('request client', () => {
     const error = await requestJson('/cluster/nodes').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).isNetworkError).toBe(true);
+  });
+
+  it('sends the selected account as X-Crater-Account on every call, and nothing without a selection', async () => {
+    const calls = mockFetch(
+      json(200, { items: [] }),
+      json(200, { items: [] }),
+      new Response(null, { status: 204 }),
+      json(200, { items: [] }),
+    );
+    await requestJson('/cluster/nodes');
+    expect(header(calls[0], 'X-Crater-Account')).toBeUndefined();
+
+    setCurrentAccount('vision-lab');
+    await requestJson('/accounts/vision-lab/members');
+    await requestVoid('/me/tokens/t1', { method: 'DELETE' });
+    expect(header(calls[1], 'X-Crater-Account')).toBe('vision-lab');
+    expect(header(calls[2], 'X-Crater-Account')).toBe('vision-lab');
+    expect(header(calls[2], 'X-Requested-With')).toBe('crater');
+
+    setCurrentAccount('u-alice');
+    await requestJson('/me');
+    expect(header(calls[3], 'X-Crater-Account')).toBe('u-alice');
+  });
+
+  it('keeps the account header on the retry after a refresh', async () => {
+    setCurrentAccount('vision-lab');
+    const calls = mockFetch(
+      json(401, { status: 401, title: 'Unauthorized', code: 'TokenExpired' }),
+      json(200, { accessToken: 't', expiresIn: 900, user: { id: '1', username: 'a', displayName: 'A', role: 'user' } }),
+      json(200, { items: [] }),
+    );
+    await requestJson('/accounts');
+    expect(header(calls[2], 'X-Crater-Account')).toBe('vision-lab');
+  });
+
+  it('sends a string body with its own content type (CSV import)', async () => {
+    const calls = mockFetch(json(200, { created: [], refused: [] }));
+    await requestJson('/users/import', { method: 'POST', body: 'username\nbob\n', contentType: 'text/csv' });
+    expect(header(calls[0], 'Content-Type')).toBe('text/csv');
+    expect(calls[0]?.init.body).toBe('username\nbob\n');
+  });
+});
+
+describe('withQuery', () => {
+  it('adds only non-empty parameters, encoded', () => {
+    expect(withQuery('/users', { q: 'a b', limit: 50, cursor: null })).toBe('/users?q=a+b&limit=50');
+    expect(withQuery('/accounts', { q: '', cursor: undefined })).toBe('/accounts');
   });
 });

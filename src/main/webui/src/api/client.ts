@@ -1,3 +1,4 @@
+import { getCurrentAccount } from '../lib/currentAccount';
 import { ApiError } from './errors';
 
 export const API_BASE = '/api/v1';
@@ -6,17 +7,33 @@ export const API_BASE = '/api/v1';
 export const CSRF_HEADER = 'X-Requested-With';
 export const CSRF_VALUE = 'crater';
 
+/** Header naming the account (slug) the user acts in; sent on every call once an account is selected. */
+export const ACCOUNT_HEADER = 'X-Crater-Account';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
   method?: HttpMethod;
+  /** Sent as JSON, unless `contentType` is given and the body is a string (sent as-is). */
   body?: unknown;
+  contentType?: string;
   signal?: AbortSignal | undefined;
   /** When true a 401 is returned as-is: no refresh attempt and no redirect (login, refresh). */
   noAuthRetry?: boolean;
 }
 
 type UnauthorizedHandler = () => void;
+
+/** Appends the non-empty parameters as a query string: ('/users', {q: 'a', cursor: ''}) → '/users?q=a'. */
+export function withQuery(path: string, params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined || value === '') continue;
+    search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
 
 let onUnauthorized: UnauthorizedHandler = () => {
   if (window.location.pathname !== '/login') window.location.assign('/login');
@@ -48,10 +65,17 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET') headers[CSRF_HEADER] = CSRF_VALUE;
+  const account = getCurrentAccount();
+  if (account) headers[ACCOUNT_HEADER] = account;
   let body: string | undefined;
   if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
+    if (opts.contentType !== undefined && typeof opts.body === 'string') {
+      headers['Content-Type'] = opts.contentType;
+      body = opts.body;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
   }
   try {
     return await fetch(API_BASE + path, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, parseRetryAfter } from './errors';
+import { ApiError, fieldError, parseRetryAfter } from './errors';
 
 function problemResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -71,6 +71,29 @@ describe('ApiError.fromResponse', () => {
     expect(err.isNetworkError).toBe(true);
     expect(err.code).toBe('NetworkError');
     expect(err.detail).toBe('Failed to fetch');
+  });
+});
+
+describe('field errors', () => {
+  it('reads the errors list of a validation problem', async () => {
+    const res = problemResponse(400, {
+      title: 'Bad request',
+      status: 400,
+      code: 'ValidationFailed',
+      errors: [
+        { field: 'items[0].max', message: 'must not be less than guaranteed' },
+        { field: 'items[1].resource', message: 'unknown resource' },
+        { nothing: true },
+      ],
+    });
+    const err = await ApiError.fromResponse(res);
+    expect(err.fieldErrors).toEqual([
+      { field: 'items[0].max', message: 'must not be less than guaranteed' },
+      { field: 'items[1].resource', message: 'unknown resource' },
+    ]);
+    expect(fieldError(err, 'items[1].resource')).toBe('unknown resource');
+    expect(fieldError(err, 'items[2].max')).toBeUndefined();
+    expect(fieldError(new Error('x'), 'items[0].max')).toBeUndefined();
   });
 });
 

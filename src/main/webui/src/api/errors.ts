@@ -1,11 +1,18 @@
 /** Error raised for every failed API call: HTTP problems and network failures alike. */
 
+/** One invalid input of a rejected request, e.g. {field: "items[0].max", message: "must be at least guaranteed"}. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
 export interface ApiErrorInit {
   status: number;
   code: string;
   title: string;
   detail?: string | undefined;
   reasons?: string[] | undefined;
+  fieldErrors?: FieldError[] | undefined;
   type?: string | undefined;
   retryAfterSeconds?: number | undefined;
 }
@@ -19,6 +26,8 @@ export class ApiError extends Error {
   readonly title: string;
   readonly detail: string | undefined;
   readonly reasons: string[];
+  /** The problem's `errors` list: which request fields were invalid and why. */
+  readonly fieldErrors: FieldError[];
   readonly type: string | undefined;
   /** Seconds to wait before retrying, from the Retry-After header. */
   readonly retryAfterSeconds: number | undefined;
@@ -31,6 +40,7 @@ export class ApiError extends Error {
     this.title = init.title;
     this.detail = init.detail;
     this.reasons = init.reasons ?? [];
+    this.fieldErrors = init.fieldErrors ?? [];
     this.type = init.type;
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
@@ -50,6 +60,7 @@ export class ApiError extends Error {
       detail: stringField(problem, 'detail'),
       type: stringField(problem, 'type'),
       reasons: parseReasons(problem['reasons']),
+      fieldErrors: parseFieldErrors(problem['errors']),
       retryAfterSeconds: parseRetryAfter(res.headers.get('Retry-After')),
     });
   }
@@ -117,6 +128,24 @@ function parseReasons(raw: unknown): string[] {
     }
   }
   return out;
+}
+
+function parseFieldErrors(raw: unknown): FieldError[] {
+  if (!Array.isArray(raw)) return [];
+  const out: FieldError[] = [];
+  for (const e of raw) {
+    if (!isRecord(e)) continue;
+    const message = stringField(e, 'message');
+    if (message === undefined) continue;
+    out.push({ field: stringField(e, 'field') ?? '', message });
+  }
+  return out;
+}
+
+/** Message for one field of a rejected request (exact path match), if the server named it. */
+export function fieldError(error: unknown, field: string): string | undefined {
+  if (!isApiError(error)) return undefined;
+  return error.fieldErrors.find((f) => f.field === field)?.message;
 }
 
 function defaultCode(status: number): string {

@@ -80,3 +80,298 @@ export interface ProblemDetails {
   code?: string;
   reasons?: unknown[];
 }
+
+/** A page of a cursor-paged list; `nextCursor` is null on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+// ---- Current user (/me) ----
+
+export type AccountKind = 'personal' | 'team';
+export type AccountRole = 'admin' | 'member';
+export type FileAccess = 'rw' | 'ro';
+
+export interface MyAccount {
+  slug: string;
+  name: string;
+  kind: AccountKind;
+  role: AccountRole;
+  fileAccess: FileAccess;
+  expiresAt: string | null;
+}
+
+export interface Me {
+  id: string;
+  username: string;
+  slug: string;
+  uid: number;
+  displayName: string;
+  email: string | null;
+  role: Role;
+  defaultAccount: string;
+  accounts: MyAccount[];
+}
+
+export interface ProfileUpdate {
+  displayName?: string;
+  email?: string;
+}
+
+export interface PasswordChange {
+  currentPassword: string;
+  newPassword: string;
+}
+
+export interface AccessToken {
+  id: string;
+  name: string;
+  prefix: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreatedAccessToken {
+  id: string;
+  name: string;
+  prefix: string;
+  expiresAt: string | null;
+  createdAt: string;
+  /** The secret; the server shows it only in this answer. */
+  token: string;
+}
+
+export interface SshKey {
+  id: string;
+  name: string;
+  type: string;
+  fingerprint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface Notification {
+  id: string;
+  kind: string;
+  message: string;
+  link: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+// ---- Accelerator catalogue ----
+
+export interface AcceleratorModel {
+  key: string;
+  displayName: string;
+  vendor: string;
+  resource: string;
+  labelKey: string;
+  labelValue: string;
+  restricted: boolean;
+}
+
+export interface AcceleratorModelUpdate {
+  displayName?: string;
+  vendor?: string;
+  restricted?: boolean;
+}
+
+// ---- Users (platform admin) ----
+
+export interface ManagedUser {
+  id: string;
+  username: string;
+  slug: string;
+  uid: number;
+  displayName: string;
+  email: string | null;
+  role: Role;
+  disabled: boolean;
+  createdAt: string;
+  defaultAccount: string;
+}
+
+export interface UserCreate {
+  username: string;
+  displayName: string;
+  email?: string;
+  password?: string;
+  role?: Role;
+}
+
+export interface UserCreated {
+  user: ManagedUser;
+  /** Present only when the server generated the password; shown once. */
+  password?: string;
+}
+
+export interface UserUpdate {
+  displayName?: string;
+  email?: string;
+  role?: Role;
+  disabled?: boolean;
+}
+
+export interface ImportCreated {
+  line: number;
+  username: string;
+  password: string | null;
+}
+
+export interface ImportRefused {
+  line: number;
+  username: string | null;
+  reason: string;
+}
+
+export interface ImportReport {
+  created: ImportCreated[];
+  refused: ImportRefused[];
+}
+
+// ---- Accounts ----
+
+export interface AccountSummary {
+  slug: string;
+  name: string;
+  kind: AccountKind;
+  gid: number;
+  expiresAt: string | null;
+  members: number;
+}
+
+export interface QuotaLine {
+  resource: string;
+  displayName: string;
+  guaranteed: string;
+  max: string;
+  used: string;
+  granted: string;
+  borrowed: string;
+  guaranteedMilli: number;
+  maxMilli: number;
+  usedMilli: number;
+  grantedMilli: number;
+  borrowedMilli: number;
+}
+
+export interface Account {
+  slug: string;
+  name: string;
+  kind: AccountKind;
+  gid: number;
+  expiresAt: string | null;
+  myRole: AccountRole | null;
+  quota: QuotaLine[];
+}
+
+export interface AccountCreate {
+  slug: string;
+  name: string;
+  expiresAt?: string;
+}
+
+export interface AccountUpdate {
+  name?: string;
+  expiresAt?: string;
+  /** Removes the expiry (expiresAt is then ignored). */
+  clearExpiry?: boolean;
+}
+
+export interface QuotaItem {
+  resource: string;
+  guaranteed: string;
+  max: string;
+}
+
+/** Per-resource amounts (quantity strings) and job counts; null or absent = no limit. */
+export interface Limits {
+  resources: Record<string, string>;
+  maxRunningJobs: number | null;
+  maxInteractiveSessions: number | null;
+}
+
+export interface Member {
+  username: string;
+  displayName: string;
+  role: AccountRole;
+  fileAccess: FileAccess;
+  limits: Limits;
+  effectiveLimits: Limits;
+}
+
+export interface MemberUpdate {
+  role: AccountRole;
+  fileAccess: FileAccess;
+}
+
+// ---- Approvals ----
+
+export type ApprovalKind = 'quota-grant' | 'job-lock' | 'model-access';
+export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'expired';
+export type ApprovalScope = 'mine' | 'review';
+
+export interface PersonRef {
+  username: string;
+  displayName: string;
+}
+
+export interface Approval {
+  id: string;
+  kind: ApprovalKind;
+  state: ApprovalState;
+  account: string;
+  requester: PersonRef;
+  resource: string | null;
+  amount: string | null;
+  until: string | null;
+  model: string | null;
+  jobId: string | null;
+  reason: string;
+  reviewer: PersonRef | null;
+  comment: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export type ApprovalRequest =
+  | { kind: 'quota-grant'; account: string; resource: string; amount: string; until: string; reason: string }
+  | { kind: 'job-lock'; jobId: string; until: string; reason: string }
+  | { kind: 'model-access'; account: string; model: string; reason: string };
+
+// ---- Audit (platform admin) ----
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  account: string | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  result: string;
+  clientAddress: string;
+}
+
+export interface DeniedEntry {
+  id: string;
+  at: string;
+  actor: string | null;
+  method: string;
+  path: string;
+  code: string;
+  clientAddress: string;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  account?: string;
+  from?: string;
+  to?: string;
+}

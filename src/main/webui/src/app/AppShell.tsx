@@ -5,6 +5,9 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { logout } from '../api/auth';
 import { useCurrentUser } from '../features/auth/session';
 import { LiveIndicator } from '../features/cluster/LiveIndicator';
+import { AccountSelector } from '../features/me/AccountSelector';
+import { NotificationsBell } from '../features/me/NotificationsBell';
+import { setCurrentAccount } from '../lib/currentAccount';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LanguageSwitch } from './LanguageSwitch';
 
@@ -20,8 +23,17 @@ function SideNav() {
     <nav data-testid="app-nav" aria-label={t('nav.label')} className="flex flex-col gap-6 p-4">
       <div>
         <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">{t('nav.userArea')}</h2>
-        <NavLink to="/" end className={navClass}>
+        <NavLink to="/" end data-testid="nav-overview" className={navClass}>
           {t('nav.overview')}
+        </NavLink>
+        <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
+          {t('nav.accounts')}
+        </NavLink>
+        <NavLink to="/approvals" data-testid="nav-approvals" className={navClass}>
+          {t('nav.approvals')}
+        </NavLink>
+        <NavLink to="/profile" data-testid="nav-profile" className={navClass}>
+          {t('nav.profile')}
         </NavLink>
       </div>
       {user.role === 'admin' && (
@@ -29,8 +41,17 @@ function SideNav() {
           <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">
             {t('nav.adminArea')}
           </h2>
-          <NavLink to="/admin/nodes" className={navClass}>
+          <NavLink to="/admin/nodes" data-testid="nav-nodes" className={navClass}>
             {t('nav.nodes')}
+          </NavLink>
+          <NavLink to="/admin/users" data-testid="nav-users" className={navClass}>
+            {t('nav.users')}
+          </NavLink>
+          <NavLink to="/admin/accelerators" data-testid="nav-accelerators" className={navClass}>
+            {t('nav.accelerators')}
+          </NavLink>
+          <NavLink to="/admin/audit" data-testid="nav-audit" className={navClass}>
+            {t('nav.audit')}
           </NavLink>
         </div>
       )}
@@ -53,6 +74,7 @@ function UserMenu() {
       // The session ends client-side either way.
     }
     await navigate('/login', { replace: true });
+    setCurrentAccount(null);
     queryClient.clear();
   };
 
@@ -94,6 +116,8 @@ export function AppShell() {
           {user.role === 'admin' && <LiveIndicator />}
         </div>
         <div className="flex items-center gap-4">
+          <AccountSelector />
+          <NotificationsBell />
           <LanguageSwitch />
           <UserMenu />
         </div>

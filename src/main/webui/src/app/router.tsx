@@ -1,7 +1,14 @@
 import { createBrowserRouter } from 'react-router';
+import { AccountDetailPage } from '../features/accounts/AccountDetailPage';
+import { AccountsPage } from '../features/accounts/AccountsPage';
+import { AcceleratorModelsPage } from '../features/admin/AcceleratorModelsPage';
+import { AuditPage } from '../features/admin/AuditPage';
+import { UsersPage } from '../features/admin/UsersPage';
+import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
+import { ProfilePage } from '../features/me/ProfilePage';
 import { AppShell } from './AppShell';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth, RequireRole } from './RequireAuth';
@@ -19,11 +26,39 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, element: <OverviewPage /> },
+      { path: 'accounts', element: <AccountsPage /> },
+      { path: 'accounts/:slug', element: <AccountDetailPage /> },
+      { path: 'approvals', element: <ApprovalsPage /> },
+      { path: 'profile', element: <ProfilePage /> },
       {
         path: 'admin/nodes',
         element: (
           <RequireRole role="admin">
             <NodesPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/users',
+        element: (
+          <RequireRole role="admin">
+            <UsersPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/accelerators',
+        element: (
+          <RequireRole role="admin">
+            <AcceleratorModelsPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/audit',
+        element: (
+          <RequireRole role="admin">
+            <AuditPage />
           </RequireRole>
         ),
       },

@@ -90,3 +90,69 @@ export function formatDuration(totalSeconds: number): string {
   if (parts.length === 2 && parts[1]?.startsWith('0')) parts.pop();
   return parts.join(' ');
 }
+
+// ---- Quota resources ----
+
+/** What a quota resource key measures: "cpu" (cores), "memory" (bytes) or an accelerator model (devices). */
+export type ResourceKind = 'cpu' | 'memory' | 'accelerator';
+
+export function resourceKind(resource: string): ResourceKind {
+  if (resource === 'cpu') return 'cpu';
+  if (resource === 'memory') return 'memory';
+  return 'accelerator';
+}
+
+/**
+ * A milli-unit amount as a plain number in the resource's display unit:
+ * accelerators as counts (8000 → "8", 500 → "0.5"), cpu as cores (500 → "0.5"), memory as GiB.
+ */
+export function formatResourceMilli(resource: string, milli: number): string {
+  if (!Number.isFinite(milli)) return '—';
+  switch (resourceKind(resource)) {
+    case 'cpu':
+      return formatCores(milli);
+    case 'memory':
+      return formatGiB(milli / 1000);
+    case 'accelerator':
+      return trimNumber(milli / 1000, 2);
+  }
+}
+
+const SUFFIX_FACTORS: Record<string, number> = {
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+/**
+ * Parses a Kubernetes quantity ("8", "500m", "64Gi", "1.5", "2e3") into milli-units,
+ * or returns null when it is not a valid non-negative quantity.
+ */
+export function parseQuantityMilli(text: string): number | null {
+  const m = /^\+?(\d+(?:\.\d+)?|\.\d+)(?:(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (m === null) return null;
+  const value = Number(m[1]);
+  const factor = m[3] !== undefined ? 10 ** Number(m[3]) : SUFFIX_FACTORS[m[2] ?? ''];
+  if (factor === undefined) return null;
+  const milli = Math.round(value * factor * 1000);
+  return Number.isFinite(milli) ? milli : null;
+}
+
+/** Whether `text` is a quantity the server will accept for the resource (accelerators: whole devices). */
+export function isValidAmount(resource: string, text: string): boolean {
+  const milli = parseQuantityMilli(text);
+  if (milli === null) return false;
+  if (resourceKind(resource) === 'accelerator') return milli % 1000 === 0;
+  return true;
+}

@@ -1,8 +1,10 @@
 package io.crater.cluster;
 
+import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -21,15 +23,25 @@ public class AcceleratorCatalogue {
     }
 
     public void reload() throws Throwable {
-        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Panache.getSession()
-                .flatMap(s -> s.createNativeQuery(
-                                "SELECT key, resource, label_key, label_value, display_name, vendor FROM accelerator_models ORDER BY key",
-                                Object[].class)
-                        .getResultList())));
-        models = rows.stream()
-                .map(r -> new AcceleratorModel(
-                        (String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4], (String) r[5]))
-                .toList();
+        VertxContextSupport.subscribeAndAwait(this::reloadAsync);
+    }
+
+    /** Reads the catalogue again (after an edit). */
+    public Uni<Void> reloadAsync() {
+        return Panache.withSession(
+                        () -> Sql.rows(
+                                "SELECT key, resource, label_key, label_value, display_name, vendor, restricted FROM accelerator_models ORDER BY key"))
+                .invoke(rows -> models = rows.stream()
+                        .map(r -> new AcceleratorModel(
+                                (String) r[0],
+                                (String) r[1],
+                                (String) r[2],
+                                (String) r[3],
+                                (String) r[4],
+                                (String) r[5],
+                                (Boolean) r[6]))
+                        .toList())
+                .replaceWithVoid();
     }
 
     public List<AcceleratorModel> models() {

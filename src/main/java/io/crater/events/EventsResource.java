@@ -6,6 +6,7 @@ import io.crater.identity.CurrentUser;
 import io.crater.identity.TokenService.TokenUser;
 import io.crater.platform.ApiException;
 import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -49,6 +50,9 @@ public class EventsResource {
     CurrentUser current;
 
     @Inject
+    SecurityIdentity identity;
+
+    @Inject
     ObjectMapper json;
 
     @GET
@@ -60,19 +64,20 @@ public class EventsResource {
             @QueryParam("topics") String topics, @HeaderParam("Last-Event-ID") String lastEventId, @Context Sse sse) {
         Set<String> wanted = parseTopics(topics);
         Long last = parseLastId(lastEventId);
-        return current.require().onItem().transformToMulti(user -> {
-            for (String t : wanted) {
-                if (!TOPICS.get(t).test(user)) {
-                    throw ApiException.forbidden("TopicForbidden", "you may not subscribe to topic '" + t + "'");
-                }
+        // @Authenticated resolved the identity before this method runs, so topic rights are checked before any byte is
+        // sent.
+        TokenUser user = current.userOf(identity);
+        for (String t : wanted) {
+            if (!TOPICS.get(t).test(user)) {
+                throw ApiException.forbidden("TopicForbidden", "you may not subscribe to topic '" + t + "'");
             }
-            Multi<OutboundSseEvent> events = hub.stream(wanted, user, last).map(e -> toSse(sse, e));
-            Multi<OutboundSseEvent> heartbeats = Multi.createFrom()
-                    .ticks()
-                    .every(HEARTBEAT)
-                    .map(tick -> sse.newEventBuilder().comment("heartbeat").build());
-            return Multi.createBy().merging().streams(events, heartbeats);
-        });
+        }
+        Multi<OutboundSseEvent> events = hub.stream(wanted, user, last).map(e -> toSse(sse, e));
+        Multi<OutboundSseEvent> heartbeats = Multi.createFrom()
+                .ticks()
+                .every(HEARTBEAT)
+                .map(tick -> sse.newEventBuilder().comment("heartbeat").build());
+        return Multi.createBy().merging().streams(events, heartbeats);
     }
 
     private OutboundSseEvent toSse(Sse sse, EventHub.HubEvent e) {

@@ -48,6 +48,9 @@ public class AuthResource {
     @Inject
     CurrentUser current;
 
+    @Inject
+    UserService users;
+
     @POST
     @Path("/login")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -69,6 +72,15 @@ public class AuthResource {
         }
         return auth.login(body.username().trim(), body.password(), clientAddress(request))
                 .map(s -> withCookies(s, request));
+    }
+
+    @POST
+    @Path("/signup")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Create one's own user, when self sign-up is enabled")
+    public Uni<Response> signup(UserService.CreateUser body, @Context HttpServerRequest request) {
+        return users.signup(body, clientAddress(request))
+                .map(u -> Response.status(201).entity(u).build());
     }
 
     @POST

@@ -16,12 +16,30 @@ public class CurrentUser {
     @Inject
     CurrentIdentityAssociation identity;
 
+    @Inject
+    io.quarkus.vertx.http.runtime.CurrentVertxRequest request;
+
     /** The signed-in user, or a 401 when the request carries no valid token. */
     public Uni<TokenService.TokenUser> require() {
-        return identity.getDeferredIdentity().map(CurrentUser::userOf);
+        return identity.getDeferredIdentity().map(this::userOf);
     }
 
-    static TokenService.TokenUser userOf(SecurityIdentity id) {
+    /** The signed-in user with the client address, or a 401. */
+    public Uni<Caller> caller() {
+        String address = clientAddress();
+        return require().map(u -> new Caller(u, address));
+    }
+
+    /** The address the request came from. */
+    public String clientAddress() {
+        var rc = request.getCurrent();
+        return rc == null || rc.request().remoteAddress() == null
+                ? "unknown"
+                : rc.request().remoteAddress().hostAddress();
+    }
+
+    /** The user of an already resolved identity, or a 401. */
+    public TokenService.TokenUser userOf(SecurityIdentity id) {
         TokenService.TokenUser user = id == null || id.isAnonymous() ? null : id.getAttribute(ATTRIBUTE);
         if (user == null) {
             throw new UnauthorizedException();

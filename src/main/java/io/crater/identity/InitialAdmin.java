@@ -1,6 +1,5 @@
 package io.crater.identity;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.annotation.Priority;
@@ -32,7 +31,7 @@ public class InitialAdmin {
     public record Login(String username, String password) {}
 
     @Inject
-    UserRepository users;
+    UserService users;
 
     @Inject
     AuthConfig config;
@@ -46,24 +45,8 @@ public class InitialAdmin {
         String username = config.initialAdminUsername();
         String password = randomPassword();
         String hash = PasswordHasher.hash(password);
-        Boolean inserted = VertxContextSupport.subscribeAndAwait(() ->
-                Panache.withTransaction(() -> users.count().flatMap(n -> {
-                    if (n > 0) {
-                        return io.smallrye.mutiny.Uni.createFrom().item(false);
-                    }
-                    return users.nextUid().flatMap(uid -> {
-                        UserEntity admin = new UserEntity();
-                        admin.username = username;
-                        admin.slug = username;
-                        admin.uid = uid;
-                        admin.displayName = "Platform administrator";
-                        admin.role = "admin";
-                        admin.passwordHash = hash;
-                        admin.createdAt = java.time.Instant.now();
-                        admin.updatedAt = admin.createdAt;
-                        return users.persist(admin).replaceWith(true);
-                    });
-                })));
+        Boolean inserted =
+                VertxContextSupport.subscribeAndAwait(() -> users.createFirstAdmin(username, password, hash));
         if (Boolean.TRUE.equals(inserted)) {
             created = new Login(username, password);
             write(created);

@@ -18,6 +18,17 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     @Inject
     TokenService tokens;
 
+    @Inject
+    AccessTokens accessTokens;
+
+    private static SecurityIdentity identity(TokenService.TokenUser user) {
+        return QuarkusSecurityIdentity.builder()
+                .setPrincipal(new QuarkusPrincipal(user.username()))
+                .addRole(user.role())
+                .addAttribute(CurrentUser.ATTRIBUTE, user)
+                .build();
+    }
+
     @Override
     public Class<TokenAuthenticationRequest> getRequestType() {
         return TokenAuthenticationRequest.class;
@@ -26,14 +37,17 @@ public class TokenIdentityProvider implements IdentityProvider<TokenAuthenticati
     @Override
     public Uni<SecurityIdentity> authenticate(
             TokenAuthenticationRequest request, AuthenticationRequestContext context) {
+        String token = request.getToken().getToken();
+        if (token.startsWith(AccessTokens.PREFIX)) {
+            return accessTokens
+                    .authenticate(token)
+                    .onItem()
+                    .ifNull()
+                    .failWith(() -> new AuthenticationFailedException("invalid, expired or revoked access token"))
+                    .map(TokenIdentityProvider::identity);
+        }
         try {
-            TokenService.TokenUser user = tokens.verify(request.getToken().getToken());
-            return Uni.createFrom()
-                    .item(QuarkusSecurityIdentity.builder()
-                            .setPrincipal(new QuarkusPrincipal(user.username()))
-                            .addRole(user.role())
-                            .addAttribute(CurrentUser.ATTRIBUTE, user)
-                            .build());
+            return Uni.createFrom().item(identity(tokens.verify(token)));
         } catch (TokenService.InvalidTokenException e) {
             return Uni.createFrom().failure(new AuthenticationFailedException("invalid or expired token"));
         }

@@ -2,9 +2,13 @@ package io.crater.platform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.crater.audit.AuditService;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -23,8 +27,14 @@ public class ProblemMappers {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    AuditService audit;
+
+    @Inject
+    CurrentIdentityAssociation identity;
+
     @ServerExceptionMapper
-    public Response api(ApiException e, UriInfo uri) {
+    public Uni<Response> api(ApiException e, UriInfo uri, HttpServerRequest request) {
         Response.ResponseBuilder r = respond(e.status(), e.code(), e.title(), e.getMessage(), uri, e);
         if (e.retryAfter() != null) {
             r.header("Retry-After", Math.max(1, (e.retryAfter().toMillis() + 999) / 1000));
@@ -32,7 +42,10 @@ public class ProblemMappers {
         if (e.status() == 401) {
             r.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"crater\"");
         }
-        return r.build();
+        Response response = r.build();
+        return e.status() == 403
+                ? recordDenied(e.code(), request).replaceWith(response)
+                : Uni.createFrom().item(response);
     }
 
     @ServerExceptionMapper
@@ -55,9 +68,27 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response forbidden(ForbiddenException e, UriInfo uri) {
-        return respond(403, "Forbidden", "Forbidden", "you may not do this", uri, null)
+    public Uni<Response> forbidden(ForbiddenException e, UriInfo uri, HttpServerRequest request) {
+        Response response = respond(403, "Forbidden", "Forbidden", "you may not do this", uri, null)
                 .build();
+        return recordDenied("Forbidden", request).replaceWith(response);
+    }
+
+    /** Every refused call leaves a row in the denied-attempts log; failing to write it never hides the 403. */
+    private Uni<Void> recordDenied(String code, HttpServerRequest request) {
+        String address =
+                request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        return identity.getDeferredIdentity()
+                .map(id -> id == null || id.isAnonymous()
+                        ? null
+                        : id.getPrincipal().getName())
+                .onFailure()
+                .recoverWithItem((String) null)
+                .flatMap(actor -> audit.denied(actor, request.method().name(), request.path(), code, address))
+                .onFailure()
+                .invoke(t -> LOG.warn("recording a denied attempt failed", t))
+                .onFailure()
+                .recoverWithNull();
     }
 
     @ServerExceptionMapper

@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { isApiError } from '../../api/errors';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { setCurrentAccount } from '../../lib/currentAccount';
 import { authKeys } from './session';
 import { loginErrorMessage } from './loginError';
 
@@ -43,6 +44,8 @@ export function LoginPage() {
     mutationFn: login,
     retry: false,
     onSuccess: (session) => {
+      // A new session starts in the user's default account, not in one chosen by a previous user.
+      setCurrentAccount(null);
       queryClient.clear();
       queryClient.setQueryData(authKeys.me(), session.user);
       void navigate(redirectTarget(location.state), { replace: true });

@@ -1,0 +1,253 @@
+package io.crater.account;
+
+import io.crater.account.AccountViews.AccountSummary;
+import io.crater.account.AccountViews.CreateAccount;
+import io.crater.account.AccountViews.UpdateAccount;
+import io.crater.audit.AuditService;
+import io.crater.identity.Caller;
+import io.crater.platform.ApiException;
+import io.crater.platform.Page;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** Accounts (a lab, a course, a team, or a user's personal account) and who may do what in them. */
+@ApplicationScoped
+public class AccountService {
+
+    /** Fired after a change that affects Volcano Queues has committed. */
+    public record QuotaChanged(String account) {}
+
+    static final Pattern SLUG = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$");
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    Event<QuotaChanged> changed;
+
+    Clock clock = Clock.systemUTC();
+
+    /** The account, or 404. */
+    Uni<AccountRow> bySlug(String slug) {
+        return Sql.row("SELECT " + AccountRow.COLUMNS + " FROM accounts a WHERE a.slug = ?1", slug)
+                .map(r -> r.map(AccountRow::of).orElseThrow(() -> ApiException.notFound("no account '" + slug + "'")));
+    }
+
+    /** The caller's role in the account, if a member. */
+    Uni<Optional<String>> roleOf(long accountId, long userId) {
+        return Sql.rows(
+                        "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
+                        accountId,
+                        userId)
+                .map(r -> r.isEmpty() ? Optional.empty() : Optional.of((String) r.get(0)[0]));
+    }
+
+    /** The account if the caller is a member or a platform admin; 403 otherwise. */
+    Uni<AccountRow> visible(String slug, Caller caller) {
+        return bySlug(slug)
+                .flatMap(a -> caller.platformAdmin()
+                        ? Uni.createFrom().item(a)
+                        : roleOf(a.id(), caller.userId()).map(role -> {
+                            if (role.isEmpty()) {
+                                throw ApiException.forbidden(
+                                        "NotAMember", "you are not a member of account '" + slug + "'");
+                            }
+                            return a;
+                        }));
+    }
+
+    /** The account if the caller administers it (account admin or platform admin); 403 otherwise. */
+    Uni<AccountRow> administered(String slug, Caller caller) {
+        return bySlug(slug)
+                .flatMap(a -> caller.platformAdmin()
+                        ? Uni.createFrom().item(a)
+                        : roleOf(a.id(), caller.userId()).map(role -> {
+                            if (!role.map("admin"::equals).orElse(false)) {
+                                throw ApiException.forbidden(
+                                        "NotAccountAdmin", "only an admin of account '" + slug + "' may do this");
+                            }
+                            return a;
+                        }));
+    }
+
+    public Uni<Page<AccountSummary>> list(Caller caller, String q, String cursor, Integer limit) {
+        int n = Page.limit(limit);
+        long after = Page.afterId(cursor);
+        StringBuilder sql = new StringBuilder(
+                "SELECT " + AccountRow.COLUMNS
+                        + ", (SELECT count(*) FROM account_members m WHERE m.account_id = a.id) FROM accounts a WHERE a.id > ?1");
+        List<Object> params = new ArrayList<>(List.of(after));
+        if (!caller.platformAdmin()) {
+            params.add(caller.userId());
+            sql.append(" AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?")
+                    .append(params.size())
+                    .append(')');
+        }
+        if (q != null && !q.isBlank()) {
+            params.add("%" + q.trim().toLowerCase() + "%");
+            sql.append(" AND (a.slug LIKE ?")
+                    .append(params.size())
+                    .append(" OR lower(a.name) LIKE ?")
+                    .append(params.size())
+                    .append(')');
+        }
+        sql.append(" ORDER BY a.id LIMIT ").append(n + 1);
+        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
+                .map(rows -> {
+                    List<AccountSummary> items = new ArrayList<>();
+                    long last = 0;
+                    for (Object[] r : rows.subList(0, Math.min(n, rows.size()))) {
+                        AccountRow a = AccountRow.of(r);
+                        items.add(new AccountSummary(
+                                a.slug(), a.name(), a.kind(), a.gid(), a.expiresAt(), Sql.longOf(r[6])));
+                        last = a.id();
+                    }
+                    return new Page<>(items, rows.size() > n ? Long.toString(last) : null);
+                });
+    }
+
+    public Uni<AccountViews.AccountDetail> detail(String slug, Caller caller) {
+        return Panache.withSession(() -> visible(slug, caller)
+                .flatMap(a -> roleOf(a.id(), caller.userId())
+                        .flatMap(role -> quotas.lines(a.id())
+                                .map(lines -> new AccountViews.AccountDetail(
+                                        a.slug(),
+                                        a.name(),
+                                        a.kind(),
+                                        a.gid(),
+                                        a.expiresAt(),
+                                        role.orElse(null),
+                                        lines)))));
+    }
+
+    public Uni<AccountViews.AccountDetail> create(CreateAccount req, Caller caller) {
+        requirePlatformAdmin(caller);
+        List<Problem.FieldError> errors = new ArrayList<>();
+        String slug = req == null || req.slug() == null ? "" : req.slug().trim();
+        if (!SLUG.matcher(slug).matches()) {
+            errors.add(new Problem.FieldError("slug", "a DNS label of 1 to 50 lowercase letters, digits and '-'"));
+        } else if (slug.equals("personal") || slug.equals("backfill") || slug.startsWith("u-")) {
+            errors.add(
+                    new Problem.FieldError("slug", "'personal', 'backfill' and slugs starting with 'u-' are reserved"));
+        }
+        if (req == null
+                || req.name() == null
+                || req.name().isBlank()
+                || req.name().length() > 200) {
+            errors.add(new Problem.FieldError("name", "required, at most 200 characters"));
+        }
+        if (req != null && req.expiresAt() != null && !req.expiresAt().isAfter(clock.instant())) {
+            errors.add(new Problem.FieldError("expiresAt", "must be in the future"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidRequest", "the account cannot be created as given", errors));
+        }
+        return Panache.withTransaction(() -> Sql.count("SELECT count(*) FROM accounts WHERE slug = ?1", slug)
+                        .flatMap(n -> {
+                            if (n > 0) {
+                                throw new ApiException(
+                                        409,
+                                        "AccountExists",
+                                        "Conflict",
+                                        "an account '" + slug + "' exists already",
+                                        null,
+                                        null,
+                                        null);
+                            }
+                            String sql = req.expiresAt() == null
+                                    ? "INSERT INTO accounts (slug, name, kind) VALUES (?1, ?2, 'team') RETURNING id"
+                                    : "INSERT INTO accounts (slug, name, kind, expires_at) VALUES (?1, ?2, 'team', ?3) RETURNING id";
+                            Object[] params = req.expiresAt() == null
+                                    ? new Object[] {slug, req.name().trim()}
+                                    : new Object[] {slug, req.name().trim(), req.expiresAt()};
+                            return Sql.insertReturningId(sql, params);
+                        })
+                        .flatMap(id -> audit.record(
+                                caller.actor(slug),
+                                "account.create",
+                                "account",
+                                slug,
+                                null,
+                                Map.of("name", req.name().trim()))))
+                .invoke(() -> changed.fireAsync(new QuotaChanged(slug)))
+                .flatMap(v -> detail(slug, caller));
+    }
+
+    public Uni<AccountViews.AccountDetail> update(String slug, UpdateAccount req, Caller caller) {
+        requirePlatformAdmin(caller);
+        if (req == null
+                || (req.name() != null && (req.name().isBlank() || req.name().length() > 200))) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidRequest",
+                            "name must not be blank",
+                            List.of(new Problem.FieldError("name", "1 to 200 characters"))));
+        }
+        return Panache.withTransaction(() -> bySlug(slug).flatMap(a -> {
+                    String name = req.name() == null ? a.name() : req.name().trim();
+                    var expires = Boolean.TRUE.equals(req.clearExpiry())
+                            ? null
+                            : req.expiresAt() == null ? a.expiresAt() : req.expiresAt();
+                    Uni<Integer> write = expires == null
+                            ? Sql.update(
+                                    "UPDATE accounts SET name = ?2, expires_at = NULL, updated_at = now() WHERE id = ?1",
+                                    a.id(),
+                                    name)
+                            : Sql.update(
+                                    "UPDATE accounts SET name = ?2, expires_at = ?3, updated_at = now() WHERE id = ?1",
+                                    a.id(),
+                                    name,
+                                    expires);
+                    return write.flatMap(x -> audit.record(
+                            caller.actor(slug),
+                            "account.update",
+                            "account",
+                            slug,
+                            summary(a.name(), a.expiresAt()),
+                            summary(name, expires)));
+                }))
+                .flatMap(v -> detail(slug, caller));
+    }
+
+    /** Creates the personal account of a new user inside the caller's transaction; returns its id. */
+    public Uni<Long> createPersonal(long userId, String userSlug, String displayName) {
+        String slug = "u-" + userSlug;
+        return Sql.insertReturningId(
+                        "INSERT INTO accounts (slug, name, kind) VALUES (?1, ?2, 'personal') RETURNING id",
+                        slug,
+                        displayName)
+                .call(id -> Sql.update(
+                        "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, 'admin')", id, userId))
+                .call(id -> Sql.update("UPDATE users SET default_account_id = ?1 WHERE id = ?2", id, userId))
+                .call(id -> quotas.setPersonalDefaults(id));
+    }
+
+    static void requirePlatformAdmin(Caller caller) {
+        if (!caller.platformAdmin()) {
+            throw ApiException.forbidden("NotPlatformAdmin", "only a platform administrator may do this");
+        }
+    }
+
+    private static Map<String, Object> summary(String name, java.time.Instant expires) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("name", name);
+        m.put("expiresAt", expires == null ? null : expires.toString());
+        return m;
+    }
+}

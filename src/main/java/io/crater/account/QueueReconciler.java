@@ -1,0 +1,247 @@
+package io.crater.account;
+
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.cluster.AcceleratorModel;
+import io.crater.platform.Sql;
+import io.crater.policy.Quantities;
+import io.crater.volcano.PodGroup;
+import io.crater.volcano.VolcanoQueue;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps Volcano's Queues as the design says: {@code crater-<slug>} per team account with a coarse
+ * {@code capability} only (Σ max + active grants of the models sharing a resource name, plus cpu and memory),
+ * one {@code crater-personal} for all personal accounts, one reclaimable {@code crater-backfill}. A hand-edited
+ * queue is put back, a missing one recreated, and a queue Crater no longer wants is deleted only once no
+ * PodGroup uses it. Runs at start, after every quota change, when a queue changes, and every 30 seconds.
+ */
+@ApplicationScoped
+public class QueueReconciler {
+
+    private static final Logger LOG = Logger.getLogger(QueueReconciler.class);
+    static final String MANAGED = "crater.io/managed-by";
+    static final String PERSONAL = "crater-personal";
+    static final String BACKFILL = "crater-backfill";
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-queue-reconciler");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile Watch watch;
+
+    void onStart(@Observes @Priority(50) StartupEvent event) {
+        request();
+        worker.execute(this::watchQueues);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (watch != null) {
+            watch.close();
+        }
+        worker.shutdownNow();
+    }
+
+    void onQuotaChanged(@ObservesAsync AccountService.QuotaChanged event) {
+        request();
+    }
+
+    @Scheduled(every = "30s", delayed = "30s")
+    void resync() {
+        request();
+    }
+
+    /** Asks for a reconciliation soon; requests while one is queued coalesce. */
+    public void request() {
+        if (pending.compareAndSet(false, true)) {
+            worker.schedule(this::run, 100, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void watchQueues() {
+        try {
+            watch = client.resources(VolcanoQueue.class)
+                    .withLabel(MANAGED, "crater")
+                    .watch(new Watcher<>() {
+                        @Override
+                        public void eventReceived(Action action, VolcanoQueue resource) {
+                            request();
+                        }
+
+                        @Override
+                        public void onClose(WatcherException cause) {
+                            worker.schedule(QueueReconciler.this::watchQueues, 5, TimeUnit.SECONDS);
+                        }
+                    });
+        } catch (KubernetesClientException e) {
+            LOG.debugf("watching Volcano Queues failed (%s); the periodic resync covers it", e.getMessage());
+            worker.schedule(this::watchQueues, 10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void run() {
+        pending.set(false);
+        try {
+            apply(desired());
+        } catch (Throwable e) {
+            LOG.warnf("reconciling Volcano Queues failed: %s; retrying on the next resync", e.getMessage());
+        }
+    }
+
+    /** Desired queue name → capability (Kubernetes resource name → quantity), from the database. */
+    Map<String, Map<String, String>> desired() throws Throwable {
+        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                "SELECT a.slug, a.kind, q.resource, q.max_milli + COALESCE((SELECT sum(p.amount_milli) FROM approvals p WHERE p.account_id = a.id"
+                        + " AND p.kind = 'quota-grant' AND p.state = 'approved' AND p.resource = q.resource AND p.until > ?1), 0)"
+                        + " FROM accounts a LEFT JOIN quotas q ON q.account_id = a.id",
+                Instant.now())));
+        Map<String, String> resourceOf = catalogue.models().stream()
+                .collect(Collectors.toMap(AcceleratorModel::key, AcceleratorModel::resource));
+        Map<String, Map<String, Long>> milli = new TreeMap<>();
+        milli.put(PERSONAL, new TreeMap<>());
+        for (Object[] r : rows) {
+            String queue = "personal".equals(r[1]) ? PERSONAL : "crater-" + r[0];
+            Map<String, Long> cap = milli.computeIfAbsent(queue, q -> new TreeMap<>());
+            if (r[2] != null) {
+                String k8s = switch ((String) r[2]) {
+                    case "cpu", "memory" -> (String) r[2];
+                    default -> resourceOf.get((String) r[2]);
+                };
+                if (k8s != null) {
+                    cap.merge(k8s, Sql.longOf(r[3]), Long::sum);
+                }
+            }
+        }
+        Map<String, Map<String, String>> out = new TreeMap<>();
+        milli.forEach((q, cap) -> {
+            Map<String, String> quantities = new TreeMap<>();
+            cap.forEach((k, v) -> quantities.put(k, Quantities.format(v)));
+            out.put(q, quantities);
+        });
+        out.put(BACKFILL, null);
+        return out;
+    }
+
+    private void apply(Map<String, Map<String, String>> desired) {
+        Map<String, VolcanoQueue> existing = new HashMap<>();
+        client.resources(VolcanoQueue.class)
+                .withLabel(MANAGED, "crater")
+                .list()
+                .getItems()
+                .forEach(q -> existing.put(q.getMetadata().getName(), q));
+        desired.forEach((name, capability) -> {
+            VolcanoQueue current = existing.containsKey(name)
+                    ? existing.get(name)
+                    : client.resources(VolcanoQueue.class).withName(name).get();
+            boolean backfill = name.equals(BACKFILL);
+            if (current == null) {
+                VolcanoQueue q = new VolcanoQueue();
+                q.getMetadata().setName(name);
+                q.getMetadata().setLabels(Map.of(MANAGED, "crater"));
+                setSpec(q, capability, backfill);
+                create(q);
+            } else if (!matches(current, capability, backfill)) {
+                current.getMetadata()
+                        .setLabels(withManaged(current.getMetadata().getLabels()));
+                setSpec(current, capability, backfill);
+                client.resources(VolcanoQueue.class).resource(current).update();
+                LOG.infof("Volcano Queue %s put back to capability %s", name, capability);
+            }
+        });
+        Set<String> inUse = null;
+        for (String name : existing.keySet()) {
+            if (desired.containsKey(name)) {
+                continue;
+            }
+            if (inUse == null) {
+                inUse = client.resources(PodGroup.class).inAnyNamespace().list().getItems().stream()
+                        .map(g -> g.getSpec().queue)
+                        .filter(Objects::nonNull)
+                        .collect(Collectors.toSet());
+            }
+            if (!inUse.contains(name)) {
+                client.resources(VolcanoQueue.class).withName(name).delete();
+                LOG.infof("Volcano Queue %s deleted: no account needs it and no PodGroup uses it", name);
+            }
+        }
+    }
+
+    private void create(VolcanoQueue q) {
+        try {
+            client.resources(VolcanoQueue.class).resource(q).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    private static Map<String, String> withManaged(Map<String, String> labels) {
+        Map<String, String> out = new TreeMap<>(labels == null ? Map.of() : labels);
+        out.put(MANAGED, "crater");
+        return out;
+    }
+
+    private static void setSpec(VolcanoQueue q, Map<String, String> capability, boolean backfill) {
+        q.getSpec().capability = capability == null ? null : new TreeMap<>(capability);
+        q.getSpec().reclaimable = backfill;
+        q.getSpec().weight = 1;
+        q.getSpec().guarantee = null;
+        q.getSpec().deserved = null;
+    }
+
+    private static boolean matches(VolcanoQueue q, Map<String, String> capability, boolean backfill) {
+        Map<String, String> have =
+                q.getSpec() == null || q.getSpec().capability == null ? null : normalize(q.getSpec().capability);
+        Map<String, String> want = capability == null ? null : normalize(capability);
+        boolean managed = q.getMetadata().getLabels() != null
+                && "crater".equals(q.getMetadata().getLabels().get(MANAGED));
+        return managed
+                && Objects.equals(
+                        have == null || have.isEmpty() ? null : have, want == null || want.isEmpty() ? null : want)
+                && q.getSpec() != null
+                && Objects.equals(q.getSpec().reclaimable, backfill)
+                && q.getSpec().guarantee == null
+                && q.getSpec().deserved == null;
+    }
+
+    private static Map<String, String> normalize(Map<String, String> m) {
+        Map<String, String> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, Quantities.format(Quantities.toMilli(v))));
+        return out;
+    }
+}

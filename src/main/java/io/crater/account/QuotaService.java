@@ -1,0 +1,367 @@
+package io.crater.account;
+
+import io.crater.account.AccountViews.Limits;
+import io.crater.account.AccountViews.QuotaItem;
+import io.crater.account.AccountViews.QuotaLineView;
+import io.crater.audit.AuditService;
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.cluster.AcceleratorModel;
+import io.crater.identity.Caller;
+import io.crater.identity.GovernanceConfig;
+import io.crater.platform.ApiException;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.crater.policy.Grant;
+import io.crater.policy.MemberLimits;
+import io.crater.policy.Quantities;
+import io.crater.policy.QuotaLimit;
+import io.crater.policy.QuotaLine;
+import io.crater.policy.QuotaMath;
+import io.crater.policy.Resources;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Quotas per account and resource, active grants, usage derived from job states, and member limits. The
+ * arithmetic is {@link QuotaMath}'s; this class reads the snapshot and writes changes with their audit record.
+ */
+@ApplicationScoped
+public class QuotaService {
+
+    /** Job states whose requests count as usage. */
+    public static final List<String> ACTIVE_STATES = List.of("Admitted", "Pending", "Running", "Stopping");
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    @Inject
+    GovernanceConfig config;
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    Event<AccountService.QuotaChanged> changed;
+
+    Clock clock = Clock.systemUTC();
+
+    /** The resources a quota may name: cpu, memory and every model of the catalogue. */
+    public Set<String> resourceKeys() {
+        Set<String> keys = new java.util.LinkedHashSet<>(List.of("cpu", "memory"));
+        catalogue.models().forEach(m -> keys.add(m.key()));
+        return keys;
+    }
+
+    String displayName(String resource) {
+        return switch (resource) {
+            case "cpu" -> "CPU";
+            case "memory" -> "Memory";
+            default ->
+                catalogue.models().stream()
+                        .filter(m -> m.key().equals(resource))
+                        .map(AcceleratorModel::displayName)
+                        .findFirst()
+                        .orElse(resource);
+        };
+    }
+
+    Uni<Map<String, QuotaLimit>> limits(long accountId) {
+        return Sql.rows("SELECT resource, guaranteed_milli, max_milli FROM quotas WHERE account_id = ?1", accountId)
+                .map(rows -> {
+                    Map<String, QuotaLimit> out = new TreeMap<>();
+                    rows.forEach(r ->
+                            out.put((String) r[0], new QuotaLimit((String) r[0], Sql.longOf(r[1]), Sql.longOf(r[2]))));
+                    return out;
+                });
+    }
+
+    /** Approved quota grants of the account that have not ended. */
+    public Uni<List<Grant>> grants(long accountId) {
+        return Sql.rows(
+                        "SELECT resource, amount_milli, decided_at, until FROM approvals WHERE account_id = ?1 AND kind = 'quota-grant'"
+                                + " AND state = 'approved' AND until > ?2",
+                        accountId,
+                        clock.instant())
+                .map(rows -> rows.stream()
+                        .map(r -> new Grant((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]), Sql.instant(r[3])))
+                        .toList());
+    }
+
+    /** Summed requests of the account's jobs in active states, per resource. */
+    public Uni<Resources> usage(long accountId) {
+        return Sql.rows(
+                        "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
+                                + " WHERE j.account_id = ?1 AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping') GROUP BY r.resource",
+                        accountId)
+                .map(rows -> {
+                    Map<String, Long> m = new TreeMap<>();
+                    rows.forEach(r -> m.put((String) r[0], Sql.longOf(r[1])));
+                    return new Resources(m);
+                });
+    }
+
+    /** Where the account stands per resource: quota, grants, usage, borrowing. */
+    public Uni<Map<String, QuotaLine>> snapshot(long accountId) {
+        return limits(accountId)
+                .flatMap(l -> grants(accountId)
+                        .flatMap(g -> usage(accountId).map(u -> QuotaMath.lines(l, g, u, clock.instant()))));
+    }
+
+    Uni<List<QuotaLineView>> lines(long accountId) {
+        return snapshot(accountId)
+                .map(lines -> lines.values().stream().map(this::view).toList());
+    }
+
+    private QuotaLineView view(QuotaLine l) {
+        return new QuotaLineView(
+                l.resource(),
+                displayName(l.resource()),
+                Quantities.format(l.guaranteed()),
+                Quantities.format(l.max()),
+                Quantities.format(l.used()),
+                Quantities.format(l.granted()),
+                Quantities.format(l.borrowed()),
+                l.guaranteed(),
+                l.max(),
+                l.used(),
+                l.granted(),
+                l.borrowed());
+    }
+
+    /** Replaces the account's quota (platform admins). Lowering it never stops running jobs: they become borrowing. */
+    public Uni<AccountViews.AccountDetail> put(String slug, AccountViews.QuotaUpdate req, Caller caller) {
+        AccountService.requirePlatformAdmin(caller);
+        Map<String, QuotaLimit> wanted = validate(req);
+        return Panache.withTransaction(() -> accounts.bySlug(slug)
+                        .flatMap(a -> limits(a.id())
+                                .flatMap(before -> Sql.update("DELETE FROM quotas WHERE account_id = ?1", a.id())
+                                        .flatMap(x -> insertAll(a.id(), wanted))
+                                        .flatMap(x -> audit.record(
+                                                caller.actor(slug),
+                                                "quota.update",
+                                                "account",
+                                                slug,
+                                                summary(before),
+                                                summary(wanted))))))
+                .invoke(() -> changed.fireAsync(new AccountService.QuotaChanged(slug)))
+                .flatMap(v -> accounts.detail(slug, caller));
+    }
+
+    private Uni<Void> insertAll(long accountId, Map<String, QuotaLimit> wanted) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (QuotaLimit q : wanted.values()) {
+            chain = chain.flatMap(v -> Sql.update(
+                            "INSERT INTO quotas (account_id, resource, guaranteed_milli, max_milli) VALUES (?1, ?2, ?3, ?4)",
+                            accountId,
+                            q.resource(),
+                            q.guaranteed(),
+                            q.max())
+                    .replaceWithVoid());
+        }
+        return chain;
+    }
+
+    private Map<String, QuotaLimit> validate(AccountViews.QuotaUpdate req) {
+        if (req == null || req.items() == null) {
+            throw ApiException.badRequest(
+                    "InvalidRequest", "items is required", List.of(new Problem.FieldError("items", "required")));
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Map<String, QuotaLimit> out = new LinkedHashMap<>();
+        Set<String> known = resourceKeys();
+        for (int i = 0; i < req.items().size(); i++) {
+            QuotaItem item = req.items().get(i);
+            String at = "items[" + i + "]";
+            if (item == null || item.resource() == null || !known.contains(item.resource())) {
+                errors.add(new Problem.FieldError(
+                        at + ".resource", "unknown resource; known: " + String.join(", ", known)));
+                continue;
+            }
+            if (out.containsKey(item.resource())) {
+                errors.add(new Problem.FieldError(at + ".resource", "listed twice"));
+                continue;
+            }
+            Long g = amount(item.guaranteed(), at + ".guaranteed", errors);
+            Long m = amount(item.max(), at + ".max", errors);
+            if (g != null && m != null) {
+                if (m < g) {
+                    errors.add(new Problem.FieldError(at + ".max", "must be at least guaranteed"));
+                } else {
+                    out.put(item.resource(), new QuotaLimit(item.resource(), g, m));
+                }
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidQuota", "the quota cannot be set as given", errors);
+        }
+        return out;
+    }
+
+    /** A non-negative quantity in milli-units, or null with an error recorded. */
+    static Long amount(String quantity, String field, List<Problem.FieldError> errors) {
+        if (quantity == null || quantity.isBlank()) {
+            errors.add(new Problem.FieldError(field, "required"));
+            return null;
+        }
+        try {
+            long v = Quantities.toMilli(quantity.trim());
+            if (v < 0) {
+                errors.add(new Problem.FieldError(field, "must not be negative"));
+                return null;
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            errors.add(new Problem.FieldError(field, "not a quantity (examples: 8, 500m, 64Gi)"));
+            return null;
+        }
+    }
+
+    private static Map<String, String> summary(Map<String, QuotaLimit> q) {
+        Map<String, String> m = new TreeMap<>();
+        q.values()
+                .forEach(
+                        l -> m.put(l.resource(), Quantities.format(l.guaranteed()) + "/" + Quantities.format(l.max())));
+        return m;
+    }
+
+    /** Gives a new personal account the configured default quota (guaranteed = max). */
+    Uni<Void> setPersonalDefaults(long accountId) {
+        Map<String, QuotaLimit> q = new LinkedHashMap<>();
+        for (String pair : config.personalQuota().split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            String[] kv = pair.trim().split("=", 2);
+            long v = Quantities.toMilli(kv[1].trim());
+            q.put(kv[0].trim(), new QuotaLimit(kv[0].trim(), v, v));
+        }
+        return insertAll(accountId, q);
+    }
+
+    // ---- member limits ----
+
+    Uni<MemberLimits> storedLimits(long accountId, Long userId) {
+        String where = userId == null ? "user_id IS NULL" : "user_id = ?2";
+        Object[] params = userId == null ? new Object[] {accountId} : new Object[] {accountId, userId};
+        return Sql.rows(
+                        "SELECT id, max_running_jobs, max_interactive_sessions FROM member_limits WHERE account_id = ?1 AND "
+                                + where,
+                        params)
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        return Uni.createFrom().item(MemberLimits.NONE);
+                    }
+                    Object[] r = rows.get(0);
+                    return Sql.rows(
+                                    "SELECT resource, max_milli FROM member_limit_resources WHERE limit_id = ?1",
+                                    Sql.longOf(r[0]))
+                            .map(res -> {
+                                Map<String, Long> m = new TreeMap<>();
+                                res.forEach(x -> m.put((String) x[0], Sql.longOf(x[1])));
+                                return new MemberLimits(m, Sql.intOrNull(r[1]), Sql.intOrNull(r[2]));
+                            });
+                });
+    }
+
+    /** The limits in effect for a member: the account default with the member's override on top. */
+    public Uni<MemberLimits> effectiveLimits(long accountId, long userId) {
+        return storedLimits(accountId, null)
+                .flatMap(d -> storedLimits(accountId, userId).map(o -> MemberLimits.effective(d, o)));
+    }
+
+    Uni<Void> storeLimits(long accountId, Long userId, MemberLimits limits) {
+        String del = userId == null
+                ? "DELETE FROM member_limits WHERE account_id = ?1 AND user_id IS NULL"
+                : "DELETE FROM member_limits WHERE account_id = ?1 AND user_id = ?2";
+        Object[] delParams = userId == null ? new Object[] {accountId} : new Object[] {accountId, userId};
+        return Sql.update(del, delParams)
+                .flatMap(x -> {
+                    StringBuilder sql = new StringBuilder(
+                            "INSERT INTO member_limits (account_id, user_id, max_running_jobs, max_interactive_sessions) VALUES (?1, ");
+                    List<Object> params = new ArrayList<>(List.of(accountId));
+                    sql.append(userId == null ? "NULL" : param(params, userId)).append(", ");
+                    sql.append(limits.maxRunningJobs() == null ? "NULL" : param(params, limits.maxRunningJobs()))
+                            .append(", ");
+                    sql.append(
+                                    limits.maxInteractiveSessions() == null
+                                            ? "NULL"
+                                            : param(params, limits.maxInteractiveSessions()))
+                            .append(") RETURNING id");
+                    return Sql.insertReturningId(sql.toString(), params.toArray());
+                })
+                .flatMap(id -> {
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (Map.Entry<String, Long> e : limits.resources().entrySet()) {
+                        chain = chain.flatMap(v -> Sql.update(
+                                        "INSERT INTO member_limit_resources (limit_id, resource, max_milli) VALUES (?1, ?2, ?3)",
+                                        id,
+                                        e.getKey(),
+                                        e.getValue())
+                                .replaceWithVoid());
+                    }
+                    return chain;
+                });
+    }
+
+    private static String param(List<Object> params, Object value) {
+        params.add(value);
+        return "?" + params.size();
+    }
+
+    /** Checks a limits body and turns it into milli-units. */
+    MemberLimits parseLimits(Limits req) {
+        if (req == null) {
+            throw ApiException.badRequest("InvalidRequest", "a limits body is required", null);
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Map<String, Long> res = new TreeMap<>();
+        Set<String> known = new HashSet<>(resourceKeys());
+        if (req.resources() != null) {
+            req.resources().forEach((k, v) -> {
+                if (!known.contains(k)) {
+                    errors.add(new Problem.FieldError("resources." + k, "unknown resource"));
+                } else {
+                    Long milli = amount(v, "resources." + k, errors);
+                    if (milli != null) {
+                        res.put(k, milli);
+                    }
+                }
+            });
+        }
+        if (req.maxRunningJobs() != null && req.maxRunningJobs() < 0) {
+            errors.add(new Problem.FieldError("maxRunningJobs", "must not be negative"));
+        }
+        if (req.maxInteractiveSessions() != null && req.maxInteractiveSessions() < 0) {
+            errors.add(new Problem.FieldError("maxInteractiveSessions", "must not be negative"));
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidLimits", "the limits cannot be set as given", errors);
+        }
+        return new MemberLimits(res, req.maxRunningJobs(), req.maxInteractiveSessions());
+    }
+
+    static Limits view(MemberLimits l) {
+        Map<String, String> res = new TreeMap<>();
+        l.resources().forEach((k, v) -> res.put(k, Quantities.format(v)));
+        return new Limits(res, l.maxRunningJobs(), l.maxInteractiveSessions());
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+}

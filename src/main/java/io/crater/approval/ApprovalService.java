@@ -1,0 +1,454 @@
+package io.crater.approval;
+
+import io.crater.account.AccountService;
+import io.crater.approval.ApprovalViews.Approval;
+import io.crater.approval.ApprovalViews.CreateApproval;
+import io.crater.approval.ApprovalViews.Person;
+import io.crater.audit.AuditService;
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.identity.Caller;
+import io.crater.identity.GovernanceConfig;
+import io.crater.notify.NotificationService;
+import io.crater.platform.ApiException;
+import io.crater.platform.Page;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.crater.policy.Quantities;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Requests that need someone's yes: temporary quota grants (reviewed by platform admins), job locks and
+ * access to restricted accelerator models (reviewed by the account's admins or platform admins). Nobody
+ * decides their own request. A grant takes effect when approved and ends by itself at {@code until}.
+ */
+@ApplicationScoped
+public class ApprovalService {
+
+    static final String COLUMNS =
+            "p.id, p.kind, p.state, a.slug, ru.username, ru.display_name, p.resource, p.amount_milli, p.until, p.model,"
+                    + " p.job_public_id, p.reason, vu.username, vu.display_name, p.comment, p.created_at, p.decided_at, p.requester_id, p.account_id";
+    static final String FROM =
+            " FROM approvals p JOIN accounts a ON a.id = p.account_id JOIN users ru ON ru.id = p.requester_id"
+                    + " LEFT JOIN users vu ON vu.id = p.reviewer_id";
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    NotificationService notifications;
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    @Inject
+    GovernanceConfig config;
+
+    @Inject
+    Event<AccountService.QuotaChanged> changed;
+
+    Clock clock = Clock.systemUTC();
+
+    /** A stored approval with the ids needed for checks. */
+    record Row(Approval view, long requesterId, long accountId) {}
+
+    Row row(Object[] r) {
+        String state = (String) r[2];
+        Instant until = Sql.instant(r[8]);
+        String shown = until != null
+                        && !clock.instant().isBefore(until)
+                        && (state.equals("pending") || state.equals("approved"))
+                ? "expired"
+                : state;
+        Approval a = new Approval(
+                Sql.longOf(r[0]),
+                (String) r[1],
+                shown,
+                (String) r[3],
+                new Person((String) r[4], (String) r[5]),
+                (String) r[6],
+                r[7] == null ? null : Quantities.format(Sql.longOf(r[7])),
+                until,
+                (String) r[9],
+                (String) r[10],
+                (String) r[11],
+                r[12] == null ? null : new Person((String) r[12], (String) r[13]),
+                (String) r[14],
+                Sql.instant(r[15]),
+                Sql.instant(r[16]));
+        return new Row(a, Sql.longOf(r[17]), Sql.longOf(r[18]));
+    }
+
+    public Uni<Approval> create(CreateApproval req, Caller caller) {
+        if (req == null
+                || req.kind() == null
+                || !Set.of("quota-grant", "job-lock", "model-access").contains(req.kind())) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidRequest",
+                            "kind must be quota-grant, job-lock or model-access",
+                            List.of(new Problem.FieldError("kind", "quota-grant, job-lock or model-access"))));
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (req.reason() == null || req.reason().isBlank() || req.reason().length() > 2000) {
+            errors.add(new Problem.FieldError("reason", "say why, in at most 2000 characters"));
+        }
+        Instant now = clock.instant();
+        return switch (req.kind()) {
+            case "quota-grant" -> quotaGrant(req, caller, errors, now);
+            case "model-access" -> modelAccess(req, caller, errors);
+            default -> jobLock(req, caller, errors, now);
+        };
+    }
+
+    private Uni<Approval> quotaGrant(CreateApproval req, Caller caller, List<Problem.FieldError> errors, Instant now) {
+        Set<String> known = new java.util.HashSet<>(List.of("cpu", "memory"));
+        catalogue.models().forEach(m -> known.add(m.key()));
+        if (req.resource() == null || !known.contains(req.resource())) {
+            errors.add(new Problem.FieldError("resource", "unknown resource; known: " + String.join(", ", known)));
+        }
+        Long amount = null;
+        try {
+            amount = req.amount() == null
+                    ? null
+                    : Quantities.toMilli(req.amount().trim());
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        if (amount == null || amount <= 0) {
+            errors.add(new Problem.FieldError("amount", "a positive quantity (examples: 4, 500m, 64Gi)"));
+        }
+        if (req.until() == null || !req.until().isAfter(now)) {
+            errors.add(new Problem.FieldError("until", "a time in the future"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest("InvalidApproval", "the request cannot be made as given", errors));
+        }
+        long milli = amount;
+        return Panache.withTransaction(() -> memberAccount(req.account(), caller)
+                        .flatMap(accountId -> insert(
+                                caller,
+                                accountId,
+                                "INSERT INTO approvals (kind, state, account_id, requester_id, resource, amount_milli, until, reason) VALUES ('quota-grant', 'pending', ?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                                accountId,
+                                caller.userId(),
+                                req.resource(),
+                                milli,
+                                req.until(),
+                                req.reason().trim())))
+                .flatMap(this::get);
+    }
+
+    private Uni<Approval> modelAccess(CreateApproval req, Caller caller, List<Problem.FieldError> errors) {
+        var model = catalogue.models().stream()
+                .filter(m -> m.key().equals(req.model()))
+                .findFirst();
+        if (model.isEmpty()) {
+            errors.add(new Problem.FieldError("model", "unknown accelerator model"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest("InvalidApproval", "the request cannot be made as given", errors));
+        }
+        return Panache.withTransaction(() -> memberAccount(req.account(), caller)
+                        .flatMap(accountId -> Sql.count(
+                                        "SELECT count(*) FROM accelerator_models WHERE key = ?1 AND restricted",
+                                        req.model())
+                                .flatMap(restricted -> {
+                                    if (restricted == 0) {
+                                        throw new ApiException(
+                                                409,
+                                                "ModelNotRestricted",
+                                                "Conflict",
+                                                "'" + req.model()
+                                                        + "' is open to everyone; no access request is needed",
+                                                null,
+                                                null,
+                                                null);
+                                    }
+                                    return insert(
+                                            caller,
+                                            accountId,
+                                            "INSERT INTO approvals (kind, state, account_id, requester_id, model, reason) VALUES ('model-access', 'pending', ?1, ?2, ?3, ?4) RETURNING id",
+                                            accountId,
+                                            caller.userId(),
+                                            req.model(),
+                                            req.reason().trim());
+                                })))
+                .flatMap(this::get);
+    }
+
+    private Uni<Approval> jobLock(CreateApproval req, Caller caller, List<Problem.FieldError> errors, Instant now) {
+        if (req.jobId() == null || req.jobId().isBlank()) {
+            errors.add(new Problem.FieldError("jobId", "required"));
+        }
+        if (req.until() == null || !req.until().isAfter(now)) {
+            errors.add(new Problem.FieldError("until", "a time in the future"));
+        } else if (Duration.between(now, req.until()).compareTo(config.lockMaxLength()) > 0) {
+            errors.add(new Problem.FieldError(
+                    "until", "at most " + config.lockMaxLength().toHours() + " h from now"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest("InvalidApproval", "the request cannot be made as given", errors));
+        }
+        boolean auto = Duration.between(now, req.until()).compareTo(config.lockAutoApproveBelow()) < 0;
+        return Panache.withTransaction(() -> Sql.rows(
+                                "SELECT account_id, user_id FROM jobs WHERE public_id = ?1", req.jobId())
+                        .flatMap(jobs -> {
+                            if (jobs.isEmpty() || Sql.longOf(jobs.get(0)[1]) != caller.userId()) {
+                                throw ApiException.notFound("you have no job '" + req.jobId() + "'");
+                            }
+                            long accountId = Sql.longOf(jobs.get(0)[0]);
+                            return Sql.count(
+                                            "SELECT count(*) FROM approvals WHERE kind = 'job-lock' AND job_public_id = ?1 AND created_at > ?2",
+                                            req.jobId(),
+                                            now.minus(config.lockWindow()))
+                                    .flatMap(n -> {
+                                        if (n >= config.lockMaxPerJob()) {
+                                            throw new ApiException(
+                                                    409,
+                                                    "TooManyLockRequests",
+                                                    "Conflict",
+                                                    "a job may ask for a lock " + config.lockMaxPerJob() + " times in "
+                                                            + config.lockWindow()
+                                                                    .toDays() + " days",
+                                                    null,
+                                                    null,
+                                                    null);
+                                        }
+                                        String state = auto ? "approved" : "pending";
+                                        String sql =
+                                                "INSERT INTO approvals (kind, state, account_id, requester_id, until, job_public_id, reason"
+                                                        + (auto ? ", decided_at, comment" : "")
+                                                        + ") VALUES ('job-lock', ?1, ?2, ?3, ?4, ?5, ?6"
+                                                        + (auto
+                                                                ? ", ?7, 'approved by Crater: shorter than "
+                                                                        + config.lockAutoApproveBelow()
+                                                                                .toHours() + " h'"
+                                                                : "")
+                                                        + ") RETURNING id";
+                                        Object[] params = auto
+                                                ? new Object[] {
+                                                    state,
+                                                    accountId,
+                                                    caller.userId(),
+                                                    req.until(),
+                                                    req.jobId(),
+                                                    req.reason().trim(),
+                                                    now
+                                                }
+                                                : new Object[] {
+                                                    state,
+                                                    accountId,
+                                                    caller.userId(),
+                                                    req.until(),
+                                                    req.jobId(),
+                                                    req.reason().trim()
+                                                };
+                                        return insert(caller, accountId, sql, params);
+                                    });
+                        }))
+                .flatMap(this::get);
+    }
+
+    private Uni<Long> insert(Caller caller, long accountId, String sql, Object... params) {
+        return Sql.insertReturningId(sql, params)
+                .call(id -> Sql.rows("SELECT slug, kind FROM accounts WHERE id = ?1", accountId)
+                        .flatMap(a -> audit.record(
+                                caller.actor((String) a.get(0)[0]),
+                                "approval.request",
+                                "approval",
+                                Long.toString(id),
+                                null,
+                                Map.of("kind", sqlKind(sql)))));
+    }
+
+    private static String sqlKind(String sql) {
+        return sql.contains("'quota-grant'")
+                ? "quota-grant"
+                : sql.contains("'model-access'") ? "model-access" : "job-lock";
+    }
+
+    /** The account by slug if the caller is a member (or platform admin); 403 otherwise. */
+    private Uni<Long> memberAccount(String slug, Caller caller) {
+        if (slug == null || slug.isBlank()) {
+            throw ApiException.badRequest(
+                    "InvalidApproval", "name the account", List.of(new Problem.FieldError("account", "required")));
+        }
+        return Sql.rows(
+                        "SELECT a.id, (SELECT count(*) FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?2) FROM accounts a WHERE a.slug = ?1",
+                        slug,
+                        caller.userId())
+                .map(rows -> {
+                    if (rows.isEmpty()) {
+                        throw ApiException.notFound("no account '" + slug + "'");
+                    }
+                    if (Sql.longOf(rows.get(0)[1]) == 0 && !caller.platformAdmin()) {
+                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
+                    }
+                    return Sql.longOf(rows.get(0)[0]);
+                });
+    }
+
+    Uni<Approval> get(long id) {
+        return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE p.id = ?1", id))
+                .map(r -> row(r.orElseThrow(() -> ApiException.notFound("no approval " + id)))
+                        .view());
+    }
+
+    /** {@code mine}: what the caller asked for; {@code review}: what the caller may decide. */
+    public Uni<Page<Approval>> list(String scope, String state, String cursor, Integer limit, Caller caller) {
+        int n = Page.limit(limit);
+        long before = cursor == null || cursor.isBlank() ? Long.MAX_VALUE : Page.afterId(cursor);
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + FROM + " WHERE p.id < ?1");
+        List<Object> params = new ArrayList<>(List.of(before));
+        if ("review".equals(scope)) {
+            if (!caller.platformAdmin()) {
+                params.add(caller.userId());
+                sql.append(
+                                " AND p.kind <> 'quota-grant' AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = p.account_id AND m.user_id = ?")
+                        .append(params.size())
+                        .append(" AND m.role = 'admin')");
+            }
+        } else if (scope == null || "mine".equals(scope)) {
+            params.add(caller.userId());
+            sql.append(" AND p.requester_id = ?").append(params.size());
+        } else {
+            throw ApiException.badRequest(
+                    "InvalidRequest",
+                    "scope is mine or review",
+                    List.of(new Problem.FieldError("scope", "mine or review")));
+        }
+        if (state != null && !state.isBlank()) {
+            if (!Set.of("pending", "approved", "rejected", "cancelled", "expired")
+                    .contains(state)) {
+                throw ApiException.badRequest(
+                        "InvalidRequest",
+                        "unknown state",
+                        List.of(new Problem.FieldError("state", "pending, approved, rejected, cancelled or expired")));
+            }
+            if (state.equals("rejected") || state.equals("cancelled")) {
+                sql.append(" AND p.state = '").append(state).append('\'');
+            } else {
+                params.add(clock.instant());
+                int t = params.size();
+                sql.append(
+                        state.equals("expired")
+                                ? " AND p.state IN ('pending', 'approved') AND p.until IS NOT NULL AND p.until <= ?" + t
+                                : " AND p.state = '" + state + "' AND (p.until IS NULL OR p.until > ?" + t + ")");
+            }
+        }
+        sql.append(" ORDER BY p.id DESC LIMIT ").append(n + 1);
+        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
+                .map(rows -> {
+                    List<Approval> items =
+                            rows.stream().limit(n).map(r -> row(r).view()).toList();
+                    return new Page<>(
+                            items,
+                            rows.size() > n
+                                    ? Long.toString(items.get(items.size() - 1).id())
+                                    : null);
+                });
+    }
+
+    public Uni<Approval> decide(long id, String decision, String comment, Caller caller) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> Sql.row(
+                                "SELECT " + COLUMNS + FROM + " WHERE p.id = ?1 FOR UPDATE OF p", id)
+                        .flatMap(found -> {
+                            Row r = row(found.orElseThrow(() -> ApiException.notFound("no approval " + id)));
+                            Approval a = r.view();
+                            if (decision.equals("cancel")) {
+                                if (r.requesterId() != caller.userId()) {
+                                    throw ApiException.forbidden(
+                                            "NotRequester", "only the person who asked may cancel a request");
+                                }
+                            } else if (r.requesterId() == caller.userId()) {
+                                throw ApiException.forbidden("SelfApproval", "nobody decides their own request");
+                            }
+                            Uni<Void> allowed =
+                                    decision.equals("cancel") ? Uni.createFrom().voidItem() : mayReview(r, caller);
+                            return allowed.flatMap(v -> {
+                                if (!a.state().equals("pending")) {
+                                    throw new ApiException(
+                                            409,
+                                            "ApprovalNotPending",
+                                            "Conflict",
+                                            "this request is " + a.state() + " already",
+                                            null,
+                                            null,
+                                            null);
+                                }
+                                String next = switch (decision) {
+                                    case "approve" -> "approved";
+                                    case "reject" -> "rejected";
+                                    default -> "cancelled";
+                                };
+                                String text = comment == null ? "" : comment.trim();
+                                return Sql.update(
+                                                "UPDATE approvals SET state = ?2, reviewer_id = ?3, comment = ?4, decided_at = ?5 WHERE id = ?1",
+                                                id,
+                                                next,
+                                                caller.userId(),
+                                                text,
+                                                now)
+                                        .flatMap(x -> audit.record(
+                                                caller.actor(a.account()),
+                                                "approval." + decision,
+                                                "approval",
+                                                Long.toString(id),
+                                                Map.of("state", "pending"),
+                                                Map.of("state", next)))
+                                        .flatMap(x -> decision.equals("cancel")
+                                                ? Uni.createFrom().voidItem()
+                                                : notifications.notify(
+                                                        r.requesterId(),
+                                                        "approval." + next,
+                                                        "Your " + a.kind() + " request #" + id + " was " + next
+                                                                + (text.isEmpty() ? "" : ": " + text),
+                                                        "/approvals"))
+                                        .replaceWith(a);
+                            });
+                        }))
+                .invoke(a -> {
+                    if (a.kind().equals("quota-grant")) {
+                        changed.fireAsync(new AccountService.QuotaChanged(a.account()));
+                    }
+                })
+                .flatMap(a -> get(id));
+    }
+
+    /** Platform admins decide everything; account admins decide locks and model access in their account. */
+    private Uni<Void> mayReview(Row r, Caller caller) {
+        if (caller.platformAdmin()) {
+            return Uni.createFrom().voidItem();
+        }
+        if (r.view().kind().equals("quota-grant")) {
+            throw ApiException.forbidden("NotPlatformAdmin", "quota grants are decided by platform administrators");
+        }
+        return Sql.count(
+                        "SELECT count(*) FROM account_members WHERE account_id = ?1 AND user_id = ?2 AND role = 'admin'",
+                        r.accountId(),
+                        caller.userId())
+                .map(n -> {
+                    if (n == 0) {
+                        throw ApiException.forbidden(
+                                "NotAccountAdmin",
+                                "only an admin of account '" + r.view().account() + "' may decide this");
+                    }
+                    return null;
+                });
+    }
+}

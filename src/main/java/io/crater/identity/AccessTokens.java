@@ -1,0 +1,148 @@
+package io.crater.identity;
+
+import io.crater.audit.AuditService;
+import io.crater.platform.ApiException;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Personal access tokens for scripts and the CLI: {@code crt_} + 43 random characters, shown once, stored as a
+ * SHA-256 hash, named, optionally expiring, revocable, with the time they were last used.
+ */
+@ApplicationScoped
+public class AccessTokens {
+
+    static final String PREFIX = "crt_";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** A token as listed (never the secret). */
+    public record TokenView(
+            long id, String name, String prefix, Instant expiresAt, Instant lastUsedAt, Instant createdAt) {}
+
+    /** A token just created: the secret appears here and nowhere else. */
+    public record NewToken(long id, String name, String prefix, Instant expiresAt, Instant createdAt, String token) {}
+
+    /** Create a token. */
+    public record CreateToken(String name, Instant expiresAt) {}
+
+    @Inject
+    AuditService audit;
+
+    Clock clock = Clock.systemUTC();
+
+    public Uni<List<TokenView>> list(Caller caller) {
+        return Panache.withSession(() -> Sql.rows(
+                        "SELECT id, name, prefix, expires_at, last_used_at, created_at FROM personal_access_tokens"
+                                + " WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY id",
+                        caller.userId()))
+                .map(rows -> rows.stream()
+                        .map(r -> new TokenView(
+                                Sql.longOf(r[0]),
+                                (String) r[1],
+                                (String) r[2],
+                                Sql.instant(r[3]),
+                                Sql.instant(r[4]),
+                                Sql.instant(r[5])))
+                        .toList());
+    }
+
+    public Uni<NewToken> create(CreateToken req, Caller caller) {
+        if (req == null
+                || req.name() == null
+                || req.name().isBlank()
+                || req.name().length() > 100) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidRequest",
+                            "a token needs a name",
+                            List.of(new Problem.FieldError("name", "1 to 100 characters"))));
+        }
+        if (req.expiresAt() != null && !req.expiresAt().isAfter(clock.instant())) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidRequest",
+                            "the expiry must be in the future",
+                            List.of(new Problem.FieldError("expiresAt", "must be in the future"))));
+        }
+        byte[] raw = new byte[32];
+        RANDOM.nextBytes(raw);
+        String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+        String prefix = token.substring(0, 12);
+        Instant now = clock.instant();
+        String sql = req.expiresAt() == null
+                ? "INSERT INTO personal_access_tokens (user_id, name, prefix, token_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id"
+                : "INSERT INTO personal_access_tokens (user_id, name, prefix, token_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
+        Object[] params = req.expiresAt() == null
+                ? new Object[] {caller.userId(), req.name().trim(), prefix, RefreshTokens.hash(token), now}
+                : new Object[] {
+                    caller.userId(), req.name().trim(), prefix, RefreshTokens.hash(token), now, req.expiresAt()
+                };
+        return Panache.withTransaction(() -> Sql.insertReturningId(sql, params)
+                        .call(id -> audit.record(
+                                caller.actor(null),
+                                "token.create",
+                                "token",
+                                prefix,
+                                null,
+                                Map.of("name", req.name().trim()))))
+                .map(id -> new NewToken(id, req.name().trim(), prefix, req.expiresAt(), now, token));
+    }
+
+    public Uni<Void> revoke(long id, Caller caller) {
+        return Panache.withTransaction(() -> Sql.rows(
+                        "SELECT prefix, name FROM personal_access_tokens WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL",
+                        id,
+                        caller.userId())
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        throw ApiException.notFound("no such token");
+                    }
+                    return Sql.update(
+                                    "UPDATE personal_access_tokens SET revoked_at = ?2 WHERE id = ?1",
+                                    id,
+                                    clock.instant())
+                            .flatMap(x -> audit.record(
+                                    caller.actor(null),
+                                    "token.revoke",
+                                    "token",
+                                    (String) rows.get(0)[0],
+                                    Map.of("name", rows.get(0)[1]),
+                                    null));
+                }));
+    }
+
+    /** The user a presented token belongs to, if it is live; records its use (at most once a minute). */
+    Uni<TokenService.TokenUser> authenticate(String token) {
+        Instant now = clock.instant();
+        return Panache.withTransaction(() -> Sql.rows(
+                        "SELECT t.id, u.id, u.username, u.display_name, u.role FROM personal_access_tokens t"
+                                + " JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?1 AND t.revoked_at IS NULL AND NOT u.disabled"
+                                + " AND (t.expires_at IS NULL OR t.expires_at > ?2)",
+                        RefreshTokens.hash(token),
+                        now)
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    Object[] r = rows.get(0);
+                    return Sql.update(
+                                    "UPDATE personal_access_tokens SET last_used_at = ?2 WHERE id = ?1"
+                                            + " AND (last_used_at IS NULL OR last_used_at < ?3)",
+                                    Sql.longOf(r[0]),
+                                    now,
+                                    now.minusSeconds(60))
+                            .replaceWith(new TokenService.TokenUser(
+                                    Sql.longOf(r[1]), (String) r[2], (String) r[3], (String) r[4]));
+                }));
+    }
+}

@@ -1,0 +1,61 @@
+package io.crater.notify;
+
+import io.crater.platform.ApiException;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+
+/** In-console notifications (approval decisions, warnings). */
+@ApplicationScoped
+public class NotificationService {
+
+    /** One notification. */
+    public record NotificationView(
+            long id, String kind, String message, String link, Instant createdAt, Instant readAt) {}
+
+    /** Adds a notification inside the caller's transaction. */
+    public Uni<Void> notify(long userId, String kind, String message, String link) {
+        return Sql.update(
+                        "INSERT INTO notifications (user_id, kind, message, link) VALUES (?1, ?2, ?3, ?4)",
+                        userId,
+                        kind,
+                        message,
+                        link == null ? "" : link)
+                .replaceWithVoid();
+    }
+
+    public Uni<List<NotificationView>> list(long userId) {
+        return Panache.withSession(() -> Sql.rows(
+                        "SELECT id, kind, message, link, created_at, read_at FROM notifications WHERE user_id = ?1"
+                                + " ORDER BY id DESC LIMIT 100",
+                        userId))
+                .map(rows -> rows.stream()
+                        .map(r -> new NotificationView(
+                                Sql.longOf(r[0]),
+                                (String) r[1],
+                                (String) r[2],
+                                r[3] == null || ((String) r[3]).isEmpty() ? null : (String) r[3],
+                                Sql.instant(r[4]),
+                                Sql.instant(r[5])))
+                        .toList());
+    }
+
+    public Uni<Void> markRead(long userId, long id) {
+        return Panache.withTransaction(() -> Sql.update(
+                        "UPDATE notifications SET read_at = now() WHERE id = ?1 AND user_id = ?2 AND read_at IS NULL",
+                        id,
+                        userId)
+                .flatMap(n -> n > 0
+                        ? Uni.createFrom().voidItem()
+                        : Sql.count("SELECT count(*) FROM notifications WHERE id = ?1 AND user_id = ?2", id, userId)
+                                .map(c -> {
+                                    if (c == 0) {
+                                        throw ApiException.notFound("no such notification");
+                                    }
+                                    return null;
+                                })));
+    }
+}

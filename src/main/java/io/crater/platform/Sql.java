@@ -1,0 +1,87 @@
+package io.crater.platform;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Native SQL on the current reactive session (join the caller's transaction). Parameters are positional
+ * ({@code ?1, ?2, ...}); {@link Instant}s are bound as {@code timestamptz}.
+ */
+public final class Sql {
+
+    private Sql() {}
+
+    public static Uni<List<Object[]>> rows(String sql, Object... params) {
+        return Panache.getSession().flatMap(s -> {
+            var q = s.createNativeQuery(sql, Object[].class);
+            for (int i = 0; i < params.length; i++) {
+                q.setParameter(i + 1, bind(params[i]));
+            }
+            return q.getResultList();
+        });
+    }
+
+    public static Uni<Optional<Object[]>> row(String sql, Object... params) {
+        return rows(sql, params).map(r -> r.isEmpty() ? Optional.empty() : Optional.of(r.get(0)));
+    }
+
+    public static Uni<Long> count(String sql, Object... params) {
+        return rows(sql, params).map(r -> r.isEmpty() ? 0L : ((Number) single(r.get(0))).longValue());
+    }
+
+    public static Uni<Integer> update(String sql, Object... params) {
+        return Panache.getSession().flatMap(s -> {
+            var q = s.createNativeQuery(sql);
+            for (int i = 0; i < params.length; i++) {
+                q.setParameter(i + 1, bind(params[i]));
+            }
+            return q.executeUpdate();
+        });
+    }
+
+    /** Runs an INSERT ... RETURNING id and gives the id. */
+    public static Uni<Long> insertReturningId(String sql, Object... params) {
+        return rows(sql, params).map(r -> ((Number) single(r.get(0))).longValue());
+    }
+
+    private static Object single(Object row) {
+        return row instanceof Object[] a ? a[0] : row;
+    }
+
+    private static Object bind(Object p) {
+        return p instanceof Instant i ? OffsetDateTime.ofInstant(i, ZoneOffset.UTC) : p;
+    }
+
+    public static Instant instant(Object o) {
+        if (o == null) {
+            return null;
+        }
+        if (o instanceof OffsetDateTime odt) {
+            return odt.toInstant();
+        }
+        if (o instanceof Instant i) {
+            return i;
+        }
+        if (o instanceof LocalDateTime ldt) {
+            return ldt.toInstant(ZoneOffset.UTC);
+        }
+        if (o instanceof java.sql.Timestamp t) {
+            return t.toInstant();
+        }
+        throw new IllegalArgumentException("not a time: " + o.getClass());
+    }
+
+    public static long longOf(Object o) {
+        return ((Number) o).longValue();
+    }
+
+    public static Integer intOrNull(Object o) {
+        return o == null ? null : ((Number) o).intValue();
+    }
+}

@@ -1,0 +1,388 @@
+// Browser test of the governance flow, with one browser context per person:
+//   1. the platform admin creates users lab.lead and stu.dent on /admin/users;
+//   2. the admin creates account vision-lab, gives it nvidia-a100-80gb quota (guaranteed 8, max 16)
+//      and makes lab.lead its account admin;
+//   3. lab.lead selects vision-lab, adds stu.dent as member and limits stu.dent to 2 nvidia-a100-80gb;
+//   4. stu.dent selects vision-lab and requests a grant of 4 nvidia-a100-80gb until tomorrow;
+//   5. the admin approves it under Approvals → To review;
+//   6. stu.dent reloads the account and sees the effective max 16 + 4 = 20.
+//
+// Environment:
+//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8123)
+//   CRATER_USER      platform admin user name
+//   CRATER_PASSWORD  that user's password
+//   SCREENSHOT       path of the full-page PNG screenshot to write (optional)
+//   CHROMIUM         Chromium executable (default /usr/bin/chromium)
+//
+// Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
+
+import { chromium } from 'playwright-core';
+
+const STEP_TIMEOUT_MS = 30_000;
+const ACCOUNT = 'vision-lab';
+const MODEL = 'nvidia-a100-80gb';
+const LEAD = { username: 'lab.lead', displayName: 'Lab Lead', password: 'Lead-pass-123456' };
+const STUDENT = { username: 'stu.dent', displayName: 'Stu Dent', password: 'Student-pass-123456' };
+
+function env(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    if (fallback !== undefined) return fallback;
+    throw new Error(`environment variable ${name} is not set`);
+  }
+  return value;
+}
+
+function log(message) {
+  console.log(`[e2e] ${message}`);
+}
+
+class CheckFailed extends Error {}
+
+function check(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/** Runs one named step, bounded in time, so a failure says where it happened. */
+async function step(name, fn) {
+  log(`step: ${name}`);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${STEP_TIMEOUT_MS / 1000}s`)), STEP_TIMEOUT_MS * 2);
+  });
+  try {
+    return await Promise.race([fn(), timeout]);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(`step "${name}" failed: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `probe` until it returns a truthy value or the step timeout passes. */
+async function waitFor(probe, describeFailure) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const last = await probe();
+    if (last !== null && last !== undefined && last !== false) return last;
+    if (Date.now() > deadline) throw new CheckFailed(describeFailure());
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A value for <input type="datetime-local"> one day from now, in the browser's (= this machine's) time zone. */
+function tomorrowLocal() {
+  const d = new Date(Date.now() + 24 * 3600 * 1000);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+async function formErrorText(page) {
+  const error = page.getByTestId('form-error').first();
+  if (!(await error.isVisible().catch(() => false))) return null;
+  return { text: (await error.innerText()).trim(), code: await error.getAttribute('data-code') };
+}
+
+async function main() {
+  const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
+  const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
+  const screenshot = process.env.SCREENSHOT || '';
+  const reason = `Paper deadline (e2e ${new Date().toISOString()})`;
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+    timeout: STEP_TIMEOUT_MS,
+  });
+
+  const pages = [];
+  let current;
+
+  /** A fresh browser context (own cookies and localStorage) for one person. */
+  async function openAs(who) {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    page.on('pageerror', (err) => log(`[${who.username}] page error: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') log(`[${who.username}] console error: ${msg.text()}`);
+    });
+    pages.push(page);
+    current = page;
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('login-username').fill(who.username);
+    await page.getByTestId('login-password').fill(who.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.getByTestId('user-name').waitFor({ state: 'visible' });
+    log(`${who.username} signed in`);
+    return page;
+  }
+
+  async function go(page, path) {
+    current = page;
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+  }
+
+  async function selectAccount(page, slug) {
+    const selector = page.getByTestId('account-selector');
+    await selector.waitFor({ state: 'visible' });
+    await waitFor(
+      async () => (await selector.locator(`option[value="${slug}"]`).count()) > 0,
+      () => `the account selector has no option ${slug}`,
+    );
+    await selector.selectOption(slug);
+    await waitFor(
+      async () => (await page.evaluate(() => window.localStorage.getItem('crater.account'))) === slug,
+      () => `the selected account was not stored as ${slug}`,
+    );
+  }
+
+  try {
+    const adminPage = await step('the platform admin signs in', () => openAs(admin));
+
+    await step('the admin creates lab.lead and stu.dent on /admin/users', async () => {
+      await go(adminPage, '/admin/users');
+      for (const who of [LEAD, STUDENT]) {
+        await adminPage.getByTestId('user-create-open').click();
+        await adminPage.getByTestId('user-create-username').fill(who.username);
+        await adminPage.getByTestId('user-create-displayname').fill(who.displayName);
+        await adminPage.getByTestId('user-create-password').fill(who.password);
+        await adminPage.getByTestId('user-create-submit').click();
+        const outcome = await waitFor(
+          async () => {
+            if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return 'created';
+            const err = await formErrorText(adminPage);
+            return err ? err : null;
+          },
+          () => `creating ${who.username} neither succeeded nor failed`,
+        );
+        if (outcome !== 'created') {
+          check(
+            outcome.code === 'UserExists' || /exist/i.test(outcome.text),
+            `creating ${who.username} failed: ${outcome.text} (${outcome.code})`,
+          );
+          log(`${who.username} already exists; continuing`);
+          await adminPage.keyboard.press('Escape');
+        } else {
+          log(`created ${who.username}`);
+        }
+      }
+      await adminPage.getByTestId('user-search').fill('');
+      for (const who of [LEAD, STUDENT]) {
+        await adminPage.locator(`[data-testid="user-row"][data-username="${who.username}"]`).waitFor({ state: 'visible' });
+      }
+    });
+
+    await step(`the admin creates account ${ACCOUNT}`, async () => {
+      await go(adminPage, '/accounts');
+      await adminPage.getByTestId('account-create-open').click();
+      await adminPage.getByTestId('account-create-slug').fill(ACCOUNT);
+      await adminPage.getByTestId('account-create-name').fill('Vision Lab');
+      await adminPage.getByTestId('account-create-submit').click();
+      const outcome = await waitFor(
+        async () => {
+          if (new URL(adminPage.url()).pathname === `/accounts/${ACCOUNT}`) return 'created';
+          const err = await formErrorText(adminPage);
+          return err ? err : null;
+        },
+        () => `creating ${ACCOUNT} neither succeeded nor failed`,
+      );
+      if (outcome !== 'created') {
+        check(outcome.code === 'AccountExists' || /exist/i.test(outcome.text), `creating ${ACCOUNT} failed: ${outcome.text}`);
+        log(`${ACCOUNT} already exists; continuing`);
+        await go(adminPage, `/accounts/${ACCOUNT}`);
+      }
+      await adminPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+    });
+
+    await step(`the admin sets the ${MODEL} quota to guaranteed 8, max 16`, async () => {
+      await adminPage.getByTestId('quota-edit-open').click();
+      await adminPage.getByTestId('quota-editor').waitFor({ state: 'visible' });
+      const row = adminPage.locator(`[data-testid="quota-edit-row"][data-resource="${MODEL}"]`);
+      if ((await row.count()) === 0) {
+        await adminPage.getByTestId('quota-add-resource').selectOption(MODEL);
+        await adminPage.getByTestId('quota-add').click();
+      }
+      await adminPage.getByTestId(`quota-guaranteed-${MODEL}`).fill('8');
+      await adminPage.getByTestId(`quota-max-${MODEL}`).fill('16');
+      await adminPage.getByTestId('quota-save').click();
+      await waitFor(
+        async () => !(await adminPage.getByTestId('quota-editor').isVisible()),
+        () => `the quota editor stayed open: ${JSON.stringify(adminPage.url())}`,
+      );
+      const max = adminPage.locator(`[data-testid="quota-row"][data-resource="${MODEL}"] [data-testid="quota-effective-max"]`);
+      const shown = await waitFor(
+        async () => {
+          const text = (await max.textContent().catch(() => null))?.trim();
+          return text === '16' ? text : null;
+        },
+        () => `the ${MODEL} quota row does not show max 16`,
+      );
+      log(`quota ${MODEL}: effective max ${shown}`);
+    });
+
+    await step(`the admin makes ${LEAD.username} account admin of ${ACCOUNT}`, async () => {
+      await adminPage.getByTestId('member-add-username').fill(LEAD.username);
+      await adminPage.getByTestId('member-add-role').selectOption('admin');
+      await adminPage.getByTestId('member-add-submit').click();
+      const row = adminPage.locator(`[data-testid="member-row"][data-username="${LEAD.username}"]`);
+      await row.waitFor({ state: 'visible' });
+      await waitFor(
+        async () => (await row.getByTestId('member-role').inputValue().catch(() => null)) === 'admin',
+        () => `${LEAD.username} is not shown as account admin`,
+      );
+    });
+
+    const leadPage = await step(`${LEAD.username} signs in and selects ${ACCOUNT}`, async () => {
+      const page = await openAs(LEAD);
+      await selectAccount(page, ACCOUNT);
+      return page;
+    });
+
+    await step(`${LEAD.username} adds ${STUDENT.username} and limits them to 2 × ${MODEL}`, async () => {
+      await go(leadPage, `/accounts/${ACCOUNT}`);
+      await leadPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+      await leadPage.getByTestId('member-add-username').fill(STUDENT.username);
+      await leadPage.getByTestId('member-add-role').selectOption('member');
+      await leadPage.getByTestId('member-add-submit').click();
+      const row = leadPage.locator(`[data-testid="member-row"][data-username="${STUDENT.username}"]`);
+      await row.waitFor({ state: 'visible' });
+      await leadPage.getByTestId(`member-limits-${STUDENT.username}`).click();
+      const input = leadPage.getByTestId(`limit-resource-${MODEL}`);
+      await input.waitFor({ state: 'visible' });
+      await input.fill('2');
+      await leadPage.getByTestId('limits-save').click();
+      await leadPage.getByTestId('limits-dialog').waitFor({ state: 'hidden' });
+      const limits = row.getByTestId('member-effective-limits');
+      const text = await waitFor(
+        async () => {
+          const t = (await limits.innerText()).trim();
+          return t.includes(`${MODEL} 2`) ? t : null;
+        },
+        () => `${STUDENT.username}'s effective limits do not show ${MODEL} 2`,
+      );
+      log(`${STUDENT.username} limits: ${text}`);
+    });
+
+    const studentPage = await step(`${STUDENT.username} signs in and selects ${ACCOUNT}`, async () => {
+      const page = await openAs(STUDENT);
+      await selectAccount(page, ACCOUNT);
+      return page;
+    });
+
+    await step(`${STUDENT.username} requests 4 × ${MODEL} until tomorrow`, async () => {
+      const accountHeaders = [];
+      const onRequest = (req) => {
+        if (req.url().includes(`/api/v1/accounts/${ACCOUNT}`)) accountHeaders.push(req.headers()['x-crater-account']);
+      };
+      studentPage.on('request', onRequest);
+      await go(studentPage, `/accounts/${ACCOUNT}`);
+      await studentPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+      studentPage.off('request', onRequest);
+      check(
+        accountHeaders.length > 0 && accountHeaders.every((h) => h === ACCOUNT),
+        `requests did not carry X-Crater-Account: ${ACCOUNT} (saw ${JSON.stringify(accountHeaders)})`,
+      );
+      await studentPage.getByTestId('request-grant').click();
+      await studentPage.getByTestId('grant-resource').selectOption(MODEL);
+      await studentPage.getByTestId('grant-amount').fill('4');
+      await studentPage.getByTestId('grant-until').fill(tomorrowLocal());
+      await studentPage.getByTestId('grant-reason').fill(reason);
+      await studentPage.getByTestId('grant-submit').click();
+      await waitFor(
+        async () => {
+          if (await studentPage.getByTestId('grant-requested').isVisible()) return true;
+          const err = await formErrorText(studentPage);
+          if (err) throw new CheckFailed(`the grant request was refused: ${err.text} (${err.code})`);
+          return false;
+        },
+        () => 'the grant request was not confirmed',
+      );
+    });
+
+    await step('the admin approves the request under "To review"', async () => {
+      await go(adminPage, '/approvals');
+      await adminPage.getByTestId('approvals-tab-review').click();
+      const row = adminPage.locator('[data-testid="approval-row"][data-state="pending"]', { hasText: reason });
+      await row.waitFor({ state: 'visible' });
+      await row.getByTestId('approval-approve').click();
+      await waitFor(
+        async () => {
+          if ((await row.count()) === 0) return true;
+          const err = await formErrorText(adminPage);
+          if (err) throw new CheckFailed(`approving failed: ${err.text} (${err.code})`);
+          return false;
+        },
+        () => 'the request is still pending after approving it',
+      );
+      await adminPage.getByTestId('approvals-state').selectOption('approved');
+      await adminPage
+        .locator('[data-testid="approval-row"][data-state="approved"]', { hasText: reason })
+        .waitFor({ state: 'visible' });
+      log('request approved');
+    });
+
+    await step(`${STUDENT.username} sees the effective max 20 for ${MODEL}`, async () => {
+      await go(studentPage, `/accounts/${ACCOUNT}`);
+      await studentPage.reload({ waitUntil: 'domcontentloaded' });
+      const max = studentPage.locator(`[data-testid="quota-row"][data-resource="${MODEL}"] [data-testid="quota-effective-max"]`);
+      let last = null;
+      await waitFor(
+        async () => {
+          last = (await max.textContent().catch(() => null))?.trim() ?? null;
+          return last === '20';
+        },
+        () => `quota-effective-max for ${MODEL} is ${JSON.stringify(last)}, expected "20"`,
+      );
+      log(`${STUDENT.username} sees effective max ${last}`);
+    });
+
+    if (screenshot) {
+      await step('take a screenshot', async () => {
+        await studentPage.screenshot({ path: screenshot, fullPage: true });
+        log(`screenshot written to ${screenshot}`);
+      });
+    }
+    log('all checks passed');
+    return 0;
+  } catch (e) {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+    if (current) {
+      try {
+        console.error(`[e2e] page URL at failure: ${current.url()}`);
+      } catch {
+        // ignore
+      }
+      if (screenshot) {
+        try {
+          await current.screenshot({ path: screenshot, fullPage: true, timeout: 10_000 });
+          console.error(`[e2e] failure screenshot written to ${screenshot}`);
+        } catch (shotError) {
+          console.error(`[e2e] could not take a screenshot: ${shotError.message}`);
+        }
+      }
+    }
+    return 1;
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

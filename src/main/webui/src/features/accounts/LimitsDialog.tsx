@@ -1,0 +1,146 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { putDefaultLimits, putMemberLimits } from '../../api/accounts';
+import type { Limits } from '../../api/types';
+import { Dialog } from '../../components/common/Dialog';
+import { Field, FormError } from '../../components/common/Form';
+import { ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../components/common/ui';
+import { unitKey } from './QuotaSection';
+import { accountKeys, defaultLimitsQuery, limitsQuery } from './queries';
+import { formToLimits, limitsToForm, type LimitsForm, type LimitsFormErrors } from './limitsForm';
+
+interface LimitsDialogProps {
+  slug: string;
+  /** null edits the account default; a username edits that member's override. */
+  username: string | null;
+  /** Resource keys to offer (the account's quota resources). */
+  resources: { key: string; label: string }[];
+  canEdit: boolean;
+  onClose: () => void;
+}
+
+function LimitsEditor({
+  props,
+  initial,
+  defaults,
+}: {
+  props: LimitsDialogProps;
+  initial: Limits;
+  defaults: Limits | undefined;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { slug, username, resources, canEdit, onClose } = props;
+  const [form, setForm] = useState<LimitsForm>(() => limitsToForm(initial, resources.map((r) => r.key)));
+  const [errors, setErrors] = useState<LimitsFormErrors>({});
+  const mutation = useMutation({
+    mutationFn: (limits: Limits) =>
+      username === null ? putDefaultLimits(slug, limits) : putMemberLimits(slug, username, limits),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: accountKeys.detail(slug) });
+      onClose();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const { limits, errors: found } = formToLimits(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    mutation.mutate(limits);
+  };
+  const inherit = username !== null;
+  const placeholder = (value: string | number | null | undefined) =>
+    inherit
+      ? value === null || value === undefined
+        ? t('limits.inheritNone')
+        : t('limits.inheritValue', { value })
+      : t('limits.none');
+  const labels = new Map(resources.map((r) => [r.key, r.label]));
+  const keys = Object.keys(form.resources);
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <p className="text-sm text-slate-500">{inherit ? t('limits.memberHint') : t('limits.defaultHint')}</p>
+      {keys.length === 0 && <p className="text-sm text-slate-500">{t('limits.noResources')}</p>}
+      <div className="grid gap-3 sm:grid-cols-2">
+        {keys.map((key) => {
+          const err = errors[`resource:${key}`];
+          return (
+            <Field
+              key={key}
+              label={`${labels.get(key) ?? key} (${t(unitKey(key))})`}
+              error={err ? t(err) : undefined}
+            >
+              <input
+                data-testid={`limit-resource-${key}`}
+                className={`${inputClass} ${err ? inputInvalid : ''}`}
+                value={form.resources[key] ?? ''}
+                disabled={!canEdit}
+                placeholder={placeholder(defaults?.resources?.[key])}
+                onChange={(e) => setForm((f) => ({ ...f, resources: { ...f.resources, [key]: e.target.value } }))}
+              />
+            </Field>
+          );
+        })}
+        <Field label={t('limits.maxRunningJobs')} error={errors.maxRunningJobs ? t(errors.maxRunningJobs) : undefined}>
+          <input
+            data-testid="limit-max-running-jobs"
+            inputMode="numeric"
+            className={`${inputClass} ${errors.maxRunningJobs ? inputInvalid : ''}`}
+            value={form.maxRunningJobs}
+            disabled={!canEdit}
+            placeholder={placeholder(defaults?.maxRunningJobs)}
+            onChange={(e) => setForm((f) => ({ ...f, maxRunningJobs: e.target.value }))}
+          />
+        </Field>
+        <Field
+          label={t('limits.maxInteractiveSessions')}
+          error={errors.maxInteractiveSessions ? t(errors.maxInteractiveSessions) : undefined}
+        >
+          <input
+            data-testid="limit-max-sessions"
+            inputMode="numeric"
+            className={`${inputClass} ${errors.maxInteractiveSessions ? inputInvalid : ''}`}
+            value={form.maxInteractiveSessions}
+            disabled={!canEdit}
+            placeholder={placeholder(defaults?.maxInteractiveSessions)}
+            onChange={(e) => setForm((f) => ({ ...f, maxInteractiveSessions: e.target.value }))}
+          />
+        </Field>
+      </div>
+      {mutation.isError && <FormError error={mutation.error} />}
+      <div className="flex justify-end gap-2">
+        <button type="button" className={btnSecondary} onClick={onClose}>
+          {canEdit ? t('common.cancel') : t('common.close')}
+        </button>
+        {canEdit && (
+          <button type="submit" data-testid="limits-save" className={btnPrimary} disabled={mutation.isPending}>
+            {t('common.save')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** Dialog editing the account's default member limits or one member's override. */
+export function LimitsDialog(props: LimitsDialogProps) {
+  const { t } = useTranslation();
+  const { slug, username, onClose } = props;
+  const own = useQuery(limitsQuery(slug, username));
+  const defaults = useQuery({ ...defaultLimitsQuery(slug), enabled: username !== null });
+  const title = username === null ? t('limits.defaultTitle') : t('limits.memberTitle', { username });
+  return (
+    <Dialog title={title} onClose={onClose} testId="limits-dialog">
+      {own.isPending ? (
+        <LoadingState />
+      ) : own.isError ? (
+        <ErrorState title={t('limits.loadError')} error={own.error} onRetry={() => void own.refetch()} />
+      ) : (
+        <LimitsEditor props={props} initial={own.data} defaults={username === null ? undefined : defaults.data} />
+      )}
+    </Dialog>
+  );
+}

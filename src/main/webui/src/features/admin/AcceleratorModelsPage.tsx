@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { updateAcceleratorModel } from '../../api/acceleratorModels';
+import type { AcceleratorModel, AcceleratorModelUpdate } from '../../api/types';
+import { PageHeader } from '../../app/PageHeader';
+import { FormError } from '../../components/common/Form';
+import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { catalogKeys, useAcceleratorModels } from '../catalog/queries';
+
+/** Only the fields that differ from the stored model. */
+export function modelChanges(model: AcceleratorModel, draft: Pick<AcceleratorModel, 'displayName' | 'vendor' | 'restricted'>): AcceleratorModelUpdate {
+  const patch: AcceleratorModelUpdate = {};
+  if (draft.displayName.trim() !== model.displayName) patch.displayName = draft.displayName.trim();
+  if (draft.vendor.trim() !== model.vendor) patch.vendor = draft.vendor.trim();
+  if (draft.restricted !== model.restricted) patch.restricted = draft.restricted;
+  return patch;
+}
+
+function ModelRow({ model }: { model: AcceleratorModel }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState({ displayName: model.displayName, vendor: model.vendor, restricted: model.restricted });
+  const patch = modelChanges(model, draft);
+  const dirty = Object.keys(patch).length > 0;
+  const mutation = useMutation({
+    mutationFn: () => updateAcceleratorModel(model.key, patch),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
+  });
+  return (
+    <tr data-testid="model-row" data-key={model.key} className="border-t border-slate-100 align-top">
+      <td className={td}>
+        <span className="block font-mono text-sm text-slate-800">{model.key}</span>
+        <span className="block text-xs text-slate-500">
+          {model.resource} · {model.labelKey}={model.labelValue}
+        </span>
+        {mutation.isError && (
+          <div className="mt-1">
+            <FormError error={mutation.error} />
+          </div>
+        )}
+      </td>
+      <td className={td}>
+        <input
+          data-testid="model-display-name"
+          aria-label={t('catalog.displayNameOf', { key: model.key })}
+          className={inputClass}
+          value={draft.displayName}
+          onChange={(e) => setDraft((d) => ({ ...d, displayName: e.target.value }))}
+        />
+      </td>
+      <td className={td}>
+        <input
+          data-testid="model-vendor"
+          aria-label={t('catalog.vendorOf', { key: model.key })}
+          className={inputClass}
+          value={draft.vendor}
+          onChange={(e) => setDraft((d) => ({ ...d, vendor: e.target.value }))}
+        />
+      </td>
+      <td className={td}>
+        <label className="inline-flex items-center gap-2">
+          <input
+            type="checkbox"
+            data-testid="model-restricted"
+            checked={draft.restricted}
+            onChange={(e) => setDraft((d) => ({ ...d, restricted: e.target.checked }))}
+            className="h-4 w-4 rounded border-slate-300 text-indigo-600"
+          />
+          <span className="text-sm">{draft.restricted ? t('catalog.restricted') : t('catalog.open')}</span>
+        </label>
+      </td>
+      <td className={`${td} whitespace-nowrap text-right`}>
+        <span className="inline-flex gap-1">
+          <button
+            type="button"
+            className={btnSecondary}
+            disabled={!dirty || mutation.isPending}
+            onClick={() => setDraft({ displayName: model.displayName, vendor: model.vendor, restricted: model.restricted })}
+          >
+            {t('common.reset')}
+          </button>
+          <button
+            type="button"
+            data-testid="model-save"
+            className={btnPrimary}
+            disabled={!dirty || mutation.isPending}
+            onClick={() => mutation.mutate()}
+          >
+            {t('common.save')}
+          </button>
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export function AcceleratorModelsPage() {
+  const { t } = useTranslation();
+  const query = useAcceleratorModels();
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title={t('catalog.title')} subtitle={t('catalog.subtitle')} />
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <ErrorState title={t('catalog.loadError')} error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.items.length === 0 ? (
+        <EmptyState title={t('catalog.empty')} />
+      ) : (
+        <div className={tableWrap}>
+          <table className="min-w-full" data-testid="model-table">
+            <thead className="bg-slate-50">
+              <tr>
+                <th className={th}>{t('catalog.key')}</th>
+                <th className={th}>{t('catalog.displayName')}</th>
+                <th className={th}>{t('catalog.vendor')}</th>
+                <th className={th}>{t('catalog.access')}</th>
+                <th className={th} />
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.items.map((m) => (
+                <ModelRow key={`${m.key}:${m.displayName}:${m.vendor}:${m.restricted}`} model={m} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

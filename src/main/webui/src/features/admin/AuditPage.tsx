@@ -1,0 +1,211 @@
+import { useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { AuditEntry, AuditFilter } from '../../api/types';
+import { PageHeader } from '../../app/PageHeader';
+import { Field, LoadMore, Tabs } from '../../components/common/Form';
+import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { StatusBadge } from '../../components/common/StatusBadge';
+import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { formatDateTime, localInputToIso } from '../../lib/time';
+import { auditQuery, deniedQuery } from './queries';
+
+interface FilterForm {
+  actor: string;
+  action: string;
+  account: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: FilterForm = { actor: '', action: '', account: '', from: '', to: '' };
+
+/** Filter form → query parameters: trimmed, empty ones dropped, times as ISO instants. */
+export function toAuditFilter(f: FilterForm): AuditFilter {
+  const out: AuditFilter = {};
+  if (f.actor.trim()) out.actor = f.actor.trim();
+  if (f.action.trim()) out.action = f.action.trim();
+  if (f.account.trim()) out.account = f.account.trim();
+  const from = localInputToIso(f.from);
+  const to = localInputToIso(f.to);
+  if (from) out.from = from;
+  if (to) out.to = to;
+  return out;
+}
+
+function Change({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  if (entry.before === null && entry.after === null) return <span className="text-slate-400">—</span>;
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer text-indigo-700">{t('audit.showChange')}</summary>
+      <div className="mt-1 grid gap-2 sm:grid-cols-2">
+        <div>
+          <p className="font-medium text-slate-500">{t('audit.before')}</p>
+          <pre className="max-w-80 overflow-auto rounded bg-slate-50 p-2">{entry.before ? JSON.stringify(entry.before, null, 2) : '—'}</pre>
+        </div>
+        <div>
+          <p className="font-medium text-slate-500">{t('audit.after')}</p>
+          <pre className="max-w-80 overflow-auto rounded bg-slate-50 p-2">{entry.after ? JSON.stringify(entry.after, null, 2) : '—'}</pre>
+        </div>
+      </div>
+    </details>
+  );
+}
+
+function AuditLog() {
+  const { t, i18n } = useTranslation();
+  const [form, setForm] = useState<FilterForm>(EMPTY);
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const query = useInfiniteQuery(auditQuery(filter));
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const set = (key: keyof FilterForm) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setFilter(toAuditFilter(form));
+  };
+  return (
+    <div className="flex flex-col gap-4">
+      <form onSubmit={submit} className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={t('audit.filters')}>
+        <Field label={t('audit.actor')}>
+          <input data-testid="audit-actor" className={inputClass} value={form.actor} onChange={set('actor')} />
+        </Field>
+        <Field label={t('audit.action')}>
+          <input data-testid="audit-action" className={inputClass} value={form.action} onChange={set('action')} />
+        </Field>
+        <Field label={t('audit.account')}>
+          <input data-testid="audit-account" className={inputClass} value={form.account} onChange={set('account')} />
+        </Field>
+        <Field label={t('audit.from')}>
+          <input data-testid="audit-from" type="datetime-local" className={inputClass} value={form.from} onChange={set('from')} />
+        </Field>
+        <Field label={t('audit.to')}>
+          <input data-testid="audit-to" type="datetime-local" className={inputClass} value={form.to} onChange={set('to')} />
+        </Field>
+        <div className="flex items-end gap-2">
+          <button type="submit" data-testid="audit-apply" className={btnPrimary}>
+            {t('audit.apply')}
+          </button>
+          <button
+            type="button"
+            className={btnSecondary}
+            onClick={() => {
+              setForm(EMPTY);
+              setFilter({});
+            }}
+          >
+            {t('common.reset')}
+          </button>
+        </div>
+      </form>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <ErrorState title={t('audit.loadError')} error={query.error} onRetry={() => void query.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState title={t('audit.empty')} />
+      ) : (
+        <>
+          <div className={tableWrap}>
+            <table className="min-w-full" data-testid="audit-table">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th className={th}>{t('audit.at')}</th>
+                  <th className={th}>{t('audit.actor')}</th>
+                  <th className={th}>{t('audit.account')}</th>
+                  <th className={th}>{t('audit.action')}</th>
+                  <th className={th}>{t('audit.target')}</th>
+                  <th className={th}>{t('audit.result')}</th>
+                  <th className={th}>{t('audit.client')}</th>
+                  <th className={th}>{t('audit.change')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((e) => (
+                  <tr key={e.id} data-testid="audit-row" className="border-t border-slate-100 align-top">
+                    <td className={`${td} whitespace-nowrap`}>{formatDateTime(e.at, i18n.language)}</td>
+                    <td className={`${td} font-mono`}>{e.actor}</td>
+                    <td className={`${td} font-mono`}>{e.account ?? '—'}</td>
+                    <td className={`${td} font-mono`}>{e.action}</td>
+                    <td className={td}>
+                      <span className="text-slate-500">{e.targetType}</span> <span className="font-mono">{e.targetId}</span>
+                    </td>
+                    <td className={td}>
+                      <StatusBadge tone={e.result === 'ok' ? 'success' : 'danger'} label={e.result} value={e.result} />
+                    </td>
+                    <td className={`${td} font-mono text-xs`}>{e.clientAddress}</td>
+                    <td className={td}>
+                      <Change entry={e} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function DeniedLog() {
+  const { t, i18n } = useTranslation();
+  const query = useInfiniteQuery(deniedQuery());
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) return <ErrorState title={t('audit.loadError')} error={query.error} onRetry={() => void query.refetch()} />;
+  if (items.length === 0) return <EmptyState title={t('audit.deniedEmpty')} />;
+  return (
+    <div className="flex flex-col gap-4">
+      <div className={tableWrap}>
+        <table className="min-w-full" data-testid="denied-table">
+          <thead className="bg-slate-50">
+            <tr>
+              <th className={th}>{t('audit.at')}</th>
+              <th className={th}>{t('audit.actor')}</th>
+              <th className={th}>{t('audit.request')}</th>
+              <th className={th}>{t('audit.code')}</th>
+              <th className={th}>{t('audit.client')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((e) => (
+              <tr key={e.id} data-testid="denied-row" className="border-t border-slate-100">
+                <td className={`${td} whitespace-nowrap`}>{formatDateTime(e.at, i18n.language)}</td>
+                <td className={`${td} font-mono`}>{e.actor ?? t('audit.anonymous')}</td>
+                <td className={`${td} font-mono text-xs`}>
+                  {e.method} {e.path}
+                </td>
+                <td className={`${td} font-mono`}>{e.code}</td>
+                <td className={`${td} font-mono text-xs`}>{e.clientAddress}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
+    </div>
+  );
+}
+
+export function AuditPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<'log' | 'denied'>('log');
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title={t('audit.title')} subtitle={t('audit.subtitle')} />
+      <Tabs
+        label={t('audit.title')}
+        testIdPrefix="audit-tab"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          { value: 'log', label: t('audit.logTab') },
+          { value: 'denied', label: t('audit.deniedTab') },
+        ]}
+      />
+      {tab === 'log' ? <AuditLog /> : <DeniedLog />}
+    </div>
+  );
+}

@@ -1,0 +1,306 @@
+import { useState, type FormEvent } from 'react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { fieldError } from '../../api/errors';
+import type { ManagedUser, Role, UserCreate } from '../../api/types';
+import { createUser, resetUserPassword, updateUser } from '../../api/users';
+import { PageHeader } from '../../app/PageHeader';
+import { ConfirmButton } from '../../components/common/ConfirmButton';
+import { SecretBox } from '../../components/common/CopyButton';
+import { Dialog } from '../../components/common/Dialog';
+import { Field, FormError, LoadMore, SuccessNote } from '../../components/common/Form';
+import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { StatusBadge } from '../../components/common/StatusBadge';
+import { btnPrimary, btnSecondary, btnSmall, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { formatDateTime } from '../../lib/time';
+import { useCurrentUser } from '../auth/session';
+import { accountKeys } from '../accounts/queries';
+import { ImportUsersDialog } from './ImportUsersDialog';
+import { userKeys, userListQuery } from './queries';
+
+const ROLES: Role[] = ['user', 'admin'];
+
+/** A one-time secret to show on the page: whose it is and why. */
+interface Shown {
+  username: string;
+  password: string;
+  reason: 'created' | 'reset';
+}
+
+function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (u: ManagedUser, password?: string) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ username: '', displayName: '', email: '', password: '', role: 'user' as Role });
+  const mutation = useMutation({
+    mutationFn: createUser,
+    onSuccess: (res) => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.all });
+      onCreated(res.user, res.password);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body: UserCreate = { username: form.username.trim(), displayName: form.displayName.trim(), role: form.role };
+    if (form.email.trim()) body.email = form.email.trim();
+    if (form.password) body.password = form.password;
+    mutation.mutate(body);
+  };
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+  return (
+    <Dialog title={t('users.create')} onClose={onClose} testId="user-create-dialog">
+      <form onSubmit={submit} className="flex flex-col gap-4">
+        <Field label={t('users.username')} error={fieldError(mutation.error, 'username')}>
+          <input
+            data-testid="user-create-username"
+            className={inputClass}
+            required
+            autoComplete="off"
+            value={form.username}
+            onChange={set('username')}
+          />
+        </Field>
+        <Field label={t('users.displayName')} error={fieldError(mutation.error, 'displayName')}>
+          <input
+            data-testid="user-create-displayname"
+            className={inputClass}
+            required
+            value={form.displayName}
+            onChange={set('displayName')}
+          />
+        </Field>
+        <Field label={t('users.email')} error={fieldError(mutation.error, 'email')}>
+          <input data-testid="user-create-email" type="email" className={inputClass} value={form.email} onChange={set('email')} />
+        </Field>
+        <Field label={t('users.password')} hint={t('users.passwordHint')} error={fieldError(mutation.error, 'password')}>
+          <input
+            data-testid="user-create-password"
+            type="password"
+            autoComplete="new-password"
+            className={inputClass}
+            value={form.password}
+            onChange={set('password')}
+          />
+        </Field>
+        <Field label={t('users.role')}>
+          <select data-testid="user-create-role" className={inputClass} value={form.role} onChange={set('role')}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {t(`header.role.${r}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {mutation.isError && <FormError error={mutation.error} />}
+        <div className="flex justify-end gap-2">
+          <button type="button" className={btnSecondary} onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" data-testid="user-create-submit" className={btnPrimary} disabled={mutation.isPending}>
+            {t('common.create')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function UserRow({ u, self, onReset }: { u: ManagedUser; self: boolean; onReset: (username: string, password: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const update = useMutation({
+    mutationFn: (patch: { role?: Role; disabled?: boolean }) => updateUser(u.username, patch),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+  const reset = useMutation({
+    mutationFn: () => resetUserPassword(u.username),
+    onSuccess: (res) => onReset(u.username, res.password),
+  });
+  const error = update.error ?? reset.error;
+  return (
+    <tr data-testid="user-row" data-username={u.username} data-disabled={u.disabled} className="border-t border-slate-100 align-top">
+      <td className={td}>
+        <span className="block font-medium text-slate-800">{u.displayName || u.username}</span>
+        <span className="block font-mono text-xs text-slate-500">{u.username}</span>
+        {error && (
+          <div className="mt-1">
+            <FormError error={error} />
+          </div>
+        )}
+      </td>
+      <td className={td}>{u.email ?? '—'}</td>
+      <td className={`${td} tabular-nums`}>{u.uid}</td>
+      <td className={td}>
+        <select
+          data-testid="user-role"
+          aria-label={t('users.roleOf', { username: u.username })}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+          value={u.role}
+          disabled={self || update.isPending}
+          onChange={(e) => update.mutate({ role: e.target.value as Role })}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(`header.role.${r}`)}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className={td}>
+        <StatusBadge
+          tone={u.disabled ? 'danger' : 'success'}
+          label={u.disabled ? t('users.disabled') : t('users.enabled')}
+          value={u.disabled ? 'disabled' : 'enabled'}
+        />
+      </td>
+      <td className={td}>{formatDateTime(u.createdAt, i18n.language)}</td>
+      <td className={`${td} whitespace-nowrap text-right`}>
+        <span className="inline-flex gap-1">
+          {u.disabled ? (
+            <button
+              type="button"
+              data-testid="user-enable"
+              className={btnSmall}
+              disabled={update.isPending}
+              onClick={() => update.mutate({ disabled: false })}
+            >
+              {t('users.enable')}
+            </button>
+          ) : (
+            !self && (
+              <ConfirmButton testId="user-disable" disabled={update.isPending} onConfirm={() => update.mutate({ disabled: true })}>
+                {t('users.disable')}
+              </ConfirmButton>
+            )
+          )}
+          <ConfirmButton testId="user-reset-password" disabled={reset.isPending} onConfirm={() => reset.mutate()}>
+            {t('users.resetPassword')}
+          </ConfirmButton>
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export function UsersPage() {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const query = useInfiniteQuery(userListQuery(q));
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <PageHeader title={t('users.title')} subtitle={t('users.subtitle')} />
+        <div className="flex gap-2">
+          <button type="button" data-testid="user-import-open" className={btnSecondary} onClick={() => setImporting(true)}>
+            {t('users.import')}
+          </button>
+          <button
+            type="button"
+            data-testid="user-create-open"
+            className={btnPrimary}
+            onClick={() => {
+              setCreated(null);
+              setCreating(true);
+            }}
+          >
+            {t('users.create')}
+          </button>
+        </div>
+      </div>
+      {created && !shown && <SuccessNote testId="user-created">{t('users.createdNote', { username: created })}</SuccessNote>}
+      {shown && (
+        <div className="flex flex-col gap-2" data-testid="user-password-shown">
+          <SecretBox
+            value={shown.password}
+            testId="user-created-password"
+            warning={t(shown.reason === 'created' ? 'users.createdPassword' : 'users.resetPasswordShown', {
+              username: shown.username,
+            })}
+          />
+          <div>
+            <button type="button" className="text-sm text-slate-500 hover:underline" onClick={() => setShown(null)}>
+              {t('common.dismiss')}
+            </button>
+          </div>
+        </div>
+      )}
+      <form
+        role="search"
+        className="flex max-w-md gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(search.trim());
+        }}
+      >
+        <input
+          data-testid="user-search"
+          type="search"
+          aria-label={t('common.search')}
+          placeholder={t('users.searchPlaceholder')}
+          className={inputClass}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <button type="submit" className={btnSecondary}>
+          {t('common.search')}
+        </button>
+      </form>
+      {query.isPending ? (
+        <LoadingState />
+      ) : query.isError ? (
+        <ErrorState title={t('users.loadError')} error={query.error} onRetry={() => void query.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState title={q ? t('users.noMatch', { q }) : t('users.empty')} />
+      ) : (
+        <>
+          <div className={tableWrap}>
+            <table className="min-w-full" data-testid="user-table">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th className={th}>{t('users.user')}</th>
+                  <th className={th}>{t('users.email')}</th>
+                  <th className={th}>{t('users.uid')}</th>
+                  <th className={th}>{t('users.role')}</th>
+                  <th className={th}>{t('users.status')}</th>
+                  <th className={th}>{t('common.created')}</th>
+                  <th className={th} />
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((u) => (
+                  <UserRow
+                    key={u.username}
+                    u={u}
+                    self={u.username === me.username}
+                    onReset={(username, password) => setShown({ username, password, reason: 'reset' })}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
+        </>
+      )}
+      {creating && (
+        <CreateUserDialog
+          onClose={() => setCreating(false)}
+          onCreated={(u, password) => {
+            setCreating(false);
+            setCreated(u.username);
+            setShown(password ? { username: u.username, password, reason: 'created' } : null);
+          }}
+        />
+      )}
+      {importing && <ImportUsersDialog onClose={() => setImporting(false)} />}
+    </div>
+  );
+}

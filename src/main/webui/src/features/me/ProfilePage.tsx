@@ -1,0 +1,397 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  addMySshKey,
+  changeMyPassword,
+  createMyToken,
+  deleteMySshKey,
+  revokeMyToken,
+  updateMyProfile,
+} from '../../api/me';
+import { isApiError } from '../../api/errors';
+import type { CreatedAccessToken, Me } from '../../api/types';
+import { PageHeader } from '../../app/PageHeader';
+import { ConfirmButton } from '../../components/common/ConfirmButton';
+import { SecretBox } from '../../components/common/CopyButton';
+import { Field, FormError, SuccessNote } from '../../components/common/Form';
+import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, card, inputClass, td, th } from '../../components/common/ui';
+import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
+import { authKeys } from '../auth/session';
+import { meKeys, myProfileQuery, mySshKeysQuery, myTokensQuery } from './queries';
+
+function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <section data-testid={testId} className={`${card} flex flex-col gap-4`}>
+      <h2 className="text-lg font-semibold text-slate-800">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function ProfileForm({ me }: { me: Me }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [displayName, setDisplayName] = useState(me.displayName);
+  const [email, setEmail] = useState(me.email ?? '');
+  const mutation = useMutation({
+    mutationFn: updateMyProfile,
+    onSuccess: (updated) => {
+      queryClient.setQueryData(meKeys.profile(), updated);
+      void queryClient.invalidateQueries({ queryKey: authKeys.me() });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    mutation.mutate({ displayName: displayName.trim(), email: email.trim() });
+  };
+  return (
+    <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
+      <Field label={t('profile.username')}>
+        <input className={inputClass} value={me.username} disabled readOnly />
+      </Field>
+      <Field label={t('profile.uid')}>
+        <input className={inputClass} value={String(me.uid)} disabled readOnly />
+      </Field>
+      <Field label={t('profile.displayName')}>
+        <input
+          data-testid="profile-displayname"
+          className={inputClass}
+          value={displayName}
+          required
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
+      </Field>
+      <Field label={t('profile.email')}>
+        <input
+          data-testid="profile-email"
+          type="email"
+          className={inputClass}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </Field>
+      <div className="flex flex-col gap-2 sm:col-span-2">
+        {mutation.isError && <FormError error={mutation.error} />}
+        {mutation.isSuccess && <SuccessNote>{t('profile.saved')}</SuccessNote>}
+        <div>
+          <button type="submit" data-testid="profile-save" className={btnPrimary} disabled={mutation.isPending}>
+            {t('common.save')}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function PasswordForm() {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const mutation = useMutation({
+    mutationFn: changeMyPassword,
+    onSuccess: () => {
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (next !== confirm) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    mutation.mutate({ currentPassword: current, newPassword: next });
+  };
+  const wrongCurrent = isApiError(mutation.error) && mutation.error.code === 'WrongPassword';
+  return (
+    <form onSubmit={submit} className="grid gap-4 sm:grid-cols-3">
+      <Field label={t('profile.currentPassword')}>
+        <input
+          type="password"
+          autoComplete="current-password"
+          className={inputClass}
+          value={current}
+          required
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+      </Field>
+      <Field label={t('profile.newPassword')}>
+        <input
+          type="password"
+          autoComplete="new-password"
+          className={inputClass}
+          value={next}
+          required
+          onChange={(e) => setNext(e.target.value)}
+        />
+      </Field>
+      <Field label={t('profile.confirmPassword')} error={mismatch ? t('profile.passwordMismatch') : undefined}>
+        <input
+          type="password"
+          autoComplete="new-password"
+          className={inputClass}
+          value={confirm}
+          required
+          onChange={(e) => setConfirm(e.target.value)}
+        />
+      </Field>
+      <div className="flex flex-col gap-2 sm:col-span-3">
+        {mutation.isError && (
+          <FormError error={mutation.error} message={wrongCurrent ? t('profile.wrongPassword') : undefined} />
+        )}
+        {mutation.isSuccess && <SuccessNote>{t('profile.passwordChanged')}</SuccessNote>}
+        <div>
+          <button type="submit" className={btnPrimary} disabled={mutation.isPending}>
+            {t('profile.changePassword')}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function TokensSection() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(myTokensQuery());
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [created, setCreated] = useState<CreatedAccessToken | null>(null);
+  const create = useMutation({
+    mutationFn: createMyToken,
+    onSuccess: (tok) => {
+      setCreated(tok);
+      setName('');
+      setExpires('');
+      void queryClient.invalidateQueries({ queryKey: meKeys.tokens() });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: revokeMyToken,
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: meKeys.tokens() }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const expiresAt = localInputToIso(expires);
+    create.mutate(expiresAt ? { name: name.trim(), expiresAt } : { name: name.trim() });
+  };
+  return (
+    <Section title={t('profile.tokens')} testId="tokens-section">
+      <p className="text-sm text-slate-500">{t('profile.tokensHint')}</p>
+      <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+        <Field label={t('profile.tokenName')} className="min-w-56 flex-1">
+          <input
+            data-testid="token-name"
+            className={inputClass}
+            value={name}
+            required
+            onChange={(e) => setName(e.target.value)}
+          />
+        </Field>
+        <Field label={t('profile.tokenExpires')} hint={t('profile.tokenNoExpiry')}>
+          <input
+            data-testid="token-expires"
+            type="date"
+            className={inputClass}
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+          />
+        </Field>
+        <button type="submit" data-testid="token-create" className={btnPrimary} disabled={create.isPending}>
+          {t('profile.createToken')}
+        </button>
+      </form>
+      {create.isError && <FormError error={create.error} />}
+      {created && (
+        <div className="flex flex-col gap-2">
+          <SecretBox value={created.token} warning={t('profile.tokenOnce', { name: created.name })} testId="token-secret" />
+          <div>
+            <button type="button" className="text-sm text-slate-500 hover:underline" onClick={() => setCreated(null)}>
+              {t('common.dismiss')}
+            </button>
+          </div>
+        </div>
+      )}
+      {revoke.isError && <FormError error={revoke.error} />}
+      {tokens.isPending ? (
+        <LoadingState />
+      ) : tokens.isError ? (
+        <ErrorState title={t('profile.tokensLoadError')} error={tokens.error} onRetry={() => void tokens.refetch()} />
+      ) : tokens.data.items.length === 0 ? (
+        <EmptyState title={t('profile.noTokens')} />
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full">
+            <thead>
+              <tr>
+                <th className={th}>{t('profile.tokenName')}</th>
+                <th className={th}>{t('profile.tokenPrefix')}</th>
+                <th className={th}>{t('common.created')}</th>
+                <th className={th}>{t('profile.tokenExpires')}</th>
+                <th className={th}>{t('profile.lastUsed')}</th>
+                <th className={th} />
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.items.map((tok) => (
+                <tr key={tok.id} data-testid="token-row" className="border-t border-slate-100">
+                  <td className={td}>{tok.name}</td>
+                  <td className={`${td} font-mono`}>{tok.prefix}…</td>
+                  <td className={td}>{formatDateTime(tok.createdAt, i18n.language)}</td>
+                  <td className={td}>
+                    {tok.expiresAt === null ? (
+                      t('profile.never')
+                    ) : (
+                      <span className={isPast(tok.expiresAt) ? 'text-rose-700' : undefined}>
+                        {formatDateTime(tok.expiresAt, i18n.language)}
+                        {isPast(tok.expiresAt) && ` (${t('profile.expired')})`}
+                      </span>
+                    )}
+                  </td>
+                  <td className={td}>{tok.lastUsedAt ? formatDateTime(tok.lastUsedAt, i18n.language) : t('profile.never')}</td>
+                  <td className={`${td} text-right`}>
+                    <ConfirmButton testId="token-revoke" disabled={revoke.isPending} onConfirm={() => revoke.mutate(tok.id)}>
+                      {t('profile.revoke')}
+                    </ConfirmButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function SshKeysSection() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const keys = useQuery(mySshKeysQuery());
+  const [name, setName] = useState('');
+  const [publicKey, setPublicKey] = useState('');
+  const add = useMutation({
+    mutationFn: addMySshKey,
+    onSuccess: () => {
+      setName('');
+      setPublicKey('');
+      void queryClient.invalidateQueries({ queryKey: meKeys.sshKeys() });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: deleteMySshKey,
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: meKeys.sshKeys() }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate({ name: name.trim(), publicKey: publicKey.trim() });
+  };
+  const invalidKey = isApiError(add.error) && add.error.code === 'InvalidSshKey' ? add.error : null;
+  return (
+    <Section title={t('profile.sshKeys')} testId="ssh-section">
+      <form onSubmit={submit} className="flex flex-col gap-3">
+        <Field label={t('profile.sshKeyName')}>
+          <input
+            data-testid="ssh-name"
+            className={inputClass}
+            value={name}
+            required
+            onChange={(e) => setName(e.target.value)}
+          />
+        </Field>
+        <Field
+          label={t('profile.sshPublicKey')}
+          hint={t('profile.sshPublicKeyHint')}
+          error={invalidKey ? t('profile.sshInvalid', { detail: invalidKey.detail ?? '' }) : undefined}
+        >
+          <textarea
+            data-testid="ssh-public-key"
+            rows={3}
+            className={`${inputClass} font-mono`}
+            value={publicKey}
+            required
+            spellCheck={false}
+            onChange={(e) => setPublicKey(e.target.value)}
+          />
+        </Field>
+        {add.isError && invalidKey === null && <FormError error={add.error} />}
+        <div>
+          <button type="submit" data-testid="ssh-add" className={btnPrimary} disabled={add.isPending}>
+            {t('profile.addSshKey')}
+          </button>
+        </div>
+      </form>
+      {remove.isError && <FormError error={remove.error} />}
+      {keys.isPending ? (
+        <LoadingState />
+      ) : keys.isError ? (
+        <ErrorState title={t('profile.sshLoadError')} error={keys.error} onRetry={() => void keys.refetch()} />
+      ) : keys.data.items.length === 0 ? (
+        <EmptyState title={t('profile.noSshKeys')} />
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full">
+            <thead>
+              <tr>
+                <th className={th}>{t('profile.sshKeyName')}</th>
+                <th className={th}>{t('profile.sshType')}</th>
+                <th className={th}>{t('profile.fingerprint')}</th>
+                <th className={th}>{t('common.created')}</th>
+                <th className={th}>{t('profile.lastUsed')}</th>
+                <th className={th} />
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.items.map((k) => (
+                <tr key={k.id} data-testid="ssh-row" className="border-t border-slate-100">
+                  <td className={td}>{k.name}</td>
+                  <td className={`${td} font-mono text-xs`}>{k.type}</td>
+                  <td className={`${td} break-all font-mono text-xs`} data-testid="ssh-fingerprint">
+                    {k.fingerprint}
+                  </td>
+                  <td className={td}>{formatDateTime(k.createdAt, i18n.language)}</td>
+                  <td className={td}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, i18n.language) : t('profile.never')}</td>
+                  <td className={`${td} text-right`}>
+                    <ConfirmButton testId="ssh-delete" disabled={remove.isPending} onConfirm={() => remove.mutate(k.id)}>
+                      {t('common.delete')}
+                    </ConfirmButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+export function ProfilePage() {
+  const { t } = useTranslation();
+  const me = useQuery(myProfileQuery());
+  return (
+    <div className="flex max-w-5xl flex-col gap-6">
+      <PageHeader title={t('profile.title')} subtitle={t('profile.subtitle')} />
+      {me.isPending ? (
+        <LoadingState />
+      ) : me.isError ? (
+        <ErrorState title={t('profile.loadError')} error={me.error} onRetry={() => void me.refetch()} />
+      ) : (
+        <Section title={t('profile.details')}>
+          <ProfileForm key={me.data.id} me={me.data} />
+        </Section>
+      )}
+      <Section title={t('profile.password')}>
+        <PasswordForm />
+      </Section>
+      <TokensSection />
+      <SshKeysSection />
+    </div>
+  );
+}

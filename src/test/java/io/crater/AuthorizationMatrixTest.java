@@ -1,0 +1,465 @@
+package io.crater;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every endpoint and stream topic called as anonymous, a user of another account, a member, an account admin
+ * and a platform admin, with the status each must get. A refused call (401/403) must change nothing in the
+ * database. The test fails when the API has an endpoint this table does not list.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class AuthorizationMatrixTest {
+
+    static final String PW = "Matrix-pass-2026";
+    static final String[] ROLES = {"anonymous", "outsider", "member", "accountAdmin", "platformAdmin"};
+
+    /** One row: method, the OpenAPI path template, the concrete path, a body, and the status per role. */
+    record Call(String method, String template, String path, Object body, int... expected) {}
+
+    static final Map<String, String> tokens = new java.util.HashMap<>();
+    static int grantToApprove;
+    static int grantToReject;
+    static int grantToCancel;
+
+    @TestHTTPResource("/")
+    URL base;
+
+    static synchronized void people() {
+        if (!tokens.isEmpty()) {
+            return;
+        }
+        tokens.put("platformAdmin", TestAuth.adminToken());
+        tokens.put("accountAdmin", Api.user("mx.lead", PW));
+        tokens.put("member", Api.user("mx.member", PW));
+        tokens.put("outsider", Api.user("mx.out", PW));
+        Api.user("mx.victim", PW);
+        Api.admin().body(Map.of("slug", "mx-lab", "name", "Matrix Lab")).post("/api/v1/accounts");
+        Api.admin()
+                .body(Map.of("items", List.of(Map.of("resource", "nvidia-a100-80gb", "guaranteed", "4", "max", "8"))))
+                .put("/api/v1/accounts/mx-lab/quota")
+                .then()
+                .statusCode(200);
+        Api.admin()
+                .body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/mx-lab/members/mx.lead")
+                .then()
+                .statusCode(200);
+        Api.admin()
+                .body(Map.of("role", "member"))
+                .put("/api/v1/accounts/mx-lab/members/mx.member")
+                .then()
+                .statusCode(200);
+        grantToApprove = grant();
+        grantToReject = grant();
+        grantToCancel = grant();
+    }
+
+    static int grant() {
+        return Api.as(tokens.get("member"))
+                .body(Map.of(
+                        "kind",
+                        "quota-grant",
+                        "account",
+                        "mx-lab",
+                        "resource",
+                        "nvidia-a100-80gb",
+                        "amount",
+                        "1",
+                        "until",
+                        Instant.now().plusSeconds(86_400).toString(),
+                        "reason",
+                        "matrix"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    static List<Call> calls() {
+        String acc = "/api/v1/accounts/mx-lab";
+        Map<String, Object> grantBody = Map.of(
+                "kind",
+                "quota-grant",
+                "account",
+                "mx-lab",
+                "resource",
+                "nvidia-a100-80gb",
+                "amount",
+                "1",
+                "until",
+                Instant.now().plusSeconds(3600).toString(),
+                "reason",
+                "matrix");
+        return List.of(
+                new Call(
+                        "POST",
+                        "/api/v1/auth/login",
+                        "/api/v1/auth/login",
+                        Map.of("username", "nobody-mx", "password", "x"),
+                        401,
+                        401,
+                        401,
+                        401,
+                        401),
+                new Call(
+                        "POST",
+                        "/api/v1/auth/signup",
+                        "/api/v1/auth/signup",
+                        Map.of("username", "mx.new", "password", PW),
+                        403,
+                        403,
+                        403,
+                        403,
+                        403),
+                new Call("POST", "/api/v1/auth/refresh", "/api/v1/auth/refresh", null, 401, 401, 401, 401, 401),
+                new Call("POST", "/api/v1/auth/logout", "/api/v1/auth/logout", null, 204, 204, 204, 204, 204),
+                new Call("GET", "/api/v1/auth/me", "/api/v1/auth/me", null, 401, 200, 200, 200, 200),
+                new Call("GET", "/api/v1/me", "/api/v1/me", null, 401, 200, 200, 200, 200),
+                new Call("PATCH", "/api/v1/me", "/api/v1/me", Map.of("email", "not-an-email"), 401, 400, 400, 400, 400),
+                new Call(
+                        "POST",
+                        "/api/v1/me/password",
+                        "/api/v1/me/password",
+                        Map.of("currentPassword", "wrong", "newPassword", "Another-pass-99"),
+                        401,
+                        400,
+                        400,
+                        400,
+                        400),
+                new Call("GET", "/api/v1/me/tokens", "/api/v1/me/tokens", null, 401, 200, 200, 200, 200),
+                new Call("POST", "/api/v1/me/tokens", "/api/v1/me/tokens", Map.of("name", ""), 401, 400, 400, 400, 400),
+                new Call("DELETE", "/api/v1/me/tokens/{id}", "/api/v1/me/tokens/999999", null, 401, 404, 404, 404, 404),
+                new Call("GET", "/api/v1/me/ssh-keys", "/api/v1/me/ssh-keys", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/me/ssh-keys",
+                        "/api/v1/me/ssh-keys",
+                        Map.of("name", "x", "publicKey", "nope"),
+                        401,
+                        400,
+                        400,
+                        400,
+                        400),
+                new Call(
+                        "DELETE",
+                        "/api/v1/me/ssh-keys/{id}",
+                        "/api/v1/me/ssh-keys/999999",
+                        null,
+                        401,
+                        404,
+                        404,
+                        404,
+                        404),
+                new Call("GET", "/api/v1/me/notifications", "/api/v1/me/notifications", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/me/notifications/{id}/read",
+                        "/api/v1/me/notifications/999999/read",
+                        null,
+                        401,
+                        404,
+                        404,
+                        404,
+                        404),
+                new Call("GET", "/api/v1/users", "/api/v1/users", null, 401, 403, 403, 403, 200),
+                new Call("POST", "/api/v1/users", "/api/v1/users", Map.of("username", "x"), 401, 403, 403, 403, 400),
+                new Call("POST", "/api/v1/users/import", "/api/v1/users/import", "", 401, 403, 403, 403, 400),
+                new Call("GET", "/api/v1/users/{username}", "/api/v1/users/mx.member", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "PATCH",
+                        "/api/v1/users/{username}",
+                        "/api/v1/users/mx.victim",
+                        Map.of("displayName", "Victim"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/users/{username}/password-reset",
+                        "/api/v1/users/mx.victim/password-reset",
+                        null,
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call("GET", "/api/v1/accounts", "/api/v1/accounts", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/accounts",
+                        "/api/v1/accounts",
+                        Map.of("slug", "Bad Slug"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        400),
+                new Call("GET", "/api/v1/accounts/{slug}", acc, null, 401, 403, 200, 200, 200),
+                new Call(
+                        "PATCH", "/api/v1/accounts/{slug}", acc, Map.of("name", "Matrix Lab"), 401, 403, 403, 403, 200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/quota",
+                        acc + "/quota",
+                        Map.of("items", List.of(Map.of("resource", "nvidia-a100-80gb", "guaranteed", "4", "max", "8"))),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call("GET", "/api/v1/accounts/{slug}/members", acc + "/members", null, 401, 403, 200, 200, 200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/members/{username}",
+                        acc + "/members/mx.member",
+                        Map.of("role", "member"),
+                        401,
+                        403,
+                        403,
+                        200,
+                        200),
+                new Call(
+                        "DELETE",
+                        "/api/v1/accounts/{slug}/members/{username}",
+                        acc + "/members/mx.out",
+                        null,
+                        401,
+                        403,
+                        403,
+                        404,
+                        404),
+                new Call("GET", "/api/v1/accounts/{slug}/limits", acc + "/limits", null, 401, 403, 200, 200, 200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/limits",
+                        acc + "/limits",
+                        Map.of("maxRunningJobs", 5),
+                        401,
+                        403,
+                        403,
+                        200,
+                        200),
+                new Call(
+                        "GET",
+                        "/api/v1/accounts/{slug}/members/{username}/limits",
+                        acc + "/members/mx.member/limits",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/members/{username}/limits",
+                        acc + "/members/mx.member/limits",
+                        Map.of("resources", Map.of("nvidia-a100-80gb", "2")),
+                        401,
+                        403,
+                        403,
+                        200,
+                        200),
+                new Call("POST", "/api/v1/approvals", "/api/v1/approvals", grantBody, 401, 403, 201, 201, 201),
+                new Call("GET", "/api/v1/approvals", "/api/v1/approvals?scope=review", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/approvals/{id}/approve",
+                        "/api/v1/approvals/" + grantToApprove + "/approve",
+                        Map.of(),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/approvals/{id}/reject",
+                        "/api/v1/approvals/" + grantToReject + "/reject",
+                        Map.of(),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/approvals/{id}/cancel",
+                        "/api/v1/approvals/" + grantToCancel + "/cancel",
+                        null,
+                        401,
+                        403,
+                        200,
+                        403,
+                        403),
+                new Call("GET", "/api/v1/audit", "/api/v1/audit", null, 401, 403, 403, 403, 200),
+                new Call("GET", "/api/v1/audit/denied", "/api/v1/audit/denied", null, 401, 403, 403, 403, 200),
+                new Call("GET", "/api/v1/cluster/nodes", "/api/v1/cluster/nodes", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "GET",
+                        "/api/v1/cluster/accelerators",
+                        "/api/v1/cluster/accelerators",
+                        null,
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
+                new Call("GET", "/api/v1/events", "/api/v1/events?topics=nodes", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "GET",
+                        "/api/v1/accelerator-models",
+                        "/api/v1/accelerator-models",
+                        null,
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "PATCH",
+                        "/api/v1/accelerator-models/{key}",
+                        "/api/v1/accelerator-models/nvidia-rtx-4090",
+                        Map.of(),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200));
+    }
+
+    @Test
+    void everyEndpointAnswersEachRoleAsListedAndRefusalsChangeNothing() throws Exception {
+        people();
+        List<String> failures = new ArrayList<>();
+        for (Call call : calls()) {
+            for (int i = 0; i < ROLES.length; i++) {
+                String role = ROLES[i];
+                String before = fingerprint();
+                int status = call.template().equals("/api/v1/events")
+                        ? streamStatus(call.path(), tokens.get(role))
+                        : send(call, tokens.get(role)).statusCode();
+                if (status != call.expected()[i]) {
+                    failures.add(call.method() + " " + call.path() + " as " + role + ": " + status + ", expected "
+                            + call.expected()[i]);
+                }
+                if ((status == 401 || status == 403) && !before.equals(fingerprint())) {
+                    failures.add(call.method() + " " + call.path() + " as " + role
+                            + " was refused but changed the database");
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void theMatrixListsEveryEndpointOfTheApi() {
+        Map<String, Map<String, Object>> paths = given().get("/q/openapi?format=json")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("paths");
+        TreeSet<String> api = new TreeSet<>();
+        paths.forEach((path, ops) -> ops.keySet().forEach(m -> {
+            if (path.startsWith("/api/")
+                    && List.of("get", "post", "put", "patch", "delete").contains(m)) {
+                api.add(m.toUpperCase() + " " + path);
+            }
+        }));
+        TreeSet<String> listed = new TreeSet<>();
+        calls().forEach(c -> listed.add(c.method() + " " + c.template()));
+        assertThat(listed).containsAll(api);
+        assertThat(api).containsAll(listed);
+    }
+
+    private Response send(Call call, String token) {
+        RequestSpecification spec =
+                given().contentType(call.path().endsWith("/import") ? ContentType.TEXT : ContentType.JSON);
+        if (call.path().endsWith("/import")) {
+            spec = given().contentType("text/csv");
+        }
+        if (token != null) {
+            spec = spec.auth().oauth2(token);
+        }
+        if (call.body() != null) {
+            spec = spec.body(call.body());
+        }
+        return spec.request(call.method(), call.path());
+    }
+
+    /** The status of an event stream request, without waiting for the stream to end. */
+    private int streamStatus(String path, String token) throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(
+                        URI.create(base.toString().replaceAll("/$", "") + path))
+                .timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            req.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<java.io.InputStream> r =
+                HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+        r.body().close();
+        return r.statusCode();
+    }
+
+    /** A digest of every governance table except the logs of refusals and sign-in throttling. */
+    static String fingerprint() throws Exception {
+        var config = ConfigProvider.getConfig();
+        String url = config.getValue("quarkus.datasource.jdbc.url", String.class);
+        String user = config.getValue("quarkus.datasource.username", String.class);
+        String password = config.getOptionalValue("quarkus.datasource.password", String.class)
+                .orElse("");
+        StringBuilder sb = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(url, user, password);
+                Statement s = c.createStatement()) {
+            for (String table : List.of(
+                    "users",
+                    "accounts",
+                    "account_members",
+                    "quotas",
+                    "member_limits",
+                    "member_limit_resources",
+                    "approvals",
+                    "personal_access_tokens",
+                    "ssh_keys",
+                    "notifications",
+                    "accelerator_models",
+                    "audit_log",
+                    "jobs")) {
+                try (ResultSet rs = s.executeQuery(
+                        "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM " + table + " t")) {
+                    rs.next();
+                    sb.append(table).append('=').append(rs.getString(1)).append(';');
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

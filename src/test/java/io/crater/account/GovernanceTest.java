@@ -1,0 +1,470 @@
+package io.crater.account;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class GovernanceTest {
+
+    static final String PW = "Correct-horse-42";
+
+    @Test
+    void usersGetASlugAUidAndAPersonalAccount() {
+        admin().body(Map.of(
+                        "username",
+                        "First.Last",
+                        "displayName",
+                        "First Last",
+                        "email",
+                        "first@uni.edu",
+                        "password",
+                        PW))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(201)
+                .body("user.username", equalTo("first.last"))
+                .body("user.slug", equalTo("first-last"))
+                .body("user.defaultAccount", equalTo("u-first-last"))
+                .body("user.uid", notNullValue())
+                .body("password", nullValue());
+        admin().body(Map.of("username", "FIRST.LAST", "password", PW))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(409)
+                .contentType("application/problem+json")
+                .body("code", equalTo("UserExists"));
+        String token = Api.login("first.last", PW);
+        as(token)
+                .get("/api/v1/me")
+                .then()
+                .statusCode(200)
+                .body("defaultAccount", equalTo("u-first-last"))
+                .body("accounts.slug", hasItem("u-first-last"));
+        as(token)
+                .get("/api/v1/accounts/u-first-last")
+                .then()
+                .statusCode(200)
+                .body("kind", equalTo("personal"))
+                .body("quota.find { it.resource == 'cpu' }.max", equalTo("8"))
+                .body("quota.find { it.resource == 'memory' }.max", equalTo("32Gi"));
+        // A generated password is shown once.
+        admin().body(Map.of("username", "u2024001"))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(201)
+                .body("password", notNullValue());
+    }
+
+    @Test
+    void badUsersAreRefusedAndNothingIsCreated() {
+        for (String bad : List.of("a", "has space", "x".repeat(65), "ü-ser", "...")) {
+            admin().body(Map.of("username", bad, "password", PW))
+                    .post("/api/v1/users")
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("errors[0].field", equalTo("username"));
+        }
+        admin().body(Map.of("username", "shortpw", "password", "123"))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("password"));
+        admin().get("/api/v1/users?q=shortpw").then().statusCode(200).body("items", hasSize(0));
+    }
+
+    @Test
+    void accountsQuotaMembersLimitsAndAGrant() {
+        String lead = Api.user("gov.lead", PW);
+        String student = Api.user("gov.student", PW);
+        String outsider = Api.user("gov.outsider", PW);
+        admin().body(Map.of("slug", "gov-lab", "name", "Governance Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201)
+                .body("slug", equalTo("gov-lab"))
+                .body("kind", equalTo("team"));
+        admin().body(Map.of("slug", "u-sneaky", "name", "x"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(400);
+        admin().body(Map.of("slug", "Bad_Slug", "name", "x"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(400);
+
+        // Quota: bad input refused with field paths, nothing changed.
+        admin().body(Map.of("items", List.of(Map.of("resource", "nvidia-a100-80gb", "guaranteed", "8", "max", "4"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("items[0].max"));
+        admin().body(Map.of("items", List.of(Map.of("resource", "tpu-v9", "guaranteed", "1", "max", "1"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("items[0].resource"));
+        admin().body(Map.of("items", List.of(Map.of("resource", "cpu", "guaranteed", "-1", "max", "abc"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(400)
+                .body("errors", hasSize(2));
+        admin().get("/api/v1/accounts/gov-lab").then().body("quota", hasSize(0));
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "nvidia-a100-80gb", "guaranteed", "8", "max", "16"),
+                                Map.of("resource", "cpu", "guaranteed", "64", "max", "128"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(200)
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.maxMilli", equalTo(16000));
+
+        // Only platform admins set quota; members cannot add members; the account admin can.
+        as(lead).body(Map.of("items", List.of()))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(403);
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/gov-lab/members/gov.lead")
+                .then()
+                .statusCode(200)
+                .body("role", equalTo("admin"));
+        as(lead).body(Map.of("role", "member"))
+                .put("/api/v1/accounts/gov-lab/members/gov.student")
+                .then()
+                .statusCode(200)
+                .body("fileAccess", equalTo("rw"));
+        as(student)
+                .body(Map.of("role", "member"))
+                .put("/api/v1/accounts/gov-lab/members/gov.outsider")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotAccountAdmin"));
+        as(outsider).get("/api/v1/accounts/gov-lab").then().statusCode(403).body("code", equalTo("NotAMember"));
+        as(outsider)
+                .header("X-Crater-Account", "gov-lab")
+                .get("/api/v1/me")
+                .then()
+                .statusCode(403);
+        as(student)
+                .header("X-Crater-Account", "gov-lab")
+                .get("/api/v1/me")
+                .then()
+                .statusCode(200);
+
+        // Limits: account default + a per-member override.
+        as(lead).body(Map.of("resources", Map.of("nvidia-a100-80gb", "4"), "maxRunningJobs", 3))
+                .put("/api/v1/accounts/gov-lab/limits")
+                .then()
+                .statusCode(200);
+        as(lead).body(Map.of("resources", Map.of("nvidia-a100-80gb", "2")))
+                .put("/api/v1/accounts/gov-lab/members/gov.student/limits")
+                .then()
+                .statusCode(200);
+        as(lead).body(Map.of("resources", Map.of("nvidia-a100-80gb", "-2")))
+                .put("/api/v1/accounts/gov-lab/members/gov.student/limits")
+                .then()
+                .statusCode(400);
+        as(student)
+                .get("/api/v1/accounts/gov-lab/members")
+                .then()
+                .statusCode(200)
+                .body(
+                        "items.find { it.username == 'gov.student' }.effectiveLimits.resources.'nvidia-a100-80gb'",
+                        equalTo("2"))
+                .body("items.find { it.username == 'gov.student' }.effectiveLimits.maxRunningJobs", equalTo(3));
+
+        // A grant: the student asks, nobody approves their own, an account admin may not decide quota, a platform admin
+        // does.
+        String until = Instant.now().plus(1, ChronoUnit.DAYS).toString();
+        int id = as(student)
+                .body(Map.of(
+                        "kind",
+                        "quota-grant",
+                        "account",
+                        "gov-lab",
+                        "resource",
+                        "nvidia-a100-80gb",
+                        "amount",
+                        "4",
+                        "until",
+                        until,
+                        "reason",
+                        "deadline"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(201)
+                .body("state", equalTo("pending"))
+                .extract()
+                .path("id");
+        as(student)
+                .body(Map.of())
+                .post("/api/v1/approvals/" + id + "/approve")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("SelfApproval"));
+        as(lead).body(Map.of())
+                .post("/api/v1/approvals/" + id + "/approve")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotPlatformAdmin"));
+        as(lead).get("/api/v1/accounts/gov-lab")
+                .then()
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.grantedMilli", equalTo(0));
+        admin().body(Map.of("comment", "ok"))
+                .post("/api/v1/approvals/" + id + "/approve")
+                .then()
+                .statusCode(200)
+                .body("state", equalTo("approved"))
+                .body("reviewer.username", equalTo("admin"));
+        admin().body(Map.of())
+                .post("/api/v1/approvals/" + id + "/approve")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("ApprovalNotPending"));
+        as(student)
+                .get("/api/v1/accounts/gov-lab")
+                .then()
+                .statusCode(200)
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.granted", equalTo("4"))
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.maxMilli", equalTo(16000))
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.grantedMilli", equalTo(4000));
+        as(student)
+                .get("/api/v1/me/notifications")
+                .then()
+                .statusCode(200)
+                .body("items[0].kind", equalTo("approval.approved"));
+        as(student).get("/api/v1/approvals?scope=mine").then().body("items[0].id", equalTo(id));
+        // Bad approval requests.
+        as(student)
+                .body(Map.of(
+                        "kind",
+                        "quota-grant",
+                        "account",
+                        "gov-lab",
+                        "resource",
+                        "nvidia-a100-80gb",
+                        "amount",
+                        "-1",
+                        "until",
+                        "2001-01-01T00:00:00Z",
+                        "reason",
+                        "x"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(400)
+                .body("errors", hasSize(2));
+        as(outsider)
+                .body(Map.of(
+                        "kind",
+                        "quota-grant",
+                        "account",
+                        "gov-lab",
+                        "resource",
+                        "cpu",
+                        "amount",
+                        "1",
+                        "until",
+                        until,
+                        "reason",
+                        "x"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(403);
+
+        // The audit trail has every change, with who and what; the refusals are logged separately.
+        admin().get("/api/v1/audit?account=gov-lab&limit=200")
+                .then()
+                .statusCode(200)
+                .body("items.action", hasItem("quota.update"))
+                .body("items.action", hasItem("member.add"))
+                .body("items.action", hasItem("approval.approve"))
+                .body("items.find { it.action == 'quota.update' }.after.'nvidia-a100-80gb'", equalTo("8/16"));
+        admin().get("/api/v1/audit/denied")
+                .then()
+                .statusCode(200)
+                .body("items.code", hasItem("SelfApproval"))
+                .body("items.code", hasItem("NotAMember"));
+        as(student).get("/api/v1/audit").then().statusCode(403);
+    }
+
+    @Test
+    void personalAccessTokensWorkUntilRevoked() {
+        String token = Api.user("gov.pat", PW);
+        String secret = as(token)
+                .body(Map.of("name", "laptop"))
+                .post("/api/v1/me/tokens")
+                .then()
+                .statusCode(201)
+                .body("token", startsWith("crt_"))
+                .extract()
+                .path("token");
+        int id = as(token)
+                .get("/api/v1/me/tokens")
+                .then()
+                .body("items", hasSize(1))
+                .body("items[0].token", nullValue())
+                .extract()
+                .path("items[0].id");
+        given().auth().oauth2(secret).get("/api/v1/me").then().statusCode(200).body("username", equalTo("gov.pat"));
+        as(token).get("/api/v1/me/tokens").then().body("items[0].lastUsedAt", notNullValue());
+        as(token).delete("/api/v1/me/tokens/" + id).then().statusCode(204);
+        given().auth().oauth2(secret).get("/api/v1/me").then().statusCode(401);
+        as(token)
+                .body(Map.of("name", "old", "expiresAt", "2001-01-01T00:00:00Z"))
+                .post("/api/v1/me/tokens")
+                .then()
+                .statusCode(400);
+    }
+
+    @Test
+    void sshKeysAreValidatedAndFingerprinted() {
+        String token = Api.user("gov.ssh", PW);
+        String key = ed25519Line(newEd25519Key()) + " someone@laptop";
+        as(token)
+                .body(Map.of("name", "laptop", "publicKey", key))
+                .post("/api/v1/me/ssh-keys")
+                .then()
+                .statusCode(201)
+                .body("type", equalTo("ssh-ed25519"))
+                .body("fingerprint", startsWith("SHA256:"));
+        as(token)
+                .body(Map.of("name", "again", "publicKey", key))
+                .post("/api/v1/me/ssh-keys")
+                .then()
+                .statusCode(409);
+        as(token)
+                .body(Map.of("name", "bad", "publicKey", "ssh-ed25519 not-base64!"))
+                .post("/api/v1/me/ssh-keys")
+                .then()
+                .statusCode(400)
+                .body("code", equalTo("InvalidSshKey"));
+        as(token)
+                .body(Map.of("name", "priv", "publicKey", "-----BEGIN OPENSSH PRIVATE KEY-----"))
+                .post("/api/v1/me/ssh-keys")
+                .then()
+                .statusCode(400);
+        as(token).get("/api/v1/me/ssh-keys").then().body("items", hasSize(1));
+    }
+
+    static java.security.PublicKey newEd25519Key() {
+        try {
+            return java.security.KeyPairGenerator.getInstance("Ed25519")
+                    .generateKeyPair()
+                    .getPublic();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** OpenSSH's one-line form: "ssh-ed25519 " + base64(string "ssh-ed25519", string key). */
+    static String ed25519Line(java.security.PublicKey key) {
+        byte[] x509 = key.getEncoded();
+        byte[] raw = java.util.Arrays.copyOfRange(x509, x509.length - 32, x509.length);
+        byte[] type = "ssh-ed25519".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + type.length + 4 + raw.length);
+        b.putInt(type.length).put(type).putInt(raw.length).put(raw);
+        return "ssh-ed25519 " + java.util.Base64.getEncoder().encodeToString(b.array());
+    }
+
+    @Test
+    void csvImportCreatesTheGoodRowsAndReportsTheBadOnes() {
+        admin().body(Map.of("slug", "course-101", "name", "Course 101"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        String csv = """
+                username,displayName,email,account,accountRole
+                s2026001,Student One,one@uni.edu,course-101,member
+                s2026002,Student Two,,course-101,
+                S2026001,Duplicate,,,
+                x,Too Short,,,
+                s2026003,Bad Mail,not-an-email,,
+                s2026004,No Such Course,,course-999,
+                ta.smith,TA Smith,ta@uni.edu,course-101,admin
+                """;
+        var report = admin().contentType("text/csv")
+                .body(csv)
+                .post("/api/v1/users/import")
+                .then()
+                .statusCode(200)
+                .body("created.username", equalTo(List.of("s2026001", "s2026002", "ta.smith")))
+                .body("created[0].password", notNullValue())
+                .body("refused.line", equalTo(List.of(4, 5, 6, 7)))
+                .extract();
+        assertThat(report.<String>path("refused[0].reason")).contains("twice");
+        admin().get("/api/v1/accounts/course-101/members")
+                .then()
+                .statusCode(200)
+                .body("items.username", equalTo(List.of("s2026001", "s2026002", "ta.smith")))
+                .body("items.find { it.username == 'ta.smith' }.role", equalTo("admin"));
+        admin().contentType("text/csv")
+                .body("name,email\nx,y\n")
+                .post("/api/v1/users/import")
+                .then()
+                .statusCode(400)
+                .body("code", equalTo("InvalidCsv"));
+    }
+
+    @Test
+    void catalogueEditsAreForPlatformAdmins() {
+        String token = Api.user("gov.cat", PW);
+        as(token).get("/api/v1/accelerator-models").then().statusCode(200).body("items.key", hasItem("ascend-910b"));
+        as(token)
+                .body(Map.of("restricted", true))
+                .patch("/api/v1/accelerator-models/nvidia-h100-80gb")
+                .then()
+                .statusCode(403);
+        admin().body(Map.of("restricted", true, "displayName", "NVIDIA H100 SXM 80GB"))
+                .patch("/api/v1/accelerator-models/nvidia-h100-80gb")
+                .then()
+                .statusCode(200)
+                .body("restricted", equalTo(true))
+                .body("displayName", equalTo("NVIDIA H100 SXM 80GB"));
+        as(token)
+                .body(Map.of(
+                        "kind",
+                        "model-access",
+                        "account",
+                        "u-gov-cat",
+                        "model",
+                        "nvidia-h100-80gb",
+                        "reason",
+                        "thesis"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(201)
+                .body("state", equalTo("pending"));
+        as(token)
+                .body(Map.of(
+                        "kind", "model-access", "account", "u-gov-cat", "model", "nvidia-a100-80gb", "reason", "x"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("ModelNotRestricted"));
+        admin().body(Map.of("restricted", false, "displayName", "NVIDIA H100 80GB"))
+                .patch("/api/v1/accelerator-models/nvidia-h100-80gb")
+                .then()
+                .statusCode(200);
+    }
+}
