@@ -10,10 +10,14 @@ import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.UUID;
 import org.jboss.logging.Logger;
@@ -26,6 +30,8 @@ public class ProblemMappers {
 
     @Inject
     ObjectMapper json;
+
+    private volatile byte[] index;
 
     @Inject
     AuditService audit;
@@ -89,6 +95,42 @@ public class ProblemMappers {
                 .invoke(t -> LOG.warn("recording a denied attempt failed", t))
                 .onFailure()
                 .recoverWithNull();
+    }
+
+    /**
+     * Maps the REST layer's own refusals except 404: an unmatched request is handed on, to the console's
+     * single-page routes or to {@link ApiNotFoundRoute} under {@code /api}.
+     */
+    /**
+     * Nothing serves the path. Under {@code /api} and {@code /q} that is a 404 problem; every other path belongs
+     * to the console, whose single-page app routes it in the browser, so it gets the app's index page.
+     */
+    @ServerExceptionMapper
+    public Response notFound(NotFoundException e, UriInfo uri) {
+        String path = uri.getPath();
+        byte[] index = consoleIndex();
+        if (path.startsWith("/api/") || path.equals("/api") || path.startsWith("/q/") || index == null) {
+            return respond(404, "NotFound", "Not found", "no API resource at " + path, uri, null)
+                    .build();
+        }
+        return Response.ok(index, MediaType.TEXT_HTML_TYPE)
+                .header("Cache-Control", "no-cache")
+                .build();
+    }
+
+    private byte[] consoleIndex() {
+        byte[] cached = index;
+        if (cached == null) {
+            try (InputStream in = Thread.currentThread()
+                    .getContextClassLoader()
+                    .getResourceAsStream("META-INF/resources/index.html")) {
+                cached = in == null ? new byte[0] : in.readAllBytes();
+            } catch (IOException ex) {
+                cached = new byte[0];
+            }
+            index = cached;
+        }
+        return cached.length == 0 ? null : cached;
     }
 
     @ServerExceptionMapper
