@@ -114,6 +114,9 @@ async function main() {
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     page.on('pageerror', (err) => log(`[${who.username}] page error: ${err.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    });
     page.on('console', (msg) => {
       if (msg.type() === 'error') log(`[${who.username}] console error: ${msg.text()}`);
     });
@@ -379,8 +382,17 @@ async function main() {
   }
 }
 
+/** Any 5xx answer seen by a page fails the run, even when every visible check passed. */
+const serverErrors = [];
+
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    if (code === 0 && serverErrors.length > 0) {
+      console.error(`[e2e] FAILED: the server answered with errors:\n  ${serverErrors.join('\n  ')}`);
+      process.exit(1);
+    }
+    process.exit(code);
+  },
   (e) => {
     console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

@@ -179,7 +179,7 @@ public class QueueReconciler {
                         .setLabels(withManaged(current.getMetadata().getLabels()));
                 setSpec(current, capability, backfill);
                 client.resources(VolcanoQueue.class).resource(current).update();
-                LOG.infof("Volcano Queue %s put back to capability %s", name, capability);
+                LOG.infof("Volcano Queue %s set to capability %s", name, capability);
             }
         });
         Set<String> inUse = null;

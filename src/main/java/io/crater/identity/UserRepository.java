@@ -11,12 +11,4 @@ public class UserRepository implements PanacheRepositoryBase<UserEntity, Long> {
     public Uni<UserEntity> findByUsername(String username) {
         return find("lower(username) = lower(?1)", username).firstResult();
     }
-
-    /** The next Crater-assigned numeric UID. */
-    public Uni<Integer> nextUid() {
-        return getSession()
-                .flatMap(s -> s.createNativeQuery("SELECT nextval('crater_uid_seq')", Long.class)
-                        .getSingleResult())
-                .map(Long::intValue);
-    }
 }

@@ -327,6 +327,18 @@ class GovernanceTest {
                 .extract()
                 .path("items[0].id");
         given().auth().oauth2(secret).get("/api/v1/me").then().statusCode(200).body("username", equalTo("gov.pat"));
+        // Every endpoint, with the token and a current account named, the way the CLI and the console call them.
+        given().auth()
+                .oauth2(secret)
+                .header("X-Crater-Account", "u-gov-pat")
+                .get("/api/v1/cluster/accelerators")
+                .then()
+                .statusCode(200);
+        as(token)
+                .header("X-Crater-Account", "u-gov-pat")
+                .get("/api/v1/accelerator-models")
+                .then()
+                .statusCode(200);
         as(token).get("/api/v1/me/tokens").then().body("items[0].lastUsedAt", notNullValue());
         as(token).delete("/api/v1/me/tokens/" + id).then().statusCode(204);
         given().auth().oauth2(secret).get("/api/v1/me").then().statusCode(401);
