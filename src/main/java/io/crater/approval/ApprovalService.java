@@ -355,11 +355,7 @@ public class ApprovalService {
                 .map(rows -> {
                     List<Approval> items =
                             rows.stream().limit(n).map(r -> row(r).view()).toList();
-                    return new Page<>(
-                            items,
-                            rows.size() > n
-                                    ? Long.toString(items.get(items.size() - 1).id())
-                                    : null);
+                    return Page.of(items, rows.size() > n, i -> i.id());
                 });
     }
 

@@ -89,12 +89,7 @@ public class AuditResource {
                                         (String) r[9],
                                         (String) r[10]))
                                 .toList();
-                        return new Page<>(
-                                items,
-                                rows.size() > n
-                                        ? Long.toString(
-                                                items.get(items.size() - 1).id())
-                                        : null);
+                        return Page.of(items, rows.size() > n, i -> i.id());
                     });
         });
     }
@@ -122,12 +117,7 @@ public class AuditResource {
                                         (String) r[5],
                                         (String) r[6]))
                                 .toList();
-                        return new Page<>(
-                                items,
-                                rows.size() > n
-                                        ? Long.toString(
-                                                items.get(items.size() - 1).id())
-                                        : null);
+                        return Page.of(items, rows.size() > n, i -> i.id());
                     });
         });
     }

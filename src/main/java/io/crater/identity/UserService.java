@@ -113,20 +113,7 @@ public class UserService {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be created as given", errors));
         }
-        return hash(u).flatMap(h ->
-                        Panache.withTransaction(() -> exists(h.username()).flatMap(taken -> {
-                            if (taken) {
-                                throw new ApiException(
-                                        409,
-                                        "UserExists",
-                                        "Conflict",
-                                        "a user '" + h.username() + "' exists already (usernames ignore case)",
-                                        null,
-                                        null,
-                                        null);
-                            }
-                            return insert(h, caller.actor(null));
-                        })))
+        return hashAndInsert(u, caller.actor(null))
                 .flatMap(id -> get(id))
                 .map(view -> new Created(view, u.generated() ? u.password() : null));
     }
@@ -151,21 +138,7 @@ public class UserService {
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be created as given", errors));
         }
         AuditService.Actor actor = new AuditService.Actor(null, u.username(), clientAddress, null);
-        return hash(u).flatMap(h ->
-                        Panache.withTransaction(() -> exists(h.username()).flatMap(taken -> {
-                            if (taken) {
-                                throw new ApiException(
-                                        409,
-                                        "UserExists",
-                                        "Conflict",
-                                        "a user '" + h.username() + "' exists already",
-                                        null,
-                                        null,
-                                        null);
-                            }
-                            return insert(h, actor);
-                        })))
-                .flatMap(this::get);
+        return hashAndInsert(u, actor).flatMap(this::get);
     }
 
     /** Creates the first platform administrator when there is no user yet; returns whether it did. */
@@ -175,6 +148,24 @@ public class UserService {
                 .flatMap(n -> n > 0
                         ? Uni.createFrom().item(false)
                         : insert(u, AuditService.Actor.system()).replaceWith(true)));
+    }
+
+    /** Hashes the password off the event loop, then inserts the user unless the name is taken (409). */
+    private Uni<Long> hashAndInsert(NewUser u, AuditService.Actor actor) {
+        return hash(u).flatMap(h ->
+                Panache.withTransaction(() -> exists(h.username()).flatMap(taken -> {
+                    if (taken) {
+                        throw new ApiException(
+                                409,
+                                "UserExists",
+                                "Conflict",
+                                "a user '" + h.username() + "' exists already (usernames ignore case)",
+                                null,
+                                null,
+                                null);
+                    }
+                    return insert(h, actor);
+                })));
     }
 
     Uni<NewUser> hash(NewUser u) {
@@ -265,11 +256,7 @@ public class UserService {
                 .map(rows -> {
                     List<UserView> items =
                             rows.stream().limit(n).map(UserService::view).toList();
-                    return new Page<>(
-                            items,
-                            rows.size() > n
-                                    ? Long.toString(items.get(items.size() - 1).id())
-                                    : null);
+                    return Page.of(items, rows.size() > n, i -> i.id());
                 });
     }
 

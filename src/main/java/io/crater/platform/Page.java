@@ -9,6 +9,12 @@ import java.util.List;
  */
 public record Page<T>(List<T> items, String nextCursor) {
 
+    /** A page of items; when {@code more}, the cursor is the id of the last item shown. */
+    public static <T> Page<T> of(List<T> items, boolean more, java.util.function.ToLongFunction<T> id) {
+        return new Page<>(
+                items, more && !items.isEmpty() ? Long.toString(id.applyAsLong(items.get(items.size() - 1))) : null);
+    }
+
     /** Limits a page size to 1..200, default 50. */
     public static int limit(Integer requested) {
         if (requested == null) {
