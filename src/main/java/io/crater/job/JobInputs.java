@@ -1,0 +1,58 @@
+package io.crater.job;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The checked inputs of {@link JobManifests}: what the job asks for, whose it is, where it runs. */
+public final class JobInputs {
+
+    private JobInputs() {}
+
+    /** An accelerator model as the catalogue maps it onto nodes. */
+    public record Accelerator(String model, String resource, String labelKey, String labelValue) {}
+
+    /**
+     * What the job asks for, per pod. {@code workers} is the number of pods beside the master for {@code pytorch}
+     * (0 for every other kind); {@code timeLimit} null means no limit (inference runs until stopped).
+     */
+    public record Spec(
+            String publicId,
+            String displayName,
+            JobKind kind,
+            String image,
+            List<String> command,
+            List<String> args,
+            String workingDir,
+            Map<String, String> env,
+            long cpuMilli,
+            long memoryBytes,
+            Accelerator accelerator,
+            int acceleratorsPerPod,
+            long sharedMemoryBytes,
+            int workers,
+            Duration timeLimit) {
+
+        public Spec {
+            command = command == null ? List.of() : List.copyOf(command);
+            args = args == null ? List.of() : List.copyOf(args);
+            env = env == null ? Map.of() : Map.copyOf(env);
+        }
+    }
+
+    /**
+     * Whose job it is: ids for labels, the user's UID and the account's GID for the securityContext, and whether
+     * the member may only read the account's space.
+     */
+    public record Owner(
+            long accountId,
+            String accountSlug,
+            boolean accountReadOnly,
+            long userId,
+            String userSlug,
+            int uid,
+            int gid) {}
+
+    /** Where it runs: namespace, Volcano Queue, the shared claim with the file spaces, cleanup after the end. */
+    public record Placement(String namespace, String queue, String sharedClaim, Duration ttlAfterFinished) {}
+}

@@ -1,0 +1,38 @@
+package io.crater.job;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** What a job is; decides its tasks, ports, probes and default run time. */
+public enum JobKind {
+    /** JupyterLab in the browser, on the job's app origin. */
+    JUPYTER("jupyter", true),
+    /** VS Code in the browser (code-server), on the job's app origin. */
+    WEBIDE("webide", true),
+    /** A single-node batch job: image, command, working directory, environment. */
+    CUSTOM("custom", false),
+    /** Multi-node PyTorch DDP: a master and workers started by torchrun with c10d rendezvous. */
+    PYTORCH("pytorch", false),
+    /** A long-running model server (e.g. vLLM) behind a Service, until stopped. */
+    INFERENCE("inference", false);
+
+    private final String id;
+    private final boolean interactive;
+
+    JobKind(String id, boolean interactive) {
+        this.id = id;
+        this.interactive = interactive;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public boolean interactive() {
+        return interactive;
+    }
+
+    public static Optional<JobKind> of(String id) {
+        return Arrays.stream(values()).filter(k -> k.id.equals(id)).findFirst();
+    }
+}

@@ -1,0 +1,200 @@
+package io.crater.job;
+
+import io.crater.policy.Quantities;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The parts every job's pods share: resources, node selection, the securityContext built from the user's UID
+ * and the account's GID, the file spaces mounted by subPath, shared memory, Crater's environment. Nothing here
+ * is taken from user input except image, command, arguments, working directory and plain environment values.
+ */
+final class PodTemplates {
+
+    static final String USER_SPACE = "/crater/user";
+    static final String ACCOUNT_SPACE = "/crater/account";
+    static final String PUBLIC_SPACE = "/crater/public";
+    static final String SPACES_VOLUME = "crater-spaces";
+    static final String SHM_VOLUME = "dshm";
+
+    private PodTemplates() {}
+
+    /** A pod template running {@code container}, with Crater's labels, volumes and securityContext. */
+    static PodTemplateSpec pod(
+            JobInputs.Spec spec, JobInputs.Owner owner, JobInputs.Placement placement, Container container) {
+        PodSpec pod = new PodSpecBuilder()
+                .withRestartPolicy("Never")
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNewSecurityContext()
+                .withRunAsUser((long) owner.uid())
+                .withRunAsGroup((long) owner.gid())
+                .withRunAsNonRoot(true)
+                .withSupplementalGroups((long) owner.gid())
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .withNodeSelector(nodeSelector(spec))
+                .withContainers(container)
+                .withVolumes(volumes(spec, placement))
+                .withActiveDeadlineSeconds(
+                        spec.timeLimit() == null ? null : spec.timeLimit().toSeconds())
+                .withTerminationGracePeriodSeconds(30L)
+                .build();
+        return new PodTemplateSpecBuilder()
+                .withNewMetadata()
+                .withLabels(JobNames.labels(
+                        spec.publicId(),
+                        owner.accountId(),
+                        owner.userId(),
+                        spec.kind().id()))
+                .endMetadata()
+                .withSpec(pod)
+                .build();
+    }
+
+    /** The main container with resources, mounts, environment and a locked-down securityContext. */
+    static ContainerBuilder container(JobInputs.Spec spec, JobInputs.Owner owner, List<EnvVar> extraEnv) {
+        List<EnvVar> env = new ArrayList<>();
+        new TreeMap<>(spec.env()).forEach((k, v) -> {
+            if (!reserved(k)) {
+                env.add(new EnvVarBuilder().withName(k).withValue(v).build());
+            }
+        });
+        env.add(plain("CRATER_JOB_ID", spec.publicId()));
+        env.add(plain("CRATER_ACCOUNT", owner.accountSlug()));
+        env.add(plain("CRATER_USER", owner.userSlug()));
+        env.add(plain("CRATER_USER_SPACE", USER_SPACE));
+        env.add(plain("CRATER_ACCOUNT_SPACE", ACCOUNT_SPACE));
+        env.add(plain("CRATER_PUBLIC_SPACE", PUBLIC_SPACE));
+        if (spec.kind().interactive()) {
+            env.add(plain("HOME", USER_SPACE));
+        }
+        env.addAll(extraEnv);
+        return new ContainerBuilder()
+                .withName("main")
+                .withImage(spec.image())
+                .withImagePullPolicy("IfNotPresent")
+                .withCommand(spec.command().isEmpty() ? null : spec.command())
+                .withArgs(spec.args().isEmpty() ? null : spec.args())
+                .withWorkingDir(spec.workingDir())
+                .withEnv(env)
+                .withNewResources()
+                .withRequests(resources(spec))
+                .withLimits(resources(spec))
+                .endResources()
+                .withVolumeMounts(mounts(spec, owner))
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withPrivileged(false)
+                .withReadOnlyRootFilesystem(false)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext();
+    }
+
+    /** Names Crater sets itself; a user's value for them is dropped (the API refuses them before). */
+    static boolean reserved(String name) {
+        return name.startsWith("CRATER_")
+                || name.startsWith("PET_")
+                || name.startsWith("VC_")
+                || name.equals("HOME")
+                || name.equals("JUPYTER_TOKEN");
+    }
+
+    static EnvVar plain(String name, String value) {
+        return new EnvVarBuilder().withName(name).withValue(value).build();
+    }
+
+    static Probe httpProbe(String path, int port) {
+        return new io.fabric8.kubernetes.api.model.ProbeBuilder()
+                .withNewHttpGet()
+                .withPath(path)
+                .withNewPort(port)
+                .endHttpGet()
+                .withPeriodSeconds(5)
+                .withFailureThreshold(3)
+                .withTimeoutSeconds(2)
+                .build();
+    }
+
+    /** Requests = limits, so the pod is Guaranteed and accelerators (extended resources) are whole. */
+    private static Map<String, Quantity> resources(JobInputs.Spec spec) {
+        Map<String, Quantity> r = new LinkedHashMap<>();
+        r.put("cpu", new Quantity(Quantities.format(spec.cpuMilli())));
+        r.put("memory", new Quantity(Quantities.format(spec.memoryBytes() * 1000)));
+        if (spec.accelerator() != null && spec.acceleratorsPerPod() > 0) {
+            r.put(spec.accelerator().resource(), new Quantity(Integer.toString(spec.acceleratorsPerPod())));
+        }
+        return r;
+    }
+
+    private static Map<String, String> nodeSelector(JobInputs.Spec spec) {
+        if (spec.accelerator() == null || spec.acceleratorsPerPod() == 0) {
+            return null;
+        }
+        return Map.of(spec.accelerator().labelKey(), spec.accelerator().labelValue());
+    }
+
+    private static List<Volume> volumes(JobInputs.Spec spec, JobInputs.Placement placement) {
+        List<Volume> volumes = new ArrayList<>();
+        volumes.add(new VolumeBuilder()
+                .withName(SPACES_VOLUME)
+                .withNewPersistentVolumeClaim()
+                .withClaimName(placement.sharedClaim())
+                .endPersistentVolumeClaim()
+                .build());
+        if (spec.sharedMemoryBytes() > 0) {
+            volumes.add(new VolumeBuilder()
+                    .withName(SHM_VOLUME)
+                    .withNewEmptyDir()
+                    .withMedium("Memory")
+                    .withSizeLimit(new Quantity(Quantities.format(spec.sharedMemoryBytes() * 1000)))
+                    .endEmptyDir()
+                    .build());
+        }
+        return volumes;
+    }
+
+    private static List<VolumeMount> mounts(JobInputs.Spec spec, JobInputs.Owner owner) {
+        List<VolumeMount> mounts = new ArrayList<>();
+        mounts.add(mount(USER_SPACE, "users/" + owner.userSlug(), false));
+        mounts.add(mount(ACCOUNT_SPACE, "accounts/" + owner.accountSlug(), owner.accountReadOnly()));
+        mounts.add(mount(PUBLIC_SPACE, "public", true));
+        if (spec.sharedMemoryBytes() > 0) {
+            mounts.add(new VolumeMountBuilder()
+                    .withName(SHM_VOLUME)
+                    .withMountPath("/dev/shm")
+                    .build());
+        }
+        return mounts;
+    }
+
+    private static VolumeMount mount(String path, String subPath, boolean readOnly) {
+        return new VolumeMountBuilder()
+                .withName(SPACES_VOLUME)
+                .withMountPath(path)
+                .withSubPath(subPath)
+                .withReadOnly(readOnly)
+                .build();
+    }
+}
