@@ -46,6 +46,8 @@ class AuthorizationMatrixTest {
     static int grantToApprove;
     static int grantToReject;
     static int grantToCancel;
+    static String jobToRead;
+    static String jobToStop;
 
     @TestHTTPResource("/")
     URL base;
@@ -78,6 +80,20 @@ class AuthorizationMatrixTest {
         grantToApprove = grant();
         grantToReject = grant();
         grantToCancel = grant();
+        jobToRead = job();
+        jobToStop = job();
+    }
+
+    /** A job of the member in mx-lab; it waits (the account has no cpu quota), which is all the matrix needs. */
+    static String job() {
+        return Api.as(tokens.get("member"))
+                .header("X-Crater-Account", "mx-lab")
+                .body(Map.of("name", "matrix", "kind", "custom", "image", "busybox", "command", List.of("true")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     static int grant() {
@@ -345,6 +361,28 @@ class AuthorizationMatrixTest {
                         200,
                         200),
                 new Call(
+                        "POST",
+                        "/api/v1/jobs",
+                        "/api/v1/jobs",
+                        Map.of("name", "x", "kind", "bogus"),
+                        401,
+                        400,
+                        400,
+                        400,
+                        400),
+                new Call("GET", "/api/v1/jobs", "/api/v1/jobs", null, 401, 200, 200, 200, 200),
+                new Call("GET", "/api/v1/jobs/{id}", "/api/v1/jobs/" + jobToRead, null, 401, 403, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/jobs/{id}/stop",
+                        "/api/v1/jobs/" + jobToStop + "/stop",
+                        null,
+                        401,
+                        403,
+                        200,
+                        409,
+                        409),
+                new Call(
                         "PATCH",
                         "/api/v1/accelerator-models/{key}",
                         "/api/v1/accelerator-models/nvidia-rtx-4090",
@@ -452,12 +490,19 @@ class AuthorizationMatrixTest {
                     "notifications",
                     "accelerator_models",
                     "audit_log",
-                    "jobs")) {
+                    "job_requests")) {
                 try (ResultSet rs = s.executeQuery(
                         "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM " + table + " t")) {
                     rs.next();
                     sb.append(table).append('=').append(rs.getString(1)).append(';');
                 }
+            }
+            // Jobs move on their own (admission, the reconciler): compare what a call could change, not their state.
+            try (ResultSet rs =
+                    s.executeQuery("SELECT md5(coalesce(string_agg(concat_ws(',', id, public_id, account_id, user_id,"
+                            + " CAST(spec AS text), stop_requested), '|' ORDER BY id), '')) FROM jobs")) {
+                rs.next();
+                sb.append("jobs=").append(rs.getString(1)).append(';');
             }
         }
         return sb.toString();

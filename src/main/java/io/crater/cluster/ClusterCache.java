@@ -45,6 +45,7 @@ public class ClusterCache {
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Pod> pods;
     private final Map<String, Map<String, Resources>> boundByNode = new ConcurrentHashMap<>();
+    private final Map<String, String> boundPodJob = new ConcurrentHashMap<>();
     private final Set<String> dirty = ConcurrentHashMap.newKeySet();
     private final Set<String> deleted = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -115,6 +116,14 @@ public class ClusterCache {
         String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         Map<String, Resources> onNode = boundByNode.computeIfAbsent(node, n -> new ConcurrentHashMap<>());
+        String job = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get("crater.io/job-id");
+        if (job != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+            boundPodJob.put(key, job);
+        } else {
+            boundPodJob.remove(key);
+        }
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             if (onNode.remove(key) != null) {
                 dirty.add(node);
@@ -125,6 +134,8 @@ public class ClusterCache {
     }
 
     private void untrack(Pod pod) {
+        boundPodJob.remove(
+                pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
         String node = pod.getSpec().getNodeName();
         if (node != null
                 && boundByNode
@@ -186,6 +197,28 @@ public class ClusterCache {
             sum = sum.plus(r);
         }
         return sum;
+    }
+
+    /** Ids of the Crater jobs that have pods bound to nodes and not finished. */
+    public java.util.Set<String> jobsWithBoundPods() {
+        return java.util.Set.copyOf(boundPodJob.values());
+    }
+
+    /** Nodes as placement sees them: allocatable, labels, what bound pods use, whether pods may go there. */
+    public List<io.crater.policy.NodeCapacity> capacities() {
+        return nodes().stream()
+                .map(n -> new io.crater.policy.NodeCapacity(
+                        n.getMetadata().getName(),
+                        n.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : n.getMetadata().getLabels(),
+                        PodRequests.quantities(
+                                n.getStatus() == null ? null : n.getStatus().getAllocatable()),
+                        allocated(n.getMetadata().getName()),
+                        NodeViews.ready(n)
+                                && !Boolean.TRUE.equals(
+                                        n.getSpec() == null ? null : n.getSpec().getUnschedulable())))
+                .toList();
     }
 
     public int podCount(String node) {

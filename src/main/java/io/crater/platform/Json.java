@@ -14,6 +14,15 @@ public final class Json {
 
     private Json() {}
 
+    /** Reads JSON into a type (stored request bodies read back). */
+    public static <T> T read(String json, Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
     public static String write(Object value) {
         if (value == null) {
             return null;

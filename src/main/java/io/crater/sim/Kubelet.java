@@ -31,6 +31,8 @@ final class Kubelet {
     static final String DURATION = "sim.crater.io/duration";
     /** Annotation on a Volcano Job: the exit code its containers end with (default 0). */
     static final String EXIT_CODE = "sim.crater.io/exit-code";
+    /** Environment variable of a pod's container: how long it runs, same format as {@value #DURATION}. */
+    static final String DURATION_ENV = "SIM_DURATION";
 
     private final KubernetesClient client;
     private final SimState state;
@@ -80,6 +82,9 @@ final class Kubelet {
             Instant started = Instant.parse(pod.getStatus().getStartTime());
             VolcanoJob job = ownerJob(pod);
             Duration runFor = job == null ? null : duration(job);
+            if (runFor == null) {
+                runFor = durationFromEnv(pod);
+            }
             Long deadline = pod.getSpec().getActiveDeadlineSeconds();
             if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
                 finish(
@@ -217,9 +222,11 @@ final class Kubelet {
         String v = job.getMetadata().getAnnotations() == null
                 ? null
                 : job.getMetadata().getAnnotations().get(DURATION);
-        if (v == null || v.isBlank()) {
-            return null;
-        }
+        return v == null || v.isBlank() ? null : parse(v);
+    }
+
+    /** {@code 90}, {@code 30s}, {@code 5m}, {@code 2h}; null when unreadable. */
+    static Duration parse(String v) {
         try {
             char unit = v.charAt(v.length() - 1);
             if (Character.isDigit(unit)) {
@@ -232,9 +239,20 @@ final class Kubelet {
                 case 'h' -> Duration.ofMillis(Math.round(n * 3_600_000));
                 default -> null;
             };
-        } catch (NumberFormatException e) {
+        } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** The run time a container's {@value #DURATION_ENV} variable asks for (how jobs submitted through Crater set it). */
+    static Duration durationFromEnv(Pod pod) {
+        return pod.getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                .filter(e -> DURATION_ENV.equals(e.getName()) && e.getValue() != null)
+                .map(e -> parse(e.getValue()))
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     private static int exitCode(VolcanoJob job) {

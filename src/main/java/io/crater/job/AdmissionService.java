@@ -1,0 +1,378 @@
+package io.crater.job;
+
+import io.crater.account.QuotaService;
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.cluster.ClusterCache;
+import io.crater.cluster.ClusterConfig;
+import io.crater.platform.Json;
+import io.crater.platform.Sql;
+import io.crater.policy.Admission;
+import io.crater.policy.GangPlacement;
+import io.crater.policy.MemberLimits;
+import io.crater.policy.NodeCapacity;
+import io.crater.policy.Placement;
+import io.crater.policy.QuotaLine;
+import io.crater.policy.QuotaMath;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Admission, run by the replica that holds the {@code crater-admission} Lease. Each round is one database
+ * transaction, serialised by an advisory lock and fenced by the leader epoch: it re-reads the epoch FOR SHARE
+ * and rolls back if another replica has taken over since. Jobs wait in priority, then submission order; a
+ * blocked job does not hold back smaller ones behind it. Objects are created after the commit.
+ */
+@ApplicationScoped
+public class AdmissionService {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionService.class);
+    static final long LOCK_KEY = 0x637261746572L;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    JobsConfig config;
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    @Inject
+    JobApplier applier;
+
+    private final String identity = "crater-" + UUID.randomUUID();
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-admission");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile long epoch = -1;
+    private CompletableFuture<?> election;
+
+    void onStart(@Observes @Priority(60) StartupEvent event) {
+        var lock = new LeaseLock(cluster.namespace(), "crater-admission", identity);
+        election = client.leaderElector()
+                .withConfig(new LeaderElectionConfigBuilder()
+                        .withName("crater-admission")
+                        .withLock(lock)
+                        .withLeaseDuration(Duration.ofSeconds(15))
+                        .withRenewDeadline(Duration.ofSeconds(10))
+                        .withRetryPeriod(Duration.ofSeconds(2))
+                        .withReleaseOnCancel(true)
+                        .withLeaderCallbacks(new LeaderCallbacks(this::startLeading, this::stopLeading, leader -> {}))
+                        .build())
+                .build()
+                .start();
+        worker.scheduleWithFixedDelay(
+                this::round,
+                config.admissionInterval().toMillis(),
+                config.admissionInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (election != null) {
+            election.cancel(true);
+        }
+        worker.shutdownNow();
+    }
+
+    /** Whether this replica admits now. */
+    public boolean leading() {
+        return epoch >= 0;
+    }
+
+    /** Asks for an admission round soon (after a submit, a finished job, a quota change). */
+    public void wake() {
+        if (pending.compareAndSet(false, true)) {
+            worker.schedule(this::round, 50, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void startLeading() {
+        try {
+            Long next = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.rows(
+                            "UPDATE leader_epochs SET epoch = epoch + 1, holder = ?1, updated_at = now() WHERE name = 'admission' RETURNING epoch, holder",
+                            identity)
+                    .map(r -> Sql.longOf(r.get(0)[0]))));
+            epoch = next;
+            LOG.infof("admission: leading with epoch %d", next);
+            wake();
+        } catch (Throwable e) {
+            LOG.error("admission: could not take the epoch", e);
+        }
+    }
+
+    private void stopLeading() {
+        epoch = -1;
+        LOG.info("admission: no longer leading");
+    }
+
+    private void round() {
+        pending.set(false);
+        long mine = epoch;
+        if (mine < 0 || !cache.synced()) {
+            return;
+        }
+        try {
+            List<Long> admitted = VertxContextSupport.subscribeAndAwait(
+                    () -> Panache.withTransaction(() -> fence(mine).flatMap(v -> decideAll(mine))));
+            List<Long> stale = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                            "SELECT id, public_id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
+                            java.time.Instant.now().minus(config.repairAfter())))
+                    .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList()));
+            List<Long> toApply = new ArrayList<>(admitted);
+            stale.stream().filter(id -> !admitted.contains(id)).forEach(toApply::add);
+            for (long id : toApply) {
+                try {
+                    applier.load(id).ifPresent(applier::apply);
+                } catch (Throwable e) {
+                    LOG.warnf(
+                            "admission: creating the objects of job %d failed (%s); the repair step retries",
+                            id, e.getMessage());
+                }
+            }
+        } catch (Throwable e) {
+            if (e instanceof FencedException || e.getCause() instanceof FencedException) {
+                LOG.warnf("admission: epoch %d is no longer current; standing down", mine);
+                epoch = -1;
+                return;
+            }
+            LOG.warn("admission round failed; the next round retries", e);
+        }
+    }
+
+    /** Fails the round unless this replica's epoch is still the current one; holds it for the transaction. */
+    private Uni<Void> fence(long mine) {
+        return Sql.rows("SELECT epoch, holder FROM leader_epochs WHERE name = 'admission' FOR SHARE")
+                .map(r -> {
+                    if (Sql.longOf(r.get(0)[0]) != mine) {
+                        throw new FencedException();
+                    }
+                    return null;
+                })
+                .flatMap(v -> Sql.count("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(?1)) AS locked", LOCK_KEY))
+                .replaceWithVoid();
+    }
+
+    /** One round: decide every waiting job in order against one snapshot; returns the ids admitted. */
+    private Uni<List<Long>> decideAll(long mine) {
+        return Sql.rows(
+                        "SELECT " + JobRow.COLUMNS
+                                + " FROM jobs j WHERE j.state IN ('Queued', 'Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
+                .flatMap(rows -> {
+                    List<JobRow> jobs = rows.stream().map(JobRow::of).toList();
+                    List<NodeCapacity> nodes = reserve(cache.capacities(), jobs);
+                    Round round = new Round(nodes, mine);
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (JobRow job : jobs) {
+                        if (job.state().equals("Queued")) {
+                            chain = chain.flatMap(v -> round.decide(job));
+                        }
+                    }
+                    return chain.map(v -> round.admitted);
+                });
+    }
+
+    /** Capacity already promised: admitted jobs whose pods are not bound yet are placed first. */
+    private List<NodeCapacity> reserve(List<NodeCapacity> nodes, List<JobRow> jobs) {
+        Set<String> bound = cache.jobsWithBoundPods();
+        List<NodeCapacity> current = new ArrayList<>(nodes);
+        for (JobRow job : jobs) {
+            if (job.state().equals("Queued") || bound.contains(job.publicId())) {
+                continue;
+            }
+            JobSpecs.Checked checked = checked(job);
+            if (checked != null) {
+                current = apply(current, Placement.placeGang(current, checked.pods()), checked);
+            }
+        }
+        return current;
+    }
+
+    private JobSpecs.Checked checked(JobRow job) {
+        try {
+            return JobSpecs.check(Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static List<NodeCapacity> apply(
+            List<NodeCapacity> nodes, GangPlacement placement, JobSpecs.Checked checked) {
+        if (!placement.placed()) {
+            return nodes;
+        }
+        Map<String, Resources> add = new HashMap<>();
+        checked.pods().forEach(p -> add.merge(placement.assignments().get(p.name()), p.request(), Resources::plus));
+        return nodes.stream()
+                .map(n -> add.containsKey(n.name()) ? n.withUsed(n.used().plus(add.get(n.name()))) : n)
+                .toList();
+    }
+
+    /** The state of one round: capacity left, account snapshots, member usage, what was admitted. */
+    private final class Round {
+        List<NodeCapacity> nodes;
+        final long epoch;
+        final List<Long> admitted = new ArrayList<>();
+        final Map<Long, Map<String, QuotaLine>> accounts = new HashMap<>();
+        final Map<String, QuotaMath.MemberUsage> members = new HashMap<>();
+        final Map<String, MemberLimits> limits = new HashMap<>();
+
+        Round(List<NodeCapacity> nodes, long epoch) {
+            this.nodes = nodes;
+            this.epoch = epoch;
+        }
+
+        Uni<Void> decide(JobRow job) {
+            JobSpecs.Checked checked = checked(job);
+            if (checked == null) {
+                return reject(
+                        job,
+                        List.of(new io.crater.policy.Reason(
+                                "InvalidSpec", "the stored spec no longer passes the checks", Map.of())));
+            }
+            String memberKey = job.accountId() + "/" + job.userId();
+            return snapshot(job).flatMap(s -> {
+                Admission.Decision d = Admission.decide(
+                        s.lines(),
+                        s.limits(),
+                        s.usage(),
+                        checked.quotaRequest(),
+                        job.interactive(),
+                        nodes,
+                        checked.pods());
+                return switch (d.kind()) {
+                    case REJECT -> reject(job, d.reasons());
+                    case QUEUE ->
+                        Sql.update(
+                                        "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
+                                        job.id(),
+                                        Json.write(d.reasons()))
+                                .replaceWithVoid();
+                    case ADMIT -> {
+                        nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
+                        Map<String, QuotaLine> lines = new HashMap<>(s.lines());
+                        checked.quotaRequest().amounts().forEach((res, amount) -> {
+                            QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
+                            lines.put(res, new QuotaLine(res, l.guaranteed(), l.max(), l.granted(), l.used() + amount));
+                        });
+                        accounts.put(job.accountId(), lines);
+                        QuotaMath.MemberUsage u = s.usage();
+                        members.put(
+                                memberKey,
+                                new QuotaMath.MemberUsage(
+                                        u.resources().plus(checked.quotaRequest()),
+                                        u.activeJobs() + 1,
+                                        u.interactiveSessions() + (job.interactive() ? 1 : 0)));
+                        admitted.add(job.id());
+                        yield Sql.update(
+                                        "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3 WHERE id = ?1",
+                                        job.id(),
+                                        !d.borrowing().isEmpty(),
+                                        epoch)
+                                .flatMap(x -> JobStates.move(
+                                        job.id(),
+                                        "Queued",
+                                        "Admitted",
+                                        "Admitted",
+                                        d.borrowing().isEmpty()
+                                                ? "within the account's quota"
+                                                : "borrowing " + String.join(", ", d.borrowing())));
+                    }
+                };
+            });
+        }
+
+        private Uni<Void> reject(JobRow job, List<io.crater.policy.Reason> reasons) {
+            return Sql.update(
+                            "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
+                            job.id(),
+                            Json.write(reasons))
+                    .flatMap(x -> JobStates.move(
+                            job.id(),
+                            "Queued",
+                            "Rejected",
+                            reasons.get(0).code(),
+                            reasons.get(0).message()));
+        }
+
+        private record Snapshot(Map<String, QuotaLine> lines, MemberLimits limits, QuotaMath.MemberUsage usage) {}
+
+        private Uni<Snapshot> snapshot(JobRow job) {
+            String memberKey = job.accountId() + "/" + job.userId();
+            Uni<Map<String, QuotaLine>> lines = accounts.containsKey(job.accountId())
+                    ? Uni.createFrom().item(accounts.get(job.accountId()))
+                    : quotas.snapshot(job.accountId()).invoke(l -> accounts.put(job.accountId(), l));
+            Uni<MemberLimits> lim = limits.containsKey(memberKey)
+                    ? Uni.createFrom().item(limits.get(memberKey))
+                    : quotas.effectiveLimits(job.accountId(), job.userId()).invoke(l -> limits.put(memberKey, l));
+            Uni<QuotaMath.MemberUsage> usage = members.containsKey(memberKey)
+                    ? Uni.createFrom().item(members.get(memberKey))
+                    : memberUsage(job.accountId(), job.userId()).invoke(u -> members.put(memberKey, u));
+            return lines.flatMap(l -> lim.flatMap(m -> usage.map(u -> new Snapshot(l, m, u))));
+        }
+    }
+
+    private static Uni<QuotaMath.MemberUsage> memberUsage(long accountId, long userId) {
+        String active =
+                " j.account_id = ?1 AND j.user_id = ?2 AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
+        return Sql.rows(
+                        "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id WHERE"
+                                + active + " GROUP BY r.resource",
+                        accountId,
+                        userId)
+                .flatMap(rows -> Sql.rows(
+                                "SELECT count(*), count(*) FILTER (WHERE j.interactive) FROM jobs j WHERE" + active,
+                                accountId,
+                                userId)
+                        .map(counts -> {
+                            Map<String, Long> m = new HashMap<>();
+                            rows.forEach(r -> m.put((String) r[0], Sql.longOf(r[1])));
+                            return new QuotaMath.MemberUsage(new Resources(m), (int) Sql.longOf(counts.get(0)[0]), (int)
+                                    Sql.longOf(counts.get(0)[1]));
+                        }));
+    }
+
+    /** This replica's epoch is no longer the current one. */
+    static final class FencedException extends RuntimeException {
+        FencedException() {
+            super("fenced", null, false, false);
+        }
+    }
+}

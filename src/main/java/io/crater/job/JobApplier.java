@@ -1,0 +1,147 @@
+package io.crater.job;
+
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.cluster.ClusterConfig;
+import io.crater.platform.Json;
+import io.crater.platform.Sql;
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns an admitted job into its Kubernetes objects. Idempotent: names come from the job id, so a retry after
+ * a crash meets 409 and moves on. Runs on worker threads, never inside a database transaction.
+ */
+@ApplicationScoped
+public class JobApplier {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    JobsConfig config;
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    /** Everything the manifests need about a job's owner and account. */
+    record Context(JobRow job, JobInputs.Owner owner, String queue) {}
+
+    /** Reads the job and its owner (blocking; call from a worker thread). Empty when it should not run. */
+    Optional<Context> load(long jobId) throws Throwable {
+        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                "SELECT " + JobRow.COLUMNS
+                        + ", a.slug, a.kind, a.gid, u.slug, u.uid, COALESCE(m.file_access, 'rw') FROM jobs j"
+                        + " JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id"
+                        + " LEFT JOIN account_members m ON m.account_id = j.account_id AND m.user_id = j.user_id WHERE j.id = ?1",
+                jobId)));
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] r = rows.get(0);
+        JobRow job = JobRow.of(r);
+        if (!job.state().equals("Admitted") || job.stopRequested()) {
+            return Optional.empty();
+        }
+        String accountSlug = (String) r[12];
+        JobInputs.Owner owner = new JobInputs.Owner(
+                job.accountId(),
+                accountSlug,
+                "ro".equals(r[17]),
+                job.userId(),
+                (String) r[15],
+                ((Number) r[16]).intValue(),
+                ((Number) r[14]).intValue());
+        String queue = "personal".equals(r[13]) ? "crater-personal" : "crater-" + accountSlug;
+        return Optional.of(new Context(job, owner, queue));
+    }
+
+    /** Creates the Volcano Job, then its companions owned by it. */
+    void apply(Context ctx) {
+        JobViews.SubmitJob submitted = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);
+        JobSpecs.Checked checked = JobSpecs.check(submitted, catalogue.models(), config);
+        JobInputs.Spec s = checked.spec();
+        JobInputs.Spec spec = new JobInputs.Spec(
+                ctx.job().publicId(),
+                s.displayName(),
+                s.kind(),
+                s.image(),
+                s.command(),
+                s.args(),
+                s.workingDir(),
+                s.env(),
+                s.cpuMilli(),
+                s.memoryBytes(),
+                s.accelerator(),
+                s.acceleratorsPerPod(),
+                s.sharedMemoryBytes(),
+                s.workers(),
+                s.timeLimit());
+        JobInputs.Placement placement = new JobInputs.Placement(
+                cluster.namespace(), ctx.queue(), config.sharedClaim(), config.ttlAfterFinished());
+        byte[] token = new byte[24];
+        RANDOM.nextBytes(token);
+        JobManifests.Manifests m = JobManifests.build(
+                spec,
+                ctx.owner(),
+                placement,
+                Base64.getUrlEncoder().withoutPadding().encodeToString(token));
+        VolcanoJob created;
+        try {
+            created = client.resources(VolcanoJob.class)
+                    .inNamespace(cluster.namespace())
+                    .resource(m.volcanoJob())
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            created = client.resources(VolcanoJob.class)
+                    .inNamespace(cluster.namespace())
+                    .withName(m.volcanoJob().getMetadata().getName())
+                    .get();
+        }
+        for (HasMetadata companion : m.companions()) {
+            companion
+                    .getMetadata()
+                    .setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                            .withApiVersion(created.getApiVersion())
+                            .withKind(created.getKind())
+                            .withName(created.getMetadata().getName())
+                            .withUid(created.getMetadata().getUid())
+                            .withController(true)
+                            .withBlockOwnerDeletion(true)
+                            .build()));
+            try {
+                client.resource(companion).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Deletes the job's Volcano Job; its pods and companions follow by owner references. */
+    void delete(String publicId) {
+        client.resources(VolcanoJob.class)
+                .inNamespace(cluster.namespace())
+                .withName(JobNames.volcanoName(publicId))
+                .delete();
+    }
+}

@@ -1,0 +1,179 @@
+package io.crater.job;
+
+import io.crater.cluster.ClusterConfig;
+import io.crater.platform.Sql;
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Brings job rows in line with their Volcano Jobs: an informer over Crater's Volcano Jobs, changes coalesced
+ * per job and written every 300 ms from a worker thread (each write on a Vert.x context). After a restart the
+ * informer lists everything first, so missed changes are caught up. A job whose Volcano Job disappears is
+ * Stopped when a stop was asked for, else Failed with the reason {@code VolcanoJobDeleted}.
+ */
+@ApplicationScoped
+public class JobReconciler {
+
+    private static final Logger LOG = Logger.getLogger(JobReconciler.class);
+
+    /** Volcano's job phase to Crater's state (docs/jobs.md has the table). */
+    static final Map<String, String> STATES = Map.ofEntries(
+            Map.entry("Pending", "Pending"),
+            Map.entry("Restarting", "Pending"),
+            Map.entry("Running", "Running"),
+            Map.entry("Completing", "Running"),
+            Map.entry("Completed", "Succeeded"),
+            Map.entry("Aborting", "Stopping"),
+            Map.entry("Terminating", "Stopping"),
+            Map.entry("Aborted", "Failed"),
+            Map.entry("Terminated", "Failed"),
+            Map.entry("Failed", "Failed"));
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    AdmissionService admission;
+
+    private SharedIndexInformer<VolcanoJob> informer;
+    private final Map<String, VolcanoJob> latest = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> dirty = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-job-reconciler");
+        t.setDaemon(true);
+        return t;
+    });
+
+    void onStart(@Observes @Priority(70) StartupEvent event) {
+        informer = client.resources(VolcanoJob.class)
+                .inNamespace(cluster.namespace())
+                .withLabel(JobNames.MANAGED_BY, "crater")
+                .runnableInformer(0);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(VolcanoJob job) {
+                seen(job, false);
+            }
+
+            @Override
+            public void onUpdate(VolcanoJob old, VolcanoJob job) {
+                seen(job, false);
+            }
+
+            @Override
+            public void onDelete(VolcanoJob job, boolean unknownFinalState) {
+                seen(job, true);
+            }
+        });
+        informer.start();
+        flusher.scheduleWithFixedDelay(this::flush, 300, 300, TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        flusher.shutdownNow();
+        if (informer != null) {
+            informer.close();
+        }
+    }
+
+    private void seen(VolcanoJob job, boolean deleted) {
+        String id = job.getMetadata().getLabels().get(JobNames.JOB_ID);
+        if (id != null) {
+            latest.put(id, job);
+            dirty.put(id, deleted);
+        }
+    }
+
+    private void flush() {
+        for (String id : List.copyOf(dirty.keySet())) {
+            Boolean deleted = dirty.remove(id);
+            VolcanoJob job = latest.get(id);
+            if (deleted == null || job == null) {
+                continue;
+            }
+            try {
+                boolean finished = VertxContextSupport.subscribeAndAwait(
+                        () -> Panache.withTransaction(() -> update(id, job, deleted)));
+                if (deleted) {
+                    latest.remove(id);
+                }
+                if (finished) {
+                    admission.wake();
+                }
+            } catch (Throwable e) {
+                LOG.warnf("reconciling job %s failed (%s); retrying", id, e.getMessage());
+                dirty.putIfAbsent(id, deleted);
+            }
+        }
+    }
+
+    /** Writes the state the Volcano Job shows; returns whether the job just finished. */
+    private io.smallrye.mutiny.Uni<Boolean> update(String publicId, VolcanoJob job, boolean deleted) {
+        return Sql.rows("SELECT id, state, stop_requested FROM jobs WHERE public_id = ?1 FOR UPDATE", publicId)
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                    }
+                    long id = Sql.longOf(rows.get(0)[0]);
+                    String current = (String) rows.get(0)[1];
+                    boolean stopRequested = (Boolean) rows.get(0)[2];
+                    if (JobRow.terminal(current)) {
+                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                    }
+                    String phase = job.getStatus() == null || job.getStatus().state == null
+                            ? null
+                            : job.getStatus().state.phase;
+                    String next;
+                    String reason;
+                    String message;
+                    if (deleted) {
+                        next = stopRequested ? "Stopped" : "Failed";
+                        reason = stopRequested ? "Stopped" : "VolcanoJobDeleted";
+                        message = stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
+                    } else {
+                        next = phase == null ? current : STATES.getOrDefault(phase, current);
+                        if (stopRequested && !JobRow.terminal(next)) {
+                            next = "Stopping";
+                        } else if (stopRequested && next.equals("Failed")) {
+                            next = "Stopped";
+                        }
+                        reason = job.getStatus() == null || job.getStatus().state == null
+                                ? phase
+                                : job.getStatus().state.reason;
+                        message = job.getStatus() == null || job.getStatus().state == null
+                                ? null
+                                : job.getStatus().state.message;
+                    }
+                    if (next.equals(current) || (current.equals("Admitted") && next.equals("Admitted"))) {
+                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                    }
+                    String to = next;
+                    return JobStates.move(id, current, to, reason, message).replaceWith(JobRow.terminal(to));
+                });
+    }
+
+    /** Instant of the informer's first full listing, for checks. */
+    public boolean synced() {
+        return informer != null && informer.hasSynced();
+    }
+}

@@ -1,0 +1,217 @@
+package io.crater.job;
+
+import io.crater.cluster.AcceleratorModel;
+import io.crater.job.JobViews.SubmitJob;
+import io.crater.platform.ApiException;
+import io.crater.platform.Problem;
+import io.crater.policy.EffectiveRequest;
+import io.crater.policy.PodDemand;
+import io.crater.policy.Quantities;
+import io.crater.policy.Resources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/** Checks a submitted job and derives what it asks of the quota and of the nodes. */
+final class JobSpecs {
+
+    private static final Pattern ENV_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,127}$");
+    private static final Pattern DURATION = Pattern.compile("^([0-9]{1,6})(s|m|h|d)$");
+    static final long MAX_CPU_MILLI = 1024_000;
+    static final long MAX_MEMORY_BYTES = 16L << 40;
+    static final int MAX_ACCELERATORS = 64;
+    static final int MAX_WORKERS = 255;
+
+    /** A checked job: its manifest inputs (id filled in later), quota requests and pod demands. */
+    record Checked(JobInputs.Spec spec, Resources quotaRequest, List<PodDemand> pods, int priority) {}
+
+    private JobSpecs() {}
+
+    static Checked check(SubmitJob req, List<AcceleratorModel> catalogue, JobsConfig config) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (req == null) {
+            throw ApiException.badRequest(
+                    "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
+        }
+        JobKind kind = JobKind.of(req.kind()).orElse(null);
+        if (kind == null) {
+            errors.add(new Problem.FieldError("kind", "one of jupyter, webide, custom, pytorch, inference"));
+        }
+        String name = req.name() == null ? "" : req.name().trim();
+        if (name.isEmpty() || name.length() > 100) {
+            errors.add(new Problem.FieldError("name", "1 to 100 characters"));
+        }
+        String image = req.image() == null || req.image().isBlank()
+                ? defaultImage(kind, config)
+                : req.image().trim();
+        if (image == null || image.length() > 500 || image.chars().anyMatch(Character::isWhitespace)) {
+            errors.add(new Problem.FieldError(
+                    "image",
+                    "an image reference without spaces"
+                            + (kind == JobKind.CUSTOM || kind == JobKind.PYTORCH || kind == JobKind.INFERENCE
+                                    ? " (required for this kind)"
+                                    : "")));
+        }
+        List<String> command = req.command() == null ? List.of() : req.command();
+        List<String> args = req.args() == null ? List.of() : req.args();
+        if ((kind == JobKind.CUSTOM || kind == JobKind.PYTORCH) && command.isEmpty()) {
+            errors.add(new Problem.FieldError("command", "required for this kind"));
+        }
+        if (command.size() + args.size() > 256
+                || command.stream().anyMatch(c -> c == null || c.length() > 4096)
+                || args.stream().anyMatch(a -> a == null || a.length() > 4096)) {
+            errors.add(new Problem.FieldError("args", "at most 256 entries of at most 4096 characters"));
+        }
+        String workingDir = req.workingDir() == null || req.workingDir().isBlank()
+                ? null
+                : req.workingDir().trim();
+        if (workingDir != null && (!workingDir.startsWith("/") || workingDir.length() > 1024)) {
+            errors.add(new Problem.FieldError("workingDir", "an absolute path"));
+        }
+        Map<String, String> env = req.env() == null ? Map.of() : req.env();
+        env.forEach((k, v) -> {
+            if (k == null || !ENV_NAME.matcher(k).matches()) {
+                errors.add(new Problem.FieldError("env." + k, "not a variable name"));
+            } else if (PodTemplates.reserved(k)) {
+                errors.add(new Problem.FieldError("env." + k, "set by Crater"));
+            } else if (v == null || v.length() > 32_768) {
+                errors.add(new Problem.FieldError("env." + k, "a value of at most 32768 characters"));
+            }
+        });
+        JobViews.PodResources res =
+                req.resources() == null ? new JobViews.PodResources(null, null, null, null, null) : req.resources();
+        long cpu = quantity(res.cpu(), "1", "resources.cpu", 1, MAX_CPU_MILLI, errors);
+        long memoryMilli =
+                quantity(res.memory(), "4Gi", "resources.memory", 1000L << 20, MAX_MEMORY_BYTES * 1000, errors);
+        long shmMilli = res.sharedMemory() == null
+                ? 0
+                : quantity(res.sharedMemory(), "0", "resources.sharedMemory", 0, MAX_MEMORY_BYTES * 1000, errors);
+        int count = res.accelerators() == null ? 0 : res.accelerators();
+        if (count < 0 || count > MAX_ACCELERATORS) {
+            errors.add(new Problem.FieldError("resources.accelerators", "0 to " + MAX_ACCELERATORS));
+        }
+        AcceleratorModel model = null;
+        if (res.acceleratorModel() != null && !res.acceleratorModel().isBlank()) {
+            model = catalogue.stream()
+                    .filter(m -> m.key().equals(res.acceleratorModel()))
+                    .findFirst()
+                    .orElse(null);
+            if (model == null) {
+                errors.add(new Problem.FieldError("resources.acceleratorModel", "unknown accelerator model"));
+            }
+        } else if (count > 0) {
+            errors.add(new Problem.FieldError("resources.acceleratorModel", "name the model of the accelerators"));
+        }
+        int workers = req.workers() == null ? 0 : req.workers();
+        if (workers < 0 || workers > MAX_WORKERS || (workers > 0 && kind != JobKind.PYTORCH)) {
+            errors.add(new Problem.FieldError(
+                    "workers", kind == JobKind.PYTORCH ? "0 to " + MAX_WORKERS : "only pytorch jobs have workers"));
+        }
+        Duration limit = timeLimit(req.timeLimit(), kind, config, errors);
+        int priority = switch (req.priority() == null ? "normal" : req.priority()) {
+            case "low" -> 0;
+            case "normal" -> 1;
+            case "high" -> 2;
+            default -> {
+                errors.add(new Problem.FieldError("priority", "low, normal or high"));
+                yield 1;
+            }
+        };
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
+        }
+        JobInputs.Accelerator accelerator = model == null
+                ? null
+                : new JobInputs.Accelerator(model.key(), model.resource(), model.labelKey(), model.labelValue());
+        JobInputs.Spec spec = new JobInputs.Spec(
+                "jpending0",
+                name,
+                kind,
+                image,
+                command,
+                args,
+                workingDir,
+                env,
+                cpu,
+                memoryMilli / 1000,
+                accelerator,
+                count,
+                shmMilli / 1000,
+                workers,
+                limit);
+        int podCount = workers + 1;
+        Map<String, Long> quota = new TreeMap<>();
+        quota.put("cpu", cpu * podCount);
+        quota.put("memory", memoryMilli * podCount);
+        Map<String, Long> perPod = new LinkedHashMap<>();
+        perPod.put("cpu", cpu);
+        perPod.put("memory", memoryMilli);
+        if (accelerator != null && count > 0) {
+            quota.put(accelerator.model(), count * 1000L * podCount);
+            perPod.put(accelerator.resource(), count * 1000L);
+        }
+        Resources podRequest = EffectiveRequest.of(List.of(new Resources(perPod)), List.of(), Resources.NONE);
+        Map<String, String> selector =
+                accelerator == null || count == 0 ? Map.of() : Map.of(accelerator.labelKey(), accelerator.labelValue());
+        List<PodDemand> pods = new ArrayList<>();
+        for (int i = 0; i < podCount; i++) {
+            pods.add(new PodDemand("pod-" + i, podRequest, selector));
+        }
+        return new Checked(spec, new Resources(quota), pods, priority);
+    }
+
+    private static String defaultImage(JobKind kind, JobsConfig config) {
+        if (kind == JobKind.JUPYTER) {
+            return config.jupyterImage();
+        }
+        return kind == JobKind.WEBIDE ? config.webideImage() : null;
+    }
+
+    private static long quantity(
+            String value, String fallback, String field, long min, long max, List<Problem.FieldError> errors) {
+        try {
+            long v = Quantities.toMilli(value == null || value.isBlank() ? fallback : value.trim());
+            if (v < min || v > max) {
+                errors.add(new Problem.FieldError(
+                        field, "between " + Quantities.format(min) + " and " + Quantities.format(max)));
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            errors.add(new Problem.FieldError(field, "not a quantity (examples: 4, 500m, 16Gi)"));
+            return 0;
+        }
+    }
+
+    private static Duration timeLimit(String value, JobKind kind, JobsConfig config, List<Problem.FieldError> errors) {
+        if (kind == null) {
+            return null;
+        }
+        boolean interactive = kind.interactive();
+        Duration max = interactive ? config.interactiveMaxLimit() : config.batchMaxLimit();
+        if (value == null || value.isBlank()) {
+            return kind == JobKind.INFERENCE
+                    ? null
+                    : interactive ? config.interactiveDefaultLimit() : config.batchDefaultLimit();
+        }
+        var m = DURATION.matcher(value.trim());
+        if (!m.matches()) {
+            errors.add(new Problem.FieldError("timeLimit", "a duration such as 90m, 12h or 3d"));
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        Duration d = switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+        if (d.isZero() || d.compareTo(max) > 0) {
+            errors.add(new Problem.FieldError("timeLimit", "between 1s and " + max.toHours() + "h for this kind"));
+        }
+        return d;
+    }
+}

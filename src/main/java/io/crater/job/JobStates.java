@@ -1,0 +1,33 @@
+package io.crater.job;
+
+import io.crater.platform.Sql;
+import io.smallrye.mutiny.Uni;
+
+/** Writes a job's state change with its history row, in the caller's transaction. */
+final class JobStates {
+
+    private JobStates() {}
+
+    static Uni<Void> move(long jobId, String from, String to, String reason, String message) {
+        String stamps = switch (to) {
+            case "Running" -> ", started_at = COALESCE(started_at, now())";
+            case "Succeeded", "Failed", "Stopped", "Rejected" -> ", finished_at = COALESCE(finished_at, now())";
+            default -> "";
+        };
+        return Sql.update(
+                        "UPDATE jobs SET state = ?2, state_reason = ?3, state_message = ?4, updated_at = now()" + stamps
+                                + " WHERE id = ?1",
+                        jobId,
+                        to,
+                        reason == null ? "" : reason,
+                        message == null ? "" : message)
+                .flatMap(n -> Sql.update(
+                        "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        jobId,
+                        from == null ? "" : from,
+                        to,
+                        reason == null ? "" : reason,
+                        message == null ? "" : message))
+                .replaceWithVoid();
+    }
+}

@@ -1,0 +1,49 @@
+package io.crater.job;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Settings of jobs and admission. */
+@ConfigMapping(prefix = "crater.jobs")
+public interface JobsConfig {
+
+    /** Default time limit of interactive jobs (jupyter, webide). */
+    @WithDefault("24h")
+    Duration interactiveDefaultLimit();
+
+    /** Longest time limit an interactive job may ask for. */
+    @WithDefault("7d")
+    Duration interactiveMaxLimit();
+
+    /** Default time limit of batch jobs (custom, pytorch). */
+    @WithDefault("7d")
+    Duration batchDefaultLimit();
+
+    /** Longest time limit a batch job may ask for. */
+    @WithDefault("30d")
+    Duration batchMaxLimit();
+
+    /** The PersistentVolumeClaim (RWX) holding the user, account and public spaces. */
+    @WithDefault("crater-shared")
+    String sharedClaim();
+
+    /** How long Volcano keeps a finished job's objects. */
+    @WithDefault("1h")
+    Duration ttlAfterFinished();
+
+    /** Default images per kind. */
+    @WithDefault("quay.io/jupyter/pytorch-notebook:cuda12-2024-12-09")
+    String jupyterImage();
+
+    @WithDefault("codercom/code-server:4.96.2")
+    String webideImage();
+
+    /** How often the leader runs an admission round even without a wake-up. */
+    @WithDefault("2s")
+    Duration admissionInterval();
+
+    /** An admitted job whose Volcano Job is still missing after this long is created again. */
+    @WithDefault("10s")
+    Duration repairAfter();
+}

@@ -1,0 +1,120 @@
+package io.crater.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether a job may start now: its account's quota and the member's limits allow it and the cluster has room
+ * for all its pods at once. What can never run (a pod larger than every node of its model, more than the whole
+ * fleet) is rejected at once; everything else waits with reasons that carry the numbers.
+ */
+public final class Admission {
+
+    private Admission() {}
+
+    /** ADMIT: start it; QUEUE: wait, with reasons; REJECT: it can never run as asked. */
+    public enum Kind {
+        ADMIT,
+        QUEUE,
+        REJECT
+    }
+
+    /**
+     * A decision and, when admitted, where the pods fit and which quota resources it borrows.
+     *
+     * @param placement pod name to node, when admitted
+     */
+    public record Decision(Kind kind, List<Reason> reasons, List<String> borrowing, Map<String, String> placement) {
+        public Decision {
+            reasons = List.copyOf(reasons);
+            borrowing = List.copyOf(borrowing);
+            placement = Map.copyOf(placement);
+        }
+    }
+
+    /**
+     * @param account the account's quota lines (usage of jobs already admitted included)
+     * @param request the job's total request per quota resource (cpu, memory, model key)
+     * @param nodes nodes with what bound pods and reservations already use
+     * @param pods the job's pods with their effective requests per Kubernetes resource and node selectors
+     */
+    public static Decision decide(
+            Map<String, QuotaLine> account,
+            MemberLimits limits,
+            QuotaMath.MemberUsage member,
+            Resources request,
+            boolean interactive,
+            List<NodeCapacity> nodes,
+            List<PodDemand> pods) {
+        List<Reason> impossible = impossible(nodes, pods);
+        if (!impossible.isEmpty()) {
+            return new Decision(Kind.REJECT, impossible, List.of(), Map.of());
+        }
+        QuotaMath.Check quota = QuotaMath.check(account, limits, member, request, interactive);
+        if (!quota.fits()) {
+            return new Decision(Kind.QUEUE, quota.reasons(), List.of(), Map.of());
+        }
+        GangPlacement placement = Placement.placeGang(nodes, pods);
+        if (!placement.placed()) {
+            Reason why = placement.reasons().get(0);
+            return new Decision(
+                    Kind.QUEUE,
+                    List.of(new Reason("InsufficientCapacity", why.message(), why.numbers())),
+                    List.of(),
+                    Map.of());
+        }
+        return new Decision(Kind.ADMIT, List.of(), quota.borrowing(), placement.assignments());
+    }
+
+    /** Reasons the job can never run on this fleet, however long it waits. */
+    static List<Reason> impossible(List<NodeCapacity> nodes, List<PodDemand> pods) {
+        List<Reason> out = new ArrayList<>();
+        Resources total = Resources.NONE;
+        for (PodDemand pod : pods) {
+            total = total.plus(pod.request());
+            boolean fitsSomewhere = nodes.stream()
+                    .anyMatch(
+                            n -> n.matches(pod.nodeSelector()) && pod.request().fitsIn(n.allocatable()));
+            if (!fitsSomewhere && out.isEmpty()) {
+                String res = primary(pod.request());
+                long largest = nodes.stream()
+                        .filter(n -> n.matches(pod.nodeSelector()))
+                        .mapToLong(n -> n.allocatable().get(res))
+                        .max()
+                        .orElse(0);
+                out.add(new Reason(
+                        "PodLargerThanAnyNode",
+                        "a pod asks for " + Quantities.format(pod.request().get(res)) + " " + res
+                                + " but the largest matching node offers " + Quantities.format(largest),
+                        Map.of("requested", pod.request().get(res), "largestNode", largest)));
+            }
+        }
+        if (out.isEmpty()) {
+            for (Map.Entry<String, Long> e : total.amounts().entrySet()) {
+                long fleet = 0;
+                for (NodeCapacity n : nodes) {
+                    if (pods.stream().anyMatch(p -> n.matches(p.nodeSelector()))) {
+                        fleet += n.allocatable().get(e.getKey());
+                    }
+                }
+                if (e.getValue() > fleet) {
+                    out.add(new Reason(
+                            "LargerThanFleet",
+                            "the job asks for " + Quantities.format(e.getValue()) + " " + e.getKey()
+                                    + " in all; the matching nodes offer " + Quantities.format(fleet),
+                            Map.of("requested", e.getValue(), "fleet", fleet)));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String primary(Resources request) {
+        return request.amounts().keySet().stream()
+                .filter(Placement::isAccelerator)
+                .findFirst()
+                .orElse("cpu");
+    }
+}

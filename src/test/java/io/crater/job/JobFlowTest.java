@@ -1,0 +1,226 @@
+package io.crater.job;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.crater.platform.KubeClients;
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Jobs end to end in the simulated cluster: submit, admission against quota, running, finishing, stopping. */
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class JobFlowTest {
+
+    static final String PW = "Jobs-pass-2026";
+
+    static Map<String, Object> job(String name, int gpus, Map<String, String> env) {
+        return Map.of(
+                "name",
+                name,
+                "kind",
+                "custom",
+                "image",
+                "python:3.12",
+                "command",
+                List.of("python", "train.py"),
+                "env",
+                env,
+                "resources",
+                Map.of("cpu", "4", "memory", "16Gi", "acceleratorModel", "nvidia-a100-80gb", "accelerators", gpus));
+    }
+
+    static String state(String token, String id) {
+        return as(token)
+                .get("/api/v1/jobs/" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("job.state");
+    }
+
+    @Test
+    void jobsAreAdmittedWithinQuotaWaitWithReasonsAndStartWhenRoomIsFreed() {
+        admin().body(Map.of("slug", "jobs-lab", "name", "Jobs Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "nvidia-a100-80gb", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "cpu", "guaranteed", "64", "max", "64"),
+                                Map.of("resource", "memory", "guaranteed", "512Gi", "max", "512Gi"))))
+                .put("/api/v1/accounts/jobs-lab/quota")
+                .then()
+                .statusCode(200);
+        String alice = Api.user("jobs.alice", PW);
+        String bob = Api.user("jobs.bob", PW);
+        String outsider = Api.user("jobs.out", PW);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/jobs-lab/members/jobs.alice")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/jobs-lab/members/jobs.bob")
+                .then()
+                .statusCode(200);
+
+        // A dry run decides and shows the manifests, and creates nothing.
+        as(alice)
+                .header("X-Crater-Account", "jobs-lab")
+                .body(job("preview", 4, Map.of()))
+                .post("/api/v1/jobs?dryRun=true")
+                .then()
+                .statusCode(200)
+                .body("decision", equalTo("ADMIT"))
+                .body("manifests", containsString("queue: \"crater-jobs-lab\""));
+        as(alice).get("/api/v1/jobs?account=jobs-lab").then().statusCode(200).body("items", hasSize(0));
+
+        // 6 GPUs run; another 4 would exceed the max of 8 and waits with the numbers.
+        String first = as(alice)
+                .header("X-Crater-Account", "jobs-lab")
+                .body(job("first", 6, Map.of()))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .body("state", equalTo("Queued"))
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(30)).until(() -> state(alice, first).equals("Running"));
+        String second = as(bob).header("X-Crater-Account", "jobs-lab")
+                .body(job("second", 4, Map.of("SIM_DURATION", "2s")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> as(bob).get("/api/v1/jobs/" + second)
+                        .then()
+                        .body("job.state", equalTo("Queued"))
+                        .body("job.reasons[0].code", equalTo("AccountQuotaExceeded"))
+                        .body("job.reasons[0].numbers.used", equalTo(6000))
+                        .body("job.reasons[0].numbers.effectiveMax", equalTo(8000)));
+        as(bob).get("/api/v1/accounts/jobs-lab")
+                .then()
+                .body("quota.find { it.resource == 'nvidia-a100-80gb' }.used", equalTo("6"));
+
+        // Others may not see the lab's jobs; a member may not stop another member's job.
+        as(outsider).get("/api/v1/jobs/" + first).then().statusCode(403);
+        as(bob).post("/api/v1/jobs/" + first + "/stop").then().statusCode(403).body("code", equalTo("NotJobOwner"));
+
+        // Stopping the first frees the GPUs: the second is admitted, runs for its 2 s and succeeds.
+        as(alice).post("/api/v1/jobs/" + first + "/stop").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> state(alice, first).equals("Stopped"));
+        await().atMost(Duration.ofSeconds(40)).until(() -> state(bob, second).equals("Succeeded"));
+        as(bob).get("/api/v1/jobs/" + second)
+                .then()
+                .body("history.to", hasItem("Admitted"))
+                .body("history.to", hasItem("Running"))
+                .body("history.to", hasItem("Succeeded"));
+        try (KubernetesClient k8s =
+                KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            VolcanoJob vj = k8s.resources(VolcanoJob.class)
+                    .inNamespace("crater-jobs")
+                    .withName("c-" + second)
+                    .get();
+            assertThat(vj.getSpec().queue).isEqualTo("crater-jobs-lab");
+            assertThat(vj.getMetadata().getLabels()).containsEntry("crater.io/job-id", second);
+        }
+        as(alice).post("/api/v1/jobs/" + first + "/stop").then().statusCode(409).body("code", equalTo("JobFinished"));
+        admin().get("/api/v1/audit?action=job.submit").then().body("items.targetId", hasItem(second));
+    }
+
+    @Test
+    void badJobsAreRefusedAndNothingIsCreated() {
+        String carol = Api.user("jobs.carol", PW);
+        as(carol)
+                .body(Map.of("name", "x", "kind", "quantum"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("kind"));
+        as(carol)
+                .body(Map.of(
+                        "name",
+                        "x",
+                        "kind",
+                        "custom",
+                        "image",
+                        "python",
+                        "command",
+                        List.of("true"),
+                        "resources",
+                        Map.of("cpu", "-1", "memory", "lots", "acceleratorModel", "tpu-v9", "accelerators", 1)))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("resources.cpu"))
+                .body("errors.field", hasItem("resources.memory"))
+                .body("errors.field", hasItem("resources.acceleratorModel"));
+        as(carol)
+                .body(Map.of(
+                        "name",
+                        "x",
+                        "kind",
+                        "custom",
+                        "image",
+                        "python",
+                        "command",
+                        List.of("true"),
+                        "env",
+                        Map.of("CRATER_USER", "root")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("env.CRATER_USER"));
+        // A pod larger than any node can never run: rejected at once with the numbers.
+        as(carol)
+                .body(Map.of(
+                        "name",
+                        "huge",
+                        "kind",
+                        "custom",
+                        "image",
+                        "python",
+                        "command",
+                        List.of("true"),
+                        "resources",
+                        Map.of(
+                                "cpu",
+                                "4",
+                                "memory",
+                                "16Gi",
+                                "acceleratorModel",
+                                "nvidia-a100-80gb",
+                                "accelerators",
+                                16)))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(422)
+                .body("code", equalTo("JobRejected"))
+                .body("reasons[0].code", equalTo("PodLargerThanAnyNode"));
+        as(carol)
+                .header("X-Crater-Account", "jobs-lab")
+                .body(job("sneak", 1, Map.of()))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(403);
+        as(carol).get("/api/v1/jobs").then().statusCode(200).body("items", hasSize(0));
+    }
+}
