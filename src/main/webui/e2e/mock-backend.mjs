@@ -1,6 +1,7 @@
 // Minimal stand-in for the Crater API, for working on the console without the real server.
 // Serves dist/ with SPA fallback and a fake cluster under /api/v1 (cookie auth, CSRF header check, SSE),
-// plus in-memory governance (users, accounts, quota, members, limits, approvals, audit; see mock-governance.mjs).
+// plus in-memory governance (users, accounts, quota, members, limits, approvals, audit; see mock-governance.mjs)
+// and jobs with a simulated lifecycle (see mock-jobs.mjs).
 //
 //   npm run build && node e2e/mock-backend.mjs          (listens on 127.0.0.1:8123, PORT to change)
 //   user "admin" / password "admin" (role admin), user "alice" / "alice" (role user)
@@ -10,6 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGovernance } from './mock-governance.mjs';
+import { createJobs } from './mock-jobs.mjs';
 
 const PORT = Number(process.env.PORT || 8123);
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -23,6 +25,7 @@ const MODELS = {
 };
 
 const governance = createGovernance(MODELS);
+const jobs = createJobs({ accounts: governance.accounts, models: MODELS });
 
 const nodes = new Map();
 for (const [model, m] of Object.entries(MODELS)) {
@@ -156,7 +159,9 @@ async function api(req, res, path) {
     return undefined;
   }
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const answer = await governance.handle(req, url, user, (raw) => body(req, raw));
+  const answer =
+    (await jobs.handle(req, url, user, (raw) => body(req, raw))) ??
+    (await governance.handle(req, url, user, (raw) => body(req, raw)));
   if (answer) {
     if (answer.status === 204) {
       res.writeHead(204);

@@ -48,7 +48,9 @@ export function createGovernance(models) {
     return a;
   }
   function addUser({ username, displayName, email = null, password, role = 'user' }) {
-    const u = { id: nextId('u'), username, slug: `u-${username}`, uid: ++uid, displayName, email, role, disabled: false, createdAt: now(), defaultAccount: `u-${username}`, password, tokens: [], sshKeys: [], notifications: [] };
+    // Personal account slugs are DNS labels, like the server's: "job.runner" → "u-job-runner".
+    const slug = `u-${username.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
+    const u = { id: nextId('u'), username, slug, uid: ++uid, displayName, email, role, disabled: false, createdAt: now(), defaultAccount: slug, password, tokens: [], sshKeys: [], notifications: [] };
     users.set(username, u);
     const personal = addAccount(u.slug, displayName || username, 'personal');
     personal.members.set(username, { role: 'admin', fileAccess: 'rw', limits: emptyLimits() });
@@ -474,5 +476,5 @@ export function createGovernance(models) {
     return u;
   }
 
-  return { handle, authenticate, users, sessionUser };
+  return { handle, authenticate, users, accounts, sessionUser };
 }

@@ -44,6 +44,35 @@ describe('ApiError.fromResponse', () => {
     expect(err.retryAfterSeconds).toBe(42);
   });
 
+  it('keeps coded reasons with their numbers', async () => {
+    const res = problemResponse(422, {
+      title: 'Unprocessable',
+      status: 422,
+      code: 'JobRejected',
+      detail: 'the job can never run on this cluster',
+      reasons: [
+        {
+          code: 'PodLargerThanAnyNode',
+          message: 'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
+          numbers: { requested: 16000, largestNode: 8000, bogus: 'x' },
+        },
+        'plain text',
+      ],
+    });
+    const err = await ApiError.fromResponse(res);
+    expect(err.reasons).toEqual([
+      'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
+      'plain text',
+    ]);
+    expect(err.problemReasons).toEqual([
+      {
+        code: 'PodLargerThanAnyNode',
+        message: 'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
+        numbers: { requested: 16000, largestNode: 8000 },
+      },
+    ]);
+  });
+
   it('falls back to the HTTP status when the body is not a problem', async () => {
     const res = new Response('<html>Bad gateway</html>', {
       status: 502,

@@ -6,6 +6,14 @@ export interface FieldError {
   message: string;
 }
 
+/** A reason given as an object with a code and figures, e.g. why a job was rejected. */
+export interface ProblemReason {
+  code: string;
+  message: string;
+  numbers: Record<string, number>;
+  resource?: string;
+}
+
 export interface ApiErrorInit {
   status: number;
   code: string;
@@ -13,6 +21,7 @@ export interface ApiErrorInit {
   detail?: string | undefined;
   reasons?: string[] | undefined;
   fieldErrors?: FieldError[] | undefined;
+  problemReasons?: ProblemReason[] | undefined;
   type?: string | undefined;
   retryAfterSeconds?: number | undefined;
 }
@@ -28,6 +37,8 @@ export class ApiError extends Error {
   readonly reasons: string[];
   /** The problem's `errors` list: which request fields were invalid and why. */
   readonly fieldErrors: FieldError[];
+  /** The reasons that carry a code (e.g. job admission: {code, message, numbers}), kept as objects. */
+  readonly problemReasons: ProblemReason[];
   readonly type: string | undefined;
   /** Seconds to wait before retrying, from the Retry-After header. */
   readonly retryAfterSeconds: number | undefined;
@@ -41,6 +52,7 @@ export class ApiError extends Error {
     this.detail = init.detail;
     this.reasons = init.reasons ?? [];
     this.fieldErrors = init.fieldErrors ?? [];
+    this.problemReasons = init.problemReasons ?? [];
     this.type = init.type;
     this.retryAfterSeconds = init.retryAfterSeconds;
   }
@@ -61,6 +73,7 @@ export class ApiError extends Error {
       type: stringField(problem, 'type'),
       reasons: parseReasons(problem['reasons']),
       fieldErrors: parseFieldErrors(problem['errors']),
+      problemReasons: parseProblemReasons(problem['reasons']),
       retryAfterSeconds: parseRetryAfter(res.headers.get('Retry-After')),
     });
   }
@@ -126,6 +139,27 @@ function parseReasons(raw: unknown): string[] {
       if (text) out.push(field ? `${field}: ${text}` : text);
       else out.push(JSON.stringify(r));
     }
+  }
+  return out;
+}
+
+/** The object reasons with a code, keeping their numeric figures (other entries are dropped). */
+function parseProblemReasons(raw: unknown): ProblemReason[] {
+  if (!Array.isArray(raw)) return [];
+  const out: ProblemReason[] = [];
+  for (const r of raw) {
+    if (!isRecord(r)) continue;
+    const code = stringField(r, 'code');
+    if (code === undefined) continue;
+    const numbers: Record<string, number> = {};
+    const rawNumbers = r['numbers'];
+    if (isRecord(rawNumbers)) {
+      for (const [k, v] of Object.entries(rawNumbers)) if (typeof v === 'number' && Number.isFinite(v)) numbers[k] = v;
+    }
+    const resource = stringField(r, 'resource');
+    const reason: ProblemReason = { code, message: stringField(r, 'message') ?? '', numbers };
+    if (resource !== undefined) reason.resource = resource;
+    out.push(reason);
   }
   return out;
 }

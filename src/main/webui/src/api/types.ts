@@ -375,3 +375,97 @@ export interface AuditFilter {
   from?: string;
   to?: string;
 }
+
+// ---- Jobs ----
+
+export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference';
+export type JobState =
+  | 'Queued'
+  | 'Admitted'
+  | 'Pending'
+  | 'Running'
+  | 'Stopping'
+  | 'Succeeded'
+  | 'Failed'
+  | 'Stopped'
+  | 'Rejected';
+export type JobPriority = 'low' | 'normal' | 'high';
+
+/**
+ * Why admission decided as it did: a stable code, a sentence from the server and the figures behind it
+ * (milli-units for resources). `resource` is not always sent; the console then reads it from the message.
+ */
+export interface Reason {
+  code: string;
+  message: string;
+  numbers: Record<string, number>;
+  resource?: string;
+}
+
+export interface PodResources {
+  cpu?: string;
+  memory?: string;
+  acceleratorModel?: string;
+  accelerators?: number;
+  sharedMemory?: string;
+}
+
+export interface SubmitJob {
+  name: string;
+  kind: JobKind;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  workingDir?: string;
+  env?: Record<string, string>;
+  resources: PodResources;
+  /** Extra pods beside the master (pytorch only). */
+  workers?: number;
+  /** e.g. "90m", "12h", "3d"; the kind's default when absent. */
+  timeLimit?: string;
+  priority?: JobPriority;
+}
+
+export interface JobSummary {
+  id: string;
+  name: string;
+  kind: JobKind;
+  state: JobState;
+  account: string;
+  owner: string;
+  /** Resource → quantity string ("4", "16Gi"); accelerators by catalogue model. */
+  requests: Record<string, string>;
+  borrowing: boolean;
+  reasons: Reason[];
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface JobTransition {
+  at: string;
+  from: JobState | null;
+  to: JobState;
+  reason: string | null;
+  message: string | null;
+}
+
+export interface JobDetail {
+  job: JobSummary;
+  spec: SubmitJob;
+  stateReason: string | null;
+  stateMessage: string | null;
+  history: JobTransition[];
+}
+
+export type AdmissionDecision = 'ADMIT' | 'QUEUE' | 'REJECT';
+
+/** Answer to a dry run: what admission would decide now; nothing is created. */
+export interface DryRunResult {
+  decision: AdmissionDecision;
+  reasons: Reason[];
+  /** Resources the job would borrow beyond the account's guarantee. */
+  borrowing: string[];
+  /** The objects the job would become, as YAML. */
+  manifests: string;
+}

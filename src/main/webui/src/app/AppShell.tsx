@@ -26,6 +26,9 @@ function SideNav() {
         <NavLink to="/" end data-testid="nav-overview" className={navClass}>
           {t('nav.overview')}
         </NavLink>
+        <NavLink to="/jobs" data-testid="nav-jobs" className={navClass}>
+          {t('nav.jobs')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

@@ -8,6 +8,9 @@ import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
+import { JobDetailPage } from '../features/jobs/JobDetailPage';
+import { JobsPage } from '../features/jobs/JobsPage';
+import { NewJobPage } from '../features/jobs/NewJobPage';
 import { ProfilePage } from '../features/me/ProfilePage';
 import { AppShell } from './AppShell';
 import { NotFoundPage } from './NotFoundPage';
@@ -26,6 +29,9 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, element: <OverviewPage /> },
+      { path: 'jobs', element: <JobsPage /> },
+      { path: 'jobs/new', element: <NewJobPage /> },
+      { path: 'jobs/:id', element: <JobDetailPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },

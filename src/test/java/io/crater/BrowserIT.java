@@ -38,6 +38,12 @@ class BrowserIT {
         run("governance.mjs", "console-governance.png", Map.of());
     }
 
+    /** A user submits a job from the form (checked first), sees it run and succeed, then stops a second one. */
+    @Test
+    void userSubmitsWatchesAndStopsJobs() throws Exception {
+        run("jobs.mjs", "console-jobs.png", Map.of());
+    }
+
     private static void run(String script, String screenshotName, Map<String, String> extraEnv) throws Exception {
         Path home = Files.createTempDirectory("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));

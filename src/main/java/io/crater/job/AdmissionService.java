@@ -52,6 +52,7 @@ public class AdmissionService {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class);
     static final long LOCK_KEY = 0x637261746572L;
+    static final String CHANNEL = "crater_admission";
 
     @Inject
     KubernetesClient client;
@@ -73,6 +74,20 @@ public class AdmissionService {
 
     @Inject
     JobApplier applier;
+
+    @Inject
+    io.vertx.core.Vertx vertx;
+
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.reactive.url")
+    String databaseUrl;
+
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.username")
+    String databaseUser;
+
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.password", defaultValue = "")
+    String databasePassword;
+
+    private io.vertx.pgclient.pubsub.PgSubscriber subscriber;
 
     private final String identity = "crater-" + UUID.randomUUID();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -106,6 +121,9 @@ public class AdmissionService {
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        if (subscriber != null) {
+            subscriber.close();
+        }
         if (election != null) {
             election.cancel(true);
         }

@@ -282,14 +282,35 @@ public class JobService {
             sql.append(" AND j.state = ?").append(params.size());
         }
         sql.append(" ORDER BY j.id DESC LIMIT ").append(n + 1);
-        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
-                .map(rows -> {
+        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray())
+                .flatMap(rows -> {
                     List<Object[]> shown = rows.size() > n ? rows.subList(0, n) : rows;
-                    List<JobSummary> items =
-                            shown.stream().map(r -> summaryOf(r, List.of())).toList();
-                    return new Page<>(
-                            items, rows.size() > n ? Long.toString(Sql.longOf(shown.get(shown.size() - 1)[0])) : null);
-                });
+                    if (shown.isEmpty()) {
+                        return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
+                    }
+                    StringBuilder in = new StringBuilder();
+                    List<Object> ids = new ArrayList<>();
+                    for (Object[] r : shown) {
+                        ids.add(Sql.longOf(r[0]));
+                        in.append(in.isEmpty() ? "" : ", ").append('?').append(ids.size());
+                    }
+                    return Sql.rows(
+                                    "SELECT job_id, resource, milli FROM job_requests WHERE job_id IN (" + in + ")",
+                                    ids.toArray())
+                            .map(req -> {
+                                Map<Long, List<Object[]>> byJob = new java.util.HashMap<>();
+                                req.forEach(q -> byJob.computeIfAbsent(Sql.longOf(q[0]), k -> new ArrayList<>())
+                                        .add(new Object[] {q[1], q[2]}));
+                                List<JobSummary> items = shown.stream()
+                                        .map(r -> summaryOf(r, byJob.getOrDefault(Sql.longOf(r[0]), List.of())))
+                                        .toList();
+                                return new Page<>(
+                                        items,
+                                        rows.size() > n
+                                                ? Long.toString(Sql.longOf(shown.get(shown.size() - 1)[0]))
+                                                : null);
+                            });
+                }));
     }
 
     public Uni<JobViews.JobDetail> get(String publicId, Caller caller) {

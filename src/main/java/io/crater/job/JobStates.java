@@ -28,6 +28,11 @@ final class JobStates {
                         to,
                         reason == null ? "" : reason,
                         message == null ? "" : message))
+                .flatMap(n -> JobRow.terminal(to)
+                        ? Sql.count(
+                                "SELECT count(*) FROM (SELECT pg_notify('" + AdmissionService.CHANNEL + "', ?1)) AS n",
+                                Long.toString(jobId))
+                        : Uni.createFrom().item(0L))
                 .replaceWithVoid();
     }
 }

@@ -144,6 +144,11 @@ class JobFlowTest {
         }
         as(alice).post("/api/v1/jobs/" + first + "/stop").then().statusCode(409).body("code", equalTo("JobFinished"));
         admin().get("/api/v1/audit?action=job.submit").then().body("items.targetId", hasItem(second));
+        as(bob).get("/api/v1/jobs?account=jobs-lab")
+                .then()
+                .statusCode(200)
+                .body("items.find { it.id == '" + second + "' }.requests.'nvidia-a100-80gb'", equalTo("4"))
+                .body("items.find { it.id == '" + second + "' }.requests.memory", equalTo("16Gi"));
     }
 
     @Test

@@ -1,0 +1,365 @@
+// Browser test of the jobs flow, with one browser context per person:
+//   1. the platform admin creates user job.runner on /admin/users;
+//   2. job.runner signs in (the personal account u-job-runner is selected by default);
+//   3. job.runner fills /jobs/new for a custom job "hello" (python:3.12, `python -c print(1)`, SIM_DURATION=3s,
+//      1 CPU, 1Gi), checks it (decision ADMIT), submits it and watches it run and succeed;
+//   4. job.runner submits a custom job "long" (runs until stopped), waits until it runs and stops it;
+//   5. /jobs lists both, Succeeded and Stopped.
+//
+// Environment:
+//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8123)
+//   CRATER_USER      platform admin user name
+//   CRATER_PASSWORD  that user's password
+//   SCREENSHOT       path of the full-page PNG screenshot to write (optional)
+//   CHROMIUM         Chromium executable (default /usr/bin/chromium)
+//
+// Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
+
+import { chromium } from 'playwright-core';
+
+const STEP_TIMEOUT_MS = 30_000;
+/** How long a job may take to reach a state (admission, image pull, SIM_DURATION). */
+const JOB_TIMEOUT_MS = 60_000;
+const RUNNER = { username: 'job.runner', displayName: 'Job Runner', password: 'Runner-pass-12345' };
+const PERSONAL_ACCOUNT = 'u-job-runner';
+
+function env(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    if (fallback !== undefined) return fallback;
+    throw new Error(`environment variable ${name} is not set`);
+  }
+  return value;
+}
+
+function log(message) {
+  console.log(`[e2e] ${message}`);
+}
+
+class CheckFailed extends Error {}
+
+function check(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/** Runs one named step, bounded in time, so a failure says where it happened. */
+async function step(name, fn, timeoutMs = STEP_TIMEOUT_MS * 2) {
+  log(`step: ${name}`);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([fn(), timeout]);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(`step "${name}" failed: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `probe` until it returns a truthy value or `timeoutMs` passes. */
+async function waitFor(probe, describeFailure, timeoutMs = STEP_TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = await probe();
+    if (last !== null && last !== undefined && last !== false) return last;
+    if (Date.now() > deadline) throw new CheckFailed(describeFailure());
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function formErrorText(page) {
+  const error = page.getByTestId('form-error').first();
+  if (!(await error.isVisible().catch(() => false))) return null;
+  return { text: (await error.innerText()).trim(), code: await error.getAttribute('data-code') };
+}
+
+async function main() {
+  const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
+  const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
+  const screenshot = process.env.SCREENSHOT || '';
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+    timeout: STEP_TIMEOUT_MS,
+  });
+
+  let current;
+
+  /** A fresh browser context (own cookies and localStorage) for one person. */
+  async function openAs(who) {
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    page.on('pageerror', (err) => log(`[${who.username}] page error: ${err.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') log(`[${who.username}] console error: ${msg.text()}`);
+    });
+    current = page;
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+    await page.getByTestId('login-username').fill(who.username);
+    await page.getByTestId('login-password').fill(who.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.getByTestId('user-name').waitFor({ state: 'visible' });
+    log(`${who.username} signed in`);
+    return page;
+  }
+
+  async function go(page, path) {
+    current = page;
+    await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
+  }
+
+  /** Fills the new-job form for a custom job. */
+  async function fillCustomJob(page, { name, image, command, env: envText, cpu, memory }) {
+    await go(page, '/jobs/new');
+    await page.getByTestId('job-form').waitFor({ state: 'visible' });
+    await page.getByTestId('job-kind').selectOption('custom');
+    await page.getByTestId('job-name').fill(name);
+    await page.getByTestId('job-image').fill(image);
+    await page.getByTestId('job-command').fill(command);
+    await page.getByTestId('job-env').fill(envText);
+    await page.getByTestId('job-cpu').fill(cpu);
+    await page.getByTestId('job-memory').fill(memory);
+    await page.getByTestId('job-accelerator-model').selectOption('');
+  }
+
+  /** Clicks Submit and waits for the job's page; returns the job id. */
+  async function submitJob(page) {
+    await page.getByTestId('job-submit').click();
+    const id = await waitFor(
+      async () => {
+        const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
+        if (m && m[1] !== 'new') return decodeURIComponent(m[1]);
+        const err = await formErrorText(page);
+        if (err) throw new CheckFailed(`the job was refused: ${err.text} (${err.code})`);
+        return null;
+      },
+      () => 'submitting did not lead to the job page',
+    );
+    await page.locator(`[data-testid="job-detail"][data-id="${id}"]`).waitFor({ state: 'visible' });
+    log(`submitted job ${id}`);
+    return id;
+  }
+
+  async function jobState(page) {
+    const text = await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null);
+    return text === null ? null : text.trim();
+  }
+
+  /** Waits until job-state shows one of `wanted`; returns the state seen. */
+  async function waitForState(page, wanted, timeoutMs = JOB_TIMEOUT_MS) {
+    let last = null;
+    return waitFor(
+      async () => {
+        last = await jobState(page);
+        return wanted.includes(last) ? last : null;
+      },
+      () => `job-state is ${JSON.stringify(last)}, expected ${wanted.join(' or ')} within ${timeoutMs / 1000}s`,
+      timeoutMs,
+    );
+  }
+
+  try {
+    const adminPage = await step('the platform admin signs in', () => openAs(admin));
+
+    await step(`the admin creates ${RUNNER.username} on /admin/users`, async () => {
+      await go(adminPage, '/admin/users');
+      await adminPage.getByTestId('user-create-open').click();
+      await adminPage.getByTestId('user-create-username').fill(RUNNER.username);
+      await adminPage.getByTestId('user-create-displayname').fill(RUNNER.displayName);
+      await adminPage.getByTestId('user-create-password').fill(RUNNER.password);
+      await adminPage.getByTestId('user-create-submit').click();
+      const outcome = await waitFor(
+        async () => {
+          if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return 'created';
+          const err = await formErrorText(adminPage);
+          return err ? err : null;
+        },
+        () => `creating ${RUNNER.username} neither succeeded nor failed`,
+      );
+      if (outcome !== 'created') {
+        check(
+          outcome.code === 'UserExists' || /exist/i.test(outcome.text),
+          `creating ${RUNNER.username} failed: ${outcome.text} (${outcome.code})`,
+        );
+        log(`${RUNNER.username} already exists; continuing`);
+        await adminPage.keyboard.press('Escape');
+      } else {
+        log(`created ${RUNNER.username}`);
+      }
+      await adminPage.getByTestId('user-search').fill('');
+      await adminPage.locator(`[data-testid="user-row"][data-username="${RUNNER.username}"]`).waitFor({ state: 'visible' });
+    });
+
+    const page = await step(`${RUNNER.username} signs in with ${PERSONAL_ACCOUNT} selected`, async () => {
+      const p = await openAs(RUNNER);
+      const selector = p.getByTestId('account-selector');
+      await selector.waitFor({ state: 'visible' });
+      let selected = null;
+      await waitFor(
+        async () => {
+          selected = await p.evaluate(() => window.localStorage.getItem('crater.account'));
+          return selected === PERSONAL_ACCOUNT;
+        },
+        () => `the selected account is ${JSON.stringify(selected)}, expected ${PERSONAL_ACCOUNT}`,
+      );
+      return p;
+    });
+
+    const helloId = await step(
+      'job "hello" is checked (ADMIT), submitted, runs and succeeds',
+      async () => {
+        await fillCustomJob(page, {
+          name: 'hello',
+          image: 'python:3.12',
+          command: 'python -c print(1)',
+          env: 'SIM_DURATION=3s',
+          cpu: '1',
+          memory: '1Gi',
+        });
+        await page.getByTestId('job-dryrun').click();
+        let decision = null;
+        await waitFor(
+          async () => {
+            decision = (await page.getByTestId('job-dryrun-decision').textContent({ timeout: 1000 }).catch(() => null))?.trim() ?? null;
+            if (decision) return true;
+            const err = await formErrorText(page);
+            if (err) throw new CheckFailed(`the check was refused: ${err.text} (${err.code})`);
+            return false;
+          },
+          () => 'the check showed no decision',
+        );
+        check(decision === 'ADMIT', `the check decided ${JSON.stringify(decision)}, expected ADMIT`);
+        log('check: ADMIT');
+        const id = await submitJob(page);
+        const first = await waitForState(page, ['Running', 'Succeeded']);
+        if (first === 'Running') {
+          log(`${id} is Running`);
+        }
+        await waitForState(page, ['Succeeded']);
+        // The page polls every 3 s, so a short run may be over before it shows Running: the timeline still must.
+        await page.locator('[data-testid="job-history-entry"][data-to="Running"]').first().waitFor({ state: 'attached' });
+        log(`${id} ran and Succeeded`);
+        check(!(await page.getByTestId('job-stop').isVisible()), 'a finished job still offers Stop');
+        return id;
+      },
+      JOB_TIMEOUT_MS * 2 + STEP_TIMEOUT_MS,
+    );
+
+    const longId = await step(
+      'job "long" runs until it is stopped',
+      async () => {
+        await fillCustomJob(page, {
+          name: 'long',
+          image: 'python:3.12',
+          command: 'python -c "import time; time.sleep(3600)"',
+          env: '',
+          cpu: '1',
+          memory: '1Gi',
+        });
+        const id = await submitJob(page);
+        await waitForState(page, ['Running']);
+        log(`${id} is Running`);
+        await page.getByTestId('job-stop').click();
+        await page.getByTestId('job-stop-confirm').click();
+        await waitFor(
+          async () => {
+            if (!(await page.getByTestId('job-stop-dialog').isVisible())) return true;
+            const err = await formErrorText(page);
+            if (err) throw new CheckFailed(`stopping was refused: ${err.text} (${err.code})`);
+            return false;
+          },
+          () => 'the stop dialog stayed open',
+        );
+        await waitForState(page, ['Stopped']);
+        log(`${id} Stopped`);
+        return id;
+      },
+      JOB_TIMEOUT_MS * 2 + STEP_TIMEOUT_MS,
+    );
+
+    await step('/jobs lists "hello" as Succeeded and "long" as Stopped', async () => {
+      await go(page, '/jobs');
+      for (const [id, name, state] of [
+        [helloId, 'hello', 'Succeeded'],
+        [longId, 'long', 'Stopped'],
+      ]) {
+        const row = page.locator(`[data-testid="job-row"][data-id="${id}"]`);
+        await row.waitFor({ state: 'visible' });
+        let seen = null;
+        await waitFor(
+          async () => {
+            seen = await row.getAttribute('data-state');
+            return seen === state;
+          },
+          () => `the row of ${id} shows state ${JSON.stringify(seen)}, expected ${state}`,
+        );
+        const text = await row.innerText();
+        check(text.includes(name), `the row of ${id} does not show the name ${name}: ${JSON.stringify(text)}`);
+      }
+    });
+
+    if (screenshot) {
+      await step('take a screenshot', async () => {
+        await page.screenshot({ path: screenshot, fullPage: true });
+        log(`screenshot written to ${screenshot}`);
+      });
+    }
+    log('all checks passed');
+    return 0;
+  } catch (e) {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+    if (current) {
+      try {
+        console.error(`[e2e] page URL at failure: ${current.url()}`);
+      } catch {
+        // ignore
+      }
+      if (screenshot) {
+        try {
+          await current.screenshot({ path: screenshot, fullPage: true, timeout: 10_000 });
+          console.error(`[e2e] failure screenshot written to ${screenshot}`);
+        } catch (shotError) {
+          console.error(`[e2e] could not take a screenshot: ${shotError.message}`);
+        }
+      }
+    }
+    return 1;
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+/** Any 5xx answer seen by a page fails the run, even when every visible check passed. */
+const serverErrors = [];
+
+main().then(
+  (code) => {
+    if (code === 0 && serverErrors.length > 0) {
+      console.error(`[e2e] FAILED: the server answered with errors:\n  ${serverErrors.join('\n  ')}`);
+      process.exit(1);
+    }
+    process.exit(code);
+  },
+  (e) => {
+    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

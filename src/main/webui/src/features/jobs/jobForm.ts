@@ -1,0 +1,168 @@
+import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
+import { parseQuantityMilli } from '../../lib/units';
+import { parseCommandLine } from './commandLine';
+import { parseEnvLines, type EnvLineError } from './envLines';
+
+export const JOB_KINDS: readonly JobKind[] = ['custom', 'pytorch', 'jupyter', 'webide', 'inference'];
+export const JOB_PRIORITIES: readonly JobPriority[] = ['low', 'normal', 'high'];
+
+/** Kinds that start their own server (JupyterLab, code-server): no command, a default image. */
+export function isInteractiveKind(kind: JobKind): boolean {
+  return kind === 'jupyter' || kind === 'webide';
+}
+
+export function requiresImage(kind: JobKind): boolean {
+  return kind === 'custom' || kind === 'pytorch' || kind === 'inference';
+}
+
+export function requiresCommand(kind: JobKind): boolean {
+  return kind === 'custom' || kind === 'pytorch';
+}
+
+/** Placeholder of the image input: the default image for interactive kinds, an example for the others. */
+export const IMAGE_PLACEHOLDERS: Record<JobKind, string> = {
+  jupyter: 'quay.io/jupyter/pytorch-notebook:cuda12-2024-12-09',
+  webide: 'codercom/code-server:4.96.2',
+  custom: 'python:3.12',
+  pytorch: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime',
+  inference: 'vllm/vllm-openai:v0.6.4',
+};
+
+/** Placeholder of the command input per kind (interactive kinds have none). */
+export const COMMAND_PLACEHOLDERS: Record<JobKind, string> = {
+  jupyter: '',
+  webide: '',
+  custom: 'python train.py --epochs 10',
+  pytorch: 'python train.py --epochs 10',
+  inference: 'vllm serve /models/llama --port 8000',
+};
+
+/** The new-job form as typed: every input is a string, "" means "not given" (server default). */
+export interface JobFormValues {
+  kind: JobKind;
+  name: string;
+  image: string;
+  /** One line, split like a shell would (see parseCommandLine). */
+  command: string;
+  /** KEY=VALUE lines. */
+  env: string;
+  cpu: string;
+  memory: string;
+  /** Catalogue key, or "" for no accelerator. */
+  acceleratorModel: string;
+  accelerators: string;
+  sharedMemory: string;
+  /** Extra pods beside the master (pytorch only). */
+  workers: string;
+  timeLimit: string;
+  priority: JobPriority;
+}
+
+export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
+  return {
+    kind,
+    name: '',
+    image: '',
+    command: '',
+    env: '',
+    cpu: '1',
+    memory: '4Gi',
+    acceleratorModel: '',
+    accelerators: '1',
+    sharedMemory: '',
+    workers: '',
+    timeLimit: '',
+    priority: 'normal',
+  };
+}
+
+const DURATION = /^[0-9]{1,6}[smhd]$/;
+const WHOLE = /^[0-9]{1,6}$/;
+
+export interface BuiltJob {
+  /** The POST body, or null when a field is invalid. */
+  body: SubmitJob | null;
+  /** Field (named like the server's field paths) → i18n key of the problem. */
+  errors: Record<string, string>;
+  /** The bad KEY=VALUE lines, when `errors.env` is set. */
+  envErrors: EnvLineError[];
+}
+
+/**
+ * Checks the form and builds the SubmitJob body: trimmed strings, empty optional fields left out, the command
+ * split into arguments, no accelerator fields when the model is "none", workers only for pytorch.
+ */
+export function buildSubmitJob(v: JobFormValues): BuiltJob {
+  const errors: Record<string, string> = {};
+  const name = v.name.trim();
+  if (name === '') errors.name = 'jobs.form.nameRequired';
+  else if (name.length > 100) errors.name = 'jobs.form.nameTooLong';
+
+  const image = v.image.trim();
+  if (image === '' && requiresImage(v.kind)) errors.image = 'jobs.form.imageRequired';
+  else if (/\s/.test(image)) errors.image = 'jobs.form.imageInvalid';
+
+  let command: string[] = [];
+  if (!isInteractiveKind(v.kind)) {
+    const parsed = parseCommandLine(v.command);
+    if (!parsed.ok) errors.command = 'jobs.form.commandUnterminated';
+    else if (parsed.args.length === 0 && requiresCommand(v.kind)) errors.command = 'jobs.form.commandRequired';
+    else command = parsed.args;
+  }
+
+  const { env, errors: envErrors } = parseEnvLines(v.env);
+  if (envErrors.length > 0) errors.env = 'jobs.form.envInvalid';
+
+  const quantity = (field: string, text: string, allowZero: boolean): string | undefined => {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    const milli = parseQuantityMilli(trimmed);
+    if (milli === null || (!allowZero && milli === 0)) errors[field] = 'jobs.form.quantityInvalid';
+    return trimmed;
+  };
+  const cpu = quantity('resources.cpu', v.cpu, false);
+  const memory = quantity('resources.memory', v.memory, false);
+  const sharedMemory = quantity('resources.sharedMemory', v.sharedMemory, true);
+
+  let accelerators: number | undefined;
+  if (v.acceleratorModel !== '') {
+    const text = v.accelerators.trim();
+    if (!WHOLE.test(text) || Number(text) < 1) errors['resources.accelerators'] = 'jobs.form.acceleratorsInvalid';
+    else accelerators = Number(text);
+  }
+
+  let workers: number | undefined;
+  if (v.kind === 'pytorch' && v.workers.trim() !== '') {
+    const text = v.workers.trim();
+    if (!WHOLE.test(text)) errors.workers = 'jobs.form.workersInvalid';
+    else workers = Number(text);
+  }
+
+  const timeLimit = v.timeLimit.trim();
+  if (timeLimit !== '' && !DURATION.test(timeLimit)) errors.timeLimit = 'jobs.form.timeLimitInvalid';
+
+  if (Object.keys(errors).length > 0) return { body: null, errors, envErrors };
+
+  const body: SubmitJob = { name, kind: v.kind, resources: {} };
+  if (image !== '') body.image = image;
+  if (command.length > 0) body.command = command;
+  if (Object.keys(env).length > 0) body.env = env;
+  if (cpu !== undefined) body.resources.cpu = cpu;
+  if (memory !== undefined) body.resources.memory = memory;
+  if (accelerators !== undefined) {
+    body.resources.acceleratorModel = v.acceleratorModel;
+    body.resources.accelerators = accelerators;
+  }
+  if (sharedMemory !== undefined) body.resources.sharedMemory = sharedMemory;
+  if (workers !== undefined) body.workers = workers;
+  if (timeLimit !== '') body.timeLimit = timeLimit;
+  body.priority = v.priority;
+  return { body, errors, envErrors };
+}
+
+/** Which form input shows a server field error: "env.FOO" → "env", "args" → "command", others as named. */
+export function formFieldOf(serverField: string): string {
+  if (serverField.startsWith('env.')) return 'env';
+  if (serverField === 'args') return 'command';
+  return serverField;
+}
