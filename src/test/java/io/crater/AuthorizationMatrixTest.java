@@ -373,6 +373,16 @@ class AuthorizationMatrixTest {
                 new Call("GET", "/api/v1/jobs", "/api/v1/jobs", null, 401, 200, 200, 200, 200),
                 new Call("GET", "/api/v1/jobs/{id}", "/api/v1/jobs/" + jobToRead, null, 401, 403, 200, 200, 200),
                 new Call(
+                        "GET",
+                        "/api/v1/jobs/{id}/logs",
+                        "/api/v1/jobs/" + jobToRead + "/logs",
+                        null,
+                        401,
+                        403,
+                        404,
+                        404,
+                        404),
+                new Call(
                         "POST",
                         "/api/v1/jobs/{id}/stop",
                         "/api/v1/jobs/" + jobToStop + "/stop",

@@ -55,6 +55,9 @@ public class JobReconciler {
     @Inject
     AdmissionService admission;
 
+    @Inject
+    JobLogs logs;
+
     private SharedIndexInformer<VolcanoJob> informer;
     private final Map<String, VolcanoJob> latest = new ConcurrentHashMap<>();
     private final Map<String, Boolean> dirty = new ConcurrentHashMap<>();
@@ -119,6 +122,9 @@ public class JobReconciler {
                 }
                 if (finished) {
                     admission.wake();
+                    if (!deleted) {
+                        logs.archive(id);
+                    }
                 }
             } catch (Throwable e) {
                 LOG.warnf("reconciling job %s failed (%s); retrying", id, e.getMessage());

@@ -31,6 +31,9 @@ public class JobResource {
     @Inject
     JobService jobs;
 
+    @Inject
+    JobLogs logs;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(
@@ -60,6 +63,17 @@ public class JobResource {
     @Operation(summary = "A job with its spec, requests, reasons and state history")
     public Uni<JobViews.JobDetail> get(@PathParam("id") String id) {
         return current.caller().flatMap(c -> jobs.get(id, c));
+    }
+
+    @GET
+    @Path("/{id}/logs")
+    @Produces(MediaType.TEXT_PLAIN)
+    @Operation(
+            summary =
+                    "The last lines of a pod's log (the job's main pod by default); from the archive once the pods are gone")
+    public Uni<String> logs(
+            @PathParam("id") String id, @QueryParam("pod") String pod, @QueryParam("tailLines") Integer tailLines) {
+        return current.caller().flatMap(c -> logs.text(id, pod, tailLines, c));
     }
 
     @POST

@@ -62,6 +62,9 @@ public class JobService {
     JobApplier applier;
 
     @Inject
+    JobLogs logs;
+
+    @Inject
     Vertx vertx;
 
     /** The account a job is submitted to, checked. */
@@ -415,6 +418,15 @@ public class JobService {
                 .flatMap(state -> state.equals("Queued")
                         ? Uni.createFrom().voidItem()
                         : vertx.executeBlocking(Uni.createFrom().item(() -> {
+                                    try {
+                                        // What the pods wrote is kept before they go.
+                                        logs.archive(publicId);
+                                    } catch (Throwable e) {
+                                        org.jboss.logging.Logger.getLogger(JobService.class)
+                                                .warnf(
+                                                        "archiving %s before stopping failed: %s",
+                                                        publicId, e.getMessage());
+                                    }
                                     applier.delete(publicId);
                                     return null;
                                 }))

@@ -143,6 +143,40 @@ class JobFlowTest {
             assertThat(vj.getMetadata().getLabels()).containsEntry("crater.io/job-id", second);
         }
         as(alice).post("/api/v1/jobs/" + first + "/stop").then().statusCode(409).body("code", equalTo("JobFinished"));
+
+        // The log of the finished job, then again after its pods are gone: served from the archive.
+        as(bob).get("/api/v1/jobs/" + second + "/logs")
+                .then()
+                .statusCode(200)
+                .body(containsString("container main started"))
+                .body(containsString("process exited with code 0"));
+        as(alice).get("/api/v1/jobs/" + second + "/logs").then().statusCode(403).body("code", equalTo("NotJobOwner"));
+        try (KubernetesClient k8s =
+                KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !k8s.pods()
+                            .inNamespace("crater-jobs")
+                            .withLabel("crater.io/job-id", second)
+                            .list()
+                            .getItems()
+                            .isEmpty());
+            k8s.resources(VolcanoJob.class)
+                    .inNamespace("crater-jobs")
+                    .withName("c-" + second)
+                    .delete();
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> k8s.pods()
+                            .inNamespace("crater-jobs")
+                            .withLabel("crater.io/job-id", second)
+                            .list()
+                            .getItems()
+                            .isEmpty());
+        }
+        as(bob).get("/api/v1/jobs/" + second + "/logs")
+                .then()
+                .statusCode(200)
+                .body(containsString("process exited with code 0"));
+        as(bob).get("/api/v1/jobs/" + second).then().body("job.state", equalTo("Succeeded"));
         admin().get("/api/v1/audit?action=job.submit").then().body("items.targetId", hasItem(second));
         as(bob).get("/api/v1/jobs?account=jobs-lab")
                 .then()

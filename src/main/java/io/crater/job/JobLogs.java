@@ -1,0 +1,152 @@
+package io.crater.job;
+
+import io.crater.cluster.ClusterConfig;
+import io.crater.identity.Caller;
+import io.crater.platform.ApiException;
+import io.crater.platform.Sql;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A job's logs: from its pod while it exists, else from the archive written when the
+ * job ended, so "why did it fail" still answers after the pods are gone. Only the job's owner, the admins of
+ * its account and platform admins read them.
+ */
+@ApplicationScoped
+public class JobLogs {
+
+    static final int ARCHIVED_LINES = 2000;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    Vertx vertx;
+
+    /** Who may read a job's logs, and which pod to read. */
+    Uni<String> readablePod(String publicId, String pod, Caller caller) {
+        if (!JobNames.isPublicId(publicId)) {
+            return Uni.createFrom().failure(ApiException.notFound("no job " + publicId));
+        }
+        return Panache.withSession(() -> Sql.rows(
+                        "SELECT j.id, j.user_id, j.account_id, j.kind,"
+                                + " (SELECT count(*) FROM account_members m WHERE m.account_id = j.account_id AND m.user_id = ?2 AND m.role = 'admin')"
+                                + " FROM jobs j WHERE j.public_id = ?1",
+                        publicId,
+                        caller.userId()))
+                .map(rows -> {
+                    if (rows.isEmpty()) {
+                        throw ApiException.notFound("no job " + publicId);
+                    }
+                    Object[] r = rows.get(0);
+                    if (Sql.longOf(r[1]) != caller.userId() && Sql.longOf(r[4]) == 0 && !caller.platformAdmin()) {
+                        throw ApiException.forbidden(
+                                "NotJobOwner", "only the job's owner or an admin of its account may read its logs");
+                    }
+                    String main = JobNames.volcanoName(publicId) + ("pytorch".equals(r[3]) ? "-master-0" : "-main-0");
+                    if (pod != null && !pod.isBlank() && !pod.startsWith(JobNames.volcanoName(publicId) + "-")) {
+                        throw ApiException.badRequest("InvalidPod", "not a pod of this job", null);
+                    }
+                    return pod == null || pod.isBlank() ? main : pod;
+                });
+    }
+
+    /** The last lines of the pod's log, or of the archive when the pod is gone. */
+    public Uni<String> text(String publicId, String pod, Integer tailLines, Caller caller) {
+        int tail = tailLines == null ? 1000 : Math.max(1, Math.min(tailLines, 100_000));
+        return readablePod(publicId, pod, caller)
+                .flatMap(name -> vertx.executeBlocking(Uni.createFrom().item(() -> live(name, tail)))
+                        .flatMap(live ->
+                                live.isPresent() ? Uni.createFrom().item(live.get()) : archived(publicId, name)));
+    }
+
+    private Optional<String> live(String pod, int tail) {
+        try {
+            if (client.pods().inNamespace(cluster.namespace()).withName(pod).get() == null) {
+                return Optional.empty();
+            }
+            return Optional.ofNullable(client.pods()
+                    .inNamespace(cluster.namespace())
+                    .withName(pod)
+                    .tailingLines(tail)
+                    .getLog());
+        } catch (KubernetesClientException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Uni<String> archived(String publicId, String pod) {
+        return Panache.withSession(() -> Sql.rows(
+                        "SELECT a.log_tail, a.container FROM job_archives a JOIN jobs j ON j.id = a.job_id"
+                                + " WHERE j.public_id = ?1 AND a.pod = ?2 ORDER BY a.container",
+                        publicId,
+                        pod))
+                .map(rows -> {
+                    if (rows.isEmpty()) {
+                        throw ApiException.notFound("no log for " + pod
+                                + ": the pod does not exist (yet, or any more) and nothing was archived");
+                    }
+                    StringBuilder sb = new StringBuilder();
+                    rows.forEach(r -> sb.append((String) r[0]));
+                    return sb.toString();
+                });
+    }
+
+    /** Archives each container's end and log tail for every pod of a finished job (blocking; call off the event loop). */
+    void archive(String publicId) throws Throwable {
+        Long jobId = VertxContextSupport.subscribeAndAwait(
+                () -> Panache.withSession(() -> Sql.count("SELECT max(id) FROM jobs WHERE public_id = ?1", publicId)));
+        List<Pod> pods = client.pods()
+                .inNamespace(cluster.namespace())
+                .withLabel(JobNames.JOB_ID, publicId)
+                .list()
+                .getItems();
+        pods.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+        for (Pod pod : pods) {
+            List<ContainerStatus> statuses =
+                    pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+                            ? List.of()
+                            : pod.getStatus().getContainerStatuses();
+            for (ContainerStatus cs : statuses) {
+                String log;
+                try {
+                    log = client.pods()
+                            .inNamespace(cluster.namespace())
+                            .withName(pod.getMetadata().getName())
+                            .inContainer(cs.getName())
+                            .tailingLines(ARCHIVED_LINES)
+                            .getLog();
+                } catch (KubernetesClientException e) {
+                    log = "";
+                }
+                var terminated = cs.getState() == null ? null : cs.getState().getTerminated();
+                String text = log == null ? "" : log;
+                VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
+                        "INSERT INTO job_archives (job_id, pod, container, exit_code, reason, message, log_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                                + " ON CONFLICT (job_id, pod, container) DO UPDATE SET exit_code = EXCLUDED.exit_code, reason = EXCLUDED.reason,"
+                                + " message = EXCLUDED.message, log_tail = EXCLUDED.log_tail, archived_at = now()",
+                        jobId,
+                        pod.getMetadata().getName(),
+                        cs.getName(),
+                        terminated == null ? -1 : terminated.getExitCode(),
+                        terminated == null || terminated.getReason() == null ? "" : terminated.getReason(),
+                        terminated == null || terminated.getMessage() == null ? "" : terminated.getMessage(),
+                        text)));
+            }
+        }
+    }
+}
