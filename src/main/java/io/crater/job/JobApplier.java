@@ -75,23 +75,7 @@ public class JobApplier {
     void apply(Context ctx) {
         JobViews.SubmitJob submitted = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);
         JobSpecs.Checked checked = JobSpecs.check(submitted, catalogue.models(), config);
-        JobInputs.Spec s = checked.spec();
-        JobInputs.Spec spec = new JobInputs.Spec(
-                ctx.job().publicId(),
-                s.displayName(),
-                s.kind(),
-                s.image(),
-                s.command(),
-                s.args(),
-                s.workingDir(),
-                s.env(),
-                s.cpuMilli(),
-                s.memoryBytes(),
-                s.accelerator(),
-                s.acceleratorsPerPod(),
-                s.sharedMemoryBytes(),
-                s.workers(),
-                s.timeLimit());
+        JobInputs.Spec spec = checked.spec().withPublicId(ctx.job().publicId());
         JobInputs.Placement placement = new JobInputs.Placement(
                 cluster.namespace(), ctx.queue(), config.sharedClaim(), config.ttlAfterFinished());
         byte[] token = new byte[24];

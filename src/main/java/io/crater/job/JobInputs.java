@@ -38,6 +38,46 @@ public final class JobInputs {
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Map.copyOf(env);
         }
+
+        /** The same job under the given public id. */
+        public Spec withPublicId(String id) {
+            return new Spec(
+                    id,
+                    displayName,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit);
+        }
+
+        /** The same job running another command line. */
+        public Spec withCommandLine(List<String> newCommand, List<String> newArgs) {
+            return new Spec(
+                    publicId,
+                    displayName,
+                    kind,
+                    image,
+                    newCommand,
+                    newArgs,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit);
+        }
     }
 
     /**

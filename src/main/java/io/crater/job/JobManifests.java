@@ -203,22 +203,7 @@ public final class JobManifests {
                 "torchrun");
         List<String> args = new ArrayList<>(spec.command());
         args.addAll(spec.args());
-        return new JobInputs.Spec(
-                spec.publicId(),
-                spec.displayName(),
-                spec.kind(),
-                spec.image(),
-                command,
-                args,
-                spec.workingDir(),
-                spec.env(),
-                spec.cpuMilli(),
-                spec.memoryBytes(),
-                spec.accelerator(),
-                spec.acceleratorsPerPod(),
-                spec.sharedMemoryBytes(),
-                spec.workers(),
-                spec.timeLimit());
+        return spec.withCommandLine(command, args);
     }
 
     private static JobInputs.Spec withDefaultCommand(JobInputs.Spec spec, List<String> command, List<String> args) {
@@ -227,22 +212,7 @@ public final class JobManifests {
         }
         List<String> allArgs = new ArrayList<>(args);
         allArgs.addAll(spec.args());
-        return new JobInputs.Spec(
-                spec.publicId(),
-                spec.displayName(),
-                spec.kind(),
-                spec.image(),
-                command,
-                allArgs,
-                spec.workingDir(),
-                spec.env(),
-                spec.cpuMilli(),
-                spec.memoryBytes(),
-                spec.accelerator(),
-                spec.acceleratorsPerPod(),
-                spec.sharedMemoryBytes(),
-                spec.workers(),
-                spec.timeLimit());
+        return spec.withCommandLine(command, allArgs);
     }
 
     private static VolcanoPolicy policy(String event, String action) {

@@ -166,23 +166,7 @@ public class JobService {
     }
 
     private String manifests(JobSpecs.Checked checked, Target t, Caller caller) {
-        JobInputs.Spec s = checked.spec();
-        JobInputs.Spec spec = new JobInputs.Spec(
-                "jdryrun0",
-                s.displayName(),
-                s.kind(),
-                s.image(),
-                s.command(),
-                s.args(),
-                s.workingDir(),
-                s.env(),
-                s.cpuMilli(),
-                s.memoryBytes(),
-                s.accelerator(),
-                s.acceleratorsPerPod(),
-                s.sharedMemoryBytes(),
-                s.workers(),
-                s.timeLimit());
+        JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0");
         JobInputs.Owner owner = new JobInputs.Owner(
                 t.id(), t.slug(), false, caller.userId(), caller.user().username(), 0, 0);
         String queue = "personal".equals(t.kind()) ? "crater-personal" : "crater-" + t.slug();
