@@ -383,6 +383,16 @@ class AuthorizationMatrixTest {
                         404,
                         404),
                 new Call(
+                        "GET",
+                        "/api/v1/jobs/{id}/logs/stream",
+                        "/api/v1/jobs/" + jobToRead + "/logs/stream",
+                        null,
+                        401,
+                        403,
+                        404,
+                        404,
+                        404),
+                new Call(
                         "POST",
                         "/api/v1/jobs/{id}/stop",
                         "/api/v1/jobs/" + jobToStop + "/stop",
@@ -412,7 +422,8 @@ class AuthorizationMatrixTest {
             for (int i = 0; i < ROLES.length; i++) {
                 String role = ROLES[i];
                 String before = fingerprint();
-                int status = call.template().equals("/api/v1/events")
+                int status = (call.template().equals("/api/v1/events")
+                                || call.template().endsWith("/stream"))
                         ? streamStatus(call.path(), tokens.get(role))
                         : send(call, tokens.get(role)).statusCode();
                 if (status != call.expected()[i]) {

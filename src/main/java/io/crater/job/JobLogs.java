@@ -8,18 +8,24 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
- * A job's logs: from its pod while it exists, else from the archive written when the
+ * A job's logs: from its pod while it exists (as text, or followed line by line), else from the archive written when the
  * job ended, so "why did it fail" still answers after the pods are gone. Only the job's owner, the admins of
  * its account and platform admins read them.
  */
@@ -106,6 +112,32 @@ public class JobLogs {
                 });
     }
 
+    /** The pod to follow, if the caller may read the job's logs and the pod exists (blocking: call off the event loop). */
+    public String runningPod(String publicId, String pod, Caller caller) throws Throwable {
+        String name = VertxContextSupport.subscribeAndAwait(() -> readablePod(publicId, pod, caller));
+        if (client.pods().inNamespace(cluster.namespace()).withName(name).get() == null) {
+            throw ApiException.notFound("no running pod " + name + " to follow; read the archived log instead");
+        }
+        return name;
+    }
+
+    /**
+     * The pod's log as it is written, line by line, until the container ends or the client goes away. The
+     * client's log watch writes into a line splitter from its own I/O thread; no thread waits per follower.
+     */
+    public Multi<String> follow(String pod) {
+        return Multi.createFrom().emitter(emitter -> {
+            LineSplitter lines = new LineSplitter(emitter::emit);
+            LogWatch watch =
+                    client.pods().inNamespace(cluster.namespace()).withName(pod).watchLog(lines);
+            watch.onClose().whenComplete((v, e) -> {
+                lines.flush();
+                emitter.complete();
+            });
+            emitter.onTermination(watch::close);
+        });
+    }
+
     /** Archives each container's end and log tail for every pod of a finished job (blocking; call off the event loop). */
     void archive(String publicId) throws Throwable {
         Long jobId = VertxContextSupport.subscribeAndAwait(
@@ -146,6 +178,41 @@ public class JobLogs {
                         terminated == null || terminated.getReason() == null ? "" : terminated.getReason(),
                         terminated == null || terminated.getMessage() == null ? "" : terminated.getMessage(),
                         text)));
+            }
+        }
+    }
+
+    /** Splits written bytes into lines. */
+    static final class LineSplitter extends OutputStream {
+        private final Consumer<String> sink;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        LineSplitter(Consumer<String> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (b == '\n') {
+                sink.accept(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            } else {
+                line.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                write(b[i]);
+            }
+        }
+
+        @Override
+        public synchronized void flush() {
+            if (line.size() > 0) {
+                sink.accept(line.toString(StandardCharsets.UTF_8));
+                line.reset();
             }
         }
     }

@@ -1,8 +1,12 @@
 package io.crater.job;
 
+import io.crater.identity.Caller;
 import io.crater.identity.CurrentUser;
 import io.crater.platform.Page;
 import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -17,6 +21,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /** Jobs: submit (or dry-run), list, read, stop. */
 @Path("/api/v1/jobs")
@@ -33,6 +39,9 @@ public class JobResource {
 
     @Inject
     JobLogs logs;
+
+    @Inject
+    SecurityIdentity identity;
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -74,6 +83,23 @@ public class JobResource {
     public Uni<String> logs(
             @PathParam("id") String id, @QueryParam("pod") String pod, @QueryParam("tailLines") Integer tailLines) {
         return current.caller().flatMap(c -> logs.text(id, pod, tailLines, c));
+    }
+
+    /**
+     * Follows a pod's log. Blocking on purpose: who may read and whether the pod exists are settled before the
+     * first byte, so a refusal is a real 403/404 and not an event stream that ends at once.
+     */
+    @GET
+    @Path("/{id}/logs/stream")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.TEXT_PLAIN)
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
+    @Blocking
+    @Operation(
+            summary = "A pod's log as it is written (Server-Sent Events, one line per event) until the container ends")
+    public Multi<String> follow(@PathParam("id") String id, @QueryParam("pod") String pod) throws Throwable {
+        Caller caller = new Caller(current.userOf(identity), current.clientAddress());
+        return logs.follow(logs.runningPod(id, pod, caller));
     }
 
     @POST

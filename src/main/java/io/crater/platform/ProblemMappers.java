@@ -84,17 +84,30 @@ public class ProblemMappers {
     private Uni<Void> recordDenied(String code, HttpServerRequest request) {
         String address =
                 request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        String method = request.method().name();
+        String path = request.path();
         return identity.getDeferredIdentity()
                 .map(id -> id == null || id.isAnonymous()
                         ? null
                         : id.getPrincipal().getName())
                 .onFailure()
                 .recoverWithItem((String) null)
-                .flatMap(actor -> audit.denied(actor, request.method().name(), request.path(), code, address))
+                .flatMap(actor -> write(actor, method, path, code, address))
                 .onFailure()
                 .invoke(t -> LOG.warn("recording a denied attempt failed", t))
                 .onFailure()
                 .recoverWithNull();
+    }
+
+    /** On the event loop the write joins its context; a blocking endpoint's refusal needs a Vert.x context of its own. */
+    private Uni<Void> write(String actor, String method, String path, String code, String address) {
+        if (io.vertx.core.Context.isOnEventLoopThread()) {
+            return audit.denied(actor, method, path, code, address);
+        }
+        return Uni.createFrom()
+                .emitter(em -> io.quarkus.vertx.VertxContextSupport.subscribe(
+                        () -> audit.denied(actor, method, path, code, address).toMulti(),
+                        sub -> sub.with(v -> {}, em::fail, () -> em.complete(null))));
     }
 
     /**

@@ -15,8 +15,18 @@ import io.crater.platform.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,6 +54,31 @@ class JobFlowTest {
                 Map.of("cpu", "4", "memory", "16Gi", "acceleratorModel", "nvidia-a100-80gb", "accelerators", gpus));
     }
 
+    @TestHTTPResource("/")
+    URL base;
+
+    /** Reads the log stream until {@code steps} "step" lines have come, then hangs up. */
+    List<String> follow(String token, String id, int steps) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "api/v1/jobs/" + id + "/logs/stream"))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "text/event-stream")
+                .build();
+        HttpResponse<java.io.InputStream> r =
+                HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                lines.add(line);
+                if (lines.stream().filter(l -> l.contains("step ")).count() >= steps) {
+                    break;
+                }
+            }
+        }
+        return lines;
+    }
+
     static String state(String token, String id) {
         return as(token)
                 .get("/api/v1/jobs/" + id)
@@ -54,7 +89,7 @@ class JobFlowTest {
     }
 
     @Test
-    void jobsAreAdmittedWithinQuotaWaitWithReasonsAndStartWhenRoomIsFreed() {
+    void jobsAreAdmittedWithinQuotaWaitWithReasonsAndStartWhenRoomIsFreed() throws Exception {
         admin().body(Map.of("slug", "jobs-lab", "name", "Jobs Lab"))
                 .post("/api/v1/accounts")
                 .then()
@@ -102,6 +137,9 @@ class JobFlowTest {
                 .extract()
                 .path("id");
         await().atMost(Duration.ofSeconds(30)).until(() -> state(alice, first).equals("Running"));
+        // Its log, followed as it is written: lines keep arriving while it runs.
+        List<String> followed = follow(alice, first, 2);
+        assertThat(followed).anyMatch(l -> l.startsWith("data:") && l.contains("step "));
         String second = as(bob).header("X-Crater-Account", "jobs-lab")
                 .body(job("second", 4, Map.of("SIM_DURATION", "2s")))
                 .post("/api/v1/jobs")
@@ -122,6 +160,14 @@ class JobFlowTest {
 
         // Others may not see the lab's jobs; a member may not stop another member's job.
         as(outsider).get("/api/v1/jobs/" + first).then().statusCode(403);
+        as(outsider)
+                .header("Accept", "text/event-stream")
+                .get("/api/v1/jobs/" + first + "/logs/stream")
+                .then()
+                .statusCode(403);
+        admin().get("/api/v1/audit/denied")
+                .then()
+                .body("items.path", hasItem("/api/v1/jobs/" + first + "/logs/stream"));
         as(bob).post("/api/v1/jobs/" + first + "/stop").then().statusCode(403).body("code", equalTo("NotJobOwner"));
 
         // Stopping the first frees the GPUs: the second is admitted, runs for its 2 s and succeeds.
