@@ -1,6 +1,7 @@
 package io.crater.account;
 
 import io.crater.platform.ApiException;
+import io.crater.platform.OnContext;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
@@ -30,7 +31,7 @@ public class AccountHeaderFilter {
             if (id == null || id.isAnonymous() || id.hasRole("admin")) {
                 return Uni.createFrom().voidItem();
             }
-            return Panache.withSession(() -> Sql.count(
+            return OnContext.run(() -> Panache.withSession(() -> Sql.count(
                             "SELECT count(*) FROM account_members m JOIN accounts a ON a.id = m.account_id"
                                     + " JOIN users u ON u.id = m.user_id WHERE a.slug = ?1 AND lower(u.username) = lower(?2)",
                             slug.trim(),
@@ -42,7 +43,7 @@ public class AccountHeaderFilter {
                                     "you are not a member of account '" + slug.trim() + "' (" + HEADER + ")");
                         }
                         return null;
-                    });
+                    }));
         });
     }
 }

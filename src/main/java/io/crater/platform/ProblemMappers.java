@@ -92,22 +92,11 @@ public class ProblemMappers {
                         : id.getPrincipal().getName())
                 .onFailure()
                 .recoverWithItem((String) null)
-                .flatMap(actor -> write(actor, method, path, code, address))
+                .flatMap(actor -> OnContext.run(() -> audit.denied(actor, method, path, code, address)))
                 .onFailure()
                 .invoke(t -> LOG.warn("recording a denied attempt failed", t))
                 .onFailure()
                 .recoverWithNull();
-    }
-
-    /** On the event loop the write joins its context; a blocking endpoint's refusal needs a Vert.x context of its own. */
-    private Uni<Void> write(String actor, String method, String path, String code, String address) {
-        if (io.vertx.core.Context.isOnEventLoopThread()) {
-            return audit.denied(actor, method, path, code, address);
-        }
-        return Uni.createFrom()
-                .emitter(em -> io.quarkus.vertx.VertxContextSupport.subscribe(
-                        () -> audit.denied(actor, method, path, code, address).toMulti(),
-                        sub -> sub.with(v -> {}, em::fail, () -> em.complete(null))));
     }
 
     /**

@@ -61,6 +61,7 @@ class JobFlowTest {
     List<String> follow(String token, String id, int steps) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + "api/v1/jobs/" + id + "/logs/stream"))
                 .header("Authorization", "Bearer " + token)
+                .header("X-Crater-Account", "jobs-lab")
                 .header("Accept", "text/event-stream")
                 .build();
         HttpResponse<java.io.InputStream> r =
@@ -140,6 +141,15 @@ class JobFlowTest {
         // Its log, followed as it is written: lines keep arriving while it runs.
         List<String> followed = follow(alice, first, 2);
         assertThat(followed).anyMatch(l -> l.startsWith("data:") && l.contains("step "));
+        // The same with a personal access token, as scripts follow logs.
+        String pat = as(alice)
+                .body(Map.of("name", "logs"))
+                .post("/api/v1/me/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
+        assertThat(follow(pat, first, 1)).anyMatch(l -> l.contains("step "));
         String second = as(bob).header("X-Crater-Account", "jobs-lab")
                 .body(job("second", 4, Map.of("SIM_DURATION", "2s")))
                 .post("/api/v1/jobs")
