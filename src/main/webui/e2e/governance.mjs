@@ -16,60 +16,25 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import { chromium } from 'playwright-core';
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  CheckFailed,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  watchPage,
+  reportFailure,
+  runMain,
+  formErrorText,
+} from './lib.mjs';
 
-const STEP_TIMEOUT_MS = 30_000;
 const ACCOUNT = 'vision-lab';
 const MODEL = 'nvidia-a100-80gb';
 const LEAD = { username: 'lab.lead', displayName: 'Lab Lead', password: 'Lead-pass-123456' };
 const STUDENT = { username: 'stu.dent', displayName: 'Stu Dent', password: 'Student-pass-123456' };
-
-function env(name, fallback) {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    if (fallback !== undefined) return fallback;
-    throw new Error(`environment variable ${name} is not set`);
-  }
-  return value;
-}
-
-function log(message) {
-  console.log(`[e2e] ${message}`);
-}
-
-class CheckFailed extends Error {}
-
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-/** Runs one named step, bounded in time, so a failure says where it happened. */
-async function step(name, fn) {
-  log(`step: ${name}`);
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${STEP_TIMEOUT_MS / 1000}s`)), STEP_TIMEOUT_MS * 2);
-  });
-  try {
-    return await Promise.race([fn(), timeout]);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new Error(`step "${name}" failed: ${reason}`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Polls `probe` until it returns a truthy value or the step timeout passes. */
-async function waitFor(probe, describeFailure) {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    const last = await probe();
-    if (last !== null && last !== undefined && last !== false) return last;
-    if (Date.now() > deadline) throw new CheckFailed(describeFailure());
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** A value for <input type="datetime-local"> one day from now, in the browser's (= this machine's) time zone. */
 function tomorrowLocal() {
@@ -78,32 +43,13 @@ function tomorrowLocal() {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-async function formErrorText(page) {
-  const error = page.getByTestId('form-error').first();
-  if (!(await error.isVisible().catch(() => false))) return null;
-  return { text: (await error.innerText()).trim(), code: await error.getAttribute('data-code') };
-}
-
 async function main() {
   const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
   const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
   const screenshot = process.env.SCREENSHOT || '';
   const reason = `Paper deadline (e2e ${new Date().toISOString()})`;
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: STEP_TIMEOUT_MS,
-  });
+  const browser = await launchBrowser();
 
   const pages = [];
   let current;
@@ -112,14 +58,7 @@ async function main() {
   async function openAs(who) {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    page.on('pageerror', (err) => log(`[${who.username}] page error: ${err.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-    });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') log(`[${who.username}] console error: ${msg.text()}`);
-    });
+    watchPage(page, who.username);
     pages.push(page);
     current = page;
     await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
@@ -360,41 +299,11 @@ async function main() {
     log('all checks passed');
     return 0;
   } catch (e) {
-    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-    if (current) {
-      try {
-        console.error(`[e2e] page URL at failure: ${current.url()}`);
-      } catch {
-        // ignore
-      }
-      if (screenshot) {
-        try {
-          await current.screenshot({ path: screenshot, fullPage: true, timeout: 10_000 });
-          console.error(`[e2e] failure screenshot written to ${screenshot}`);
-        } catch (shotError) {
-          console.error(`[e2e] could not take a screenshot: ${shotError.message}`);
-        }
-      }
-    }
+    await reportFailure(e, current, screenshot);
     return 1;
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
-/** Any 5xx answer seen by a page fails the run, even when every visible check passed. */
-const serverErrors = [];
-
-main().then(
-  (code) => {
-    if (code === 0 && serverErrors.length > 0) {
-      console.error(`[e2e] FAILED: the server answered with errors:\n  ${serverErrors.join('\n  ')}`);
-      process.exit(1);
-    }
-    process.exit(code);
-  },
-  (e) => {
-    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  },
-);
+runMain(main);

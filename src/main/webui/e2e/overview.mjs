@@ -10,57 +10,19 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import { chromium } from 'playwright-core';
-
-const STEP_TIMEOUT_MS = 30_000;
-
-function env(name, fallback) {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    if (fallback !== undefined) return fallback;
-    throw new Error(`environment variable ${name} is not set`);
-  }
-  return value;
-}
-
-function log(message) {
-  console.log(`[e2e] ${message}`);
-}
-
-class CheckFailed extends Error {}
-
-function check(condition, message) {
-  if (!condition) throw new CheckFailed(message);
-}
-
-/** Runs one named step, bounded in time, so a failure says where it happened. */
-async function step(name, fn) {
-  log(`step: ${name}`);
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${STEP_TIMEOUT_MS / 1000}s`)), STEP_TIMEOUT_MS + 2_000);
-  });
-  try {
-    return await Promise.race([fn(), timeout]);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new Error(`step "${name}" failed: ${reason}`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Polls `probe` until it returns a non-null value or the step timeout passes. */
-async function waitFor(probe, describeFailure) {
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  let last;
-  for (;;) {
-    last = await probe();
-    if (last !== null && last !== undefined && last !== false) return last;
-    if (Date.now() > deadline) throw new CheckFailed(describeFailure());
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  CheckFailed,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  watchPage,
+  reportFailure,
+  runMain,
+} from './lib.mjs';
 
 function parseExpectedTotals(raw) {
   let parsed;
@@ -115,32 +77,12 @@ async function main() {
   const expected = parseExpectedTotals(env('EXPECT_TOTALS'));
   const screenshot = process.env.SCREENSHOT || '';
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: STEP_TIMEOUT_MS,
-  });
+  const browser = await launchBrowser();
   let page;
   try {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    page.on('pageerror', (err) => log(`page error: ${err.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-    });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') log(`console error: ${msg.text()}`);
-    });
+    watchPage(page, '');
 
     await step('open the console and land on the login page', async () => {
       await page.goto(`${baseUrl}/`, { waitUntil: 'domcontentloaded' });
@@ -223,41 +165,11 @@ async function main() {
     log('all checks passed');
     return 0;
   } catch (e) {
-    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-    if (page) {
-      try {
-        console.error(`[e2e] page URL at failure: ${page.url()}`);
-      } catch {
-        // ignore
-      }
-      if (screenshot) {
-        try {
-          await page.screenshot({ path: screenshot, fullPage: true, timeout: 10_000 });
-          console.error(`[e2e] failure screenshot written to ${screenshot}`);
-        } catch (shotError) {
-          console.error(`[e2e] could not take a screenshot: ${shotError.message}`);
-        }
-      }
-    }
+    await reportFailure(e, page, screenshot);
     return 1;
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
-/** Any 5xx answer seen by a page fails the run, even when every visible check passed. */
-const serverErrors = [];
-
-main().then(
-  (code) => {
-    if (code === 0 && serverErrors.length > 0) {
-      console.error(`[e2e] FAILED: the server answered with errors:\n  ${serverErrors.join('\n  ')}`);
-      process.exit(1);
-    }
-    process.exit(code);
-  },
-  (e) => {
-    console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -1,0 +1,130 @@
+// What every browser test of the console shares: environment, logging, bounded steps, polling, a headless
+// Chromium, page watchers that fail the run on any 5xx, and the failure report with a screenshot.
+
+import { chromium } from 'playwright-core';
+
+export const STEP_TIMEOUT_MS = 30_000;
+
+/** Any 5xx answer seen by a watched page fails the run, even when every visible check passed. */
+const serverErrors = [];
+
+export function env(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    if (fallback !== undefined) return fallback;
+    throw new Error(`environment variable ${name} is not set`);
+  }
+  return value;
+}
+
+export function log(message) {
+  console.log(`[e2e] ${message}`);
+}
+
+export class CheckFailed extends Error {}
+
+export function check(condition, message) {
+  if (!condition) throw new CheckFailed(message);
+}
+
+/** Runs one named step, bounded in time, so a failure says where it happened. */
+export async function step(name, fn, timeoutMs = STEP_TIMEOUT_MS * 2) {
+  log(`step: ${name}`);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000}s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([fn(), timeout]);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(`step "${name}" failed: ${reason}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `probe` until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor(probe, describeFailure, timeoutMs = STEP_TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = await probe();
+    if (last !== null && last !== undefined && last !== false) return last;
+    if (Date.now() > deadline) throw new CheckFailed(describeFailure());
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The text and code of a form's problem message, or null when none shows. */
+export async function formErrorText(page) {
+  const error = page.getByTestId('form-error').first();
+  if (!(await error.isVisible().catch(() => false))) return null;
+  return { text: (await error.innerText()).trim(), code: await error.getAttribute('data-code') };
+}
+
+/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+    timeout: STEP_TIMEOUT_MS,
+  });
+}
+
+/** Logs a page's errors and records every 5xx it sees. */
+export function watchPage(page, label) {
+  const prefix = label ? `[${label}] ` : '';
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  page.on('pageerror', (err) => log(`${prefix}page error: ${err.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 500) serverErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') log(`${prefix}console error: ${msg.text()}`);
+  });
+}
+
+/** Says what failed and where, with a screenshot of the page when one was asked for. */
+export async function reportFailure(error, page, screenshot) {
+  console.error(`[e2e] FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  if (!page) return;
+  try {
+    console.error(`[e2e] page URL at failure: ${page.url()}`);
+  } catch {
+    // the page is gone
+  }
+  if (screenshot) {
+    try {
+      await page.screenshot({ path: screenshot, fullPage: true, timeout: 10_000 });
+      console.error(`[e2e] failure screenshot written to ${screenshot}`);
+    } catch (shotError) {
+      console.error(`[e2e] could not take a screenshot: ${shotError.message}`);
+    }
+  }
+}
+
+/** Runs a test's main and exits 0 only when it passed and no page saw a server error. */
+export function runMain(main) {
+  main().then(
+    (code) => {
+      if (code === 0 && serverErrors.length > 0) {
+        console.error(`[e2e] FAILED: the server answered with errors:\n  ${serverErrors.join('\n  ')}`);
+        process.exit(1);
+      }
+      process.exit(code);
+    },
+    (e) => {
+      console.error(`[e2e] FAILED: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    },
+  );
+}
