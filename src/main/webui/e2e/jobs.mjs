@@ -4,7 +4,9 @@
 //   3. job.runner fills /jobs/new for a custom job "hello" (python:3.12, `python -c print(1)`, SIM_DURATION=3s,
 //      1 CPU, 1Gi), checks it (decision ADMIT), submits it and watches it run and succeed;
 //   4. job.runner submits a custom job "long" (runs until stopped), waits until it runs and stops it;
-//   5. /jobs lists both, Succeeded and Stopped.
+//   5. job.runner opens /templates, uses "JupyterLab + PyTorch", fills its parameters (CPU only), submits it,
+//      sees it running, reads its log (followed), and stops it;
+//   6. /jobs lists them, Succeeded and Stopped.
 //
 // Environment:
 //   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8123)
@@ -234,11 +236,52 @@ async function main() {
       JOB_TIMEOUT_MS * 2 + STEP_TIMEOUT_MS,
     );
 
-    await step('/jobs lists "hello" as Succeeded and "long" as Stopped', async () => {
+    const notebookId = await step(
+      'a Jupyter job from its template runs, its log is read, and it is stopped',
+      async () => {
+        await go(page, '/templates');
+        await page.getByTestId('template-card-jupyter-pytorch').waitFor({ state: 'visible' });
+        await page.getByTestId('template-use-jupyter-pytorch').click();
+        await page.getByTestId('template-form').waitFor({ state: 'visible' });
+        await page.getByTestId('job-name').fill('notebook');
+        await page.getByTestId('param-model').selectOption('nvidia-a100-80gb');
+        await page.getByTestId('param-accelerators').fill('0');
+        await page.getByTestId('param-cpu').fill('2');
+        await page.getByTestId('param-memory').fill('4Gi');
+        await page.getByTestId('param-sharedMemory').fill('1Gi');
+        const id = await submitJob(page);
+        const link = (await page.getByTestId('job-template').innerText()).trim();
+        check(link.includes('JupyterLab'), `the job does not name its template: ${JSON.stringify(link)}`);
+        await waitForState(page, ['Running']);
+        log(`${id} is Running`);
+        await page.getByTestId('job-logs').waitFor({ state: 'visible' });
+        const follow = page.getByTestId('job-log-follow');
+        if (!(await follow.isChecked().catch(() => false))) await follow.click();
+        let lines = '';
+        await waitFor(
+          async () => {
+            lines = (await page.getByTestId('job-log-lines').innerText().catch(() => '')) ?? '';
+            return /container main started/.test(lines) && /step \d+/.test(lines);
+          },
+          () => `the log shows ${JSON.stringify(lines.slice(-300))}, expected the start line and steps`,
+        );
+        log('the log follows the running notebook');
+        await page.getByTestId('job-pods').waitFor({ state: 'visible' });
+        await page.getByTestId('job-stop').click();
+        await page.getByTestId('job-stop-confirm').click();
+        await waitForState(page, ['Stopped']);
+        log(`${id} Stopped`);
+        return id;
+      },
+      JOB_TIMEOUT_MS * 2 + STEP_TIMEOUT_MS,
+    );
+
+    await step('/jobs lists "hello" as Succeeded, "long" and "notebook" as Stopped', async () => {
       await go(page, '/jobs');
       for (const [id, name, state] of [
         [helloId, 'hello', 'Succeeded'],
         [longId, 'long', 'Stopped'],
+        [notebookId, 'notebook', 'Stopped'],
       ]) {
         const row = page.locator(`[data-testid="job-row"][data-id="${id}"]`);
         await row.waitFor({ state: 'visible' });

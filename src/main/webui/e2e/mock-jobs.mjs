@@ -250,7 +250,20 @@ export function createJobs({ accounts, models }) {
     const job = jobs.find((j) => j.id === parts[1]);
     if (!job || !isMember(job.account)) return problem(404, 'JobNotFound', 'Not Found', `no job ${parts[1]}`);
     if (parts.length === 2 && method === 'GET') {
-      return ok({ job: summary(job), spec: job.spec, stateReason: job.stateReason, stateMessage: job.stateMessage, history: job.history });
+      const own = job.owner === me.username || me.role === 'admin';
+      return ok({
+        job: summary(job),
+        spec: job.spec,
+        stateReason: job.stateReason,
+        stateMessage: job.stateMessage,
+        history: job.history,
+        template: null,
+        sourceJob: null,
+        pods: [],
+        events: [],
+        exits: [],
+        permissions: { stop: own, delete: false, readLogs: own, resubmit: false },
+      });
     }
     if (parts.length === 3 && parts[2] === 'stop' && method === 'POST') {
       if (FINISHED.includes(job.state)) return problem(409, 'JobFinished', 'Conflict', `the job is already ${job.state}`);

@@ -10,6 +10,8 @@ import type {
   MemberUpdate,
   Page,
   QuotaItem,
+  TimeLimits,
+  TimeLimitsUpdate,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -66,4 +68,12 @@ export function getMemberLimits(slug: string, username: string, signal?: AbortSi
 
 export function putMemberLimits(slug: string, username: string, body: Limits): Promise<Limits> {
   return requestJson<Limits>(`/accounts/${enc(slug)}/members/${enc(username)}/limits`, { method: 'PUT', body });
+}
+
+export function getTimeLimits(slug: string, signal?: AbortSignal): Promise<TimeLimits> {
+  return requestJson<TimeLimits>(`/accounts/${enc(slug)}/time-limits`, { signal });
+}
+
+export function putTimeLimits(slug: string, body: TimeLimitsUpdate): Promise<TimeLimits> {
+  return requestJson<TimeLimits>(`/accounts/${enc(slug)}/time-limits`, { method: 'PUT', body });
 }

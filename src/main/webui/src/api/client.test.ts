@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setCurrentAccount } from '../lib/currentAccount';
-import { requestJson, requestVoid, setUnauthorizedHandler, withQuery } from './client';
+import { requestJson, requestText, requestVoid, setUnauthorizedHandler, withQuery } from './client';
 import { ApiError } from './errors';
 
 interface Call {
@@ -142,6 +142,16 @@ describe('request client', () => {
     await requestJson('/users/import', { method: 'POST', body: 'username\nbob\n', contentType: 'text/csv' });
     expect(header(calls[0], 'Content-Type')).toBe('text/csv');
     expect(calls[0]?.init.body).toBe('username\nbob\n');
+  });
+
+  it('reads plain text answers and asks for text (logs)', async () => {
+    const calls = mockFetch(
+      new Response('line 1\nline 2\n', { status: 200, headers: { 'Content-Type': 'text/plain' } }),
+      json(403, { status: 403, title: 'Forbidden', code: 'LogsForbidden' }),
+    );
+    await expect(requestText('/jobs/j1/logs?tailLines=10')).resolves.toBe('line 1\nline 2\n');
+    expect(header(calls[0], 'Accept')).toBe('text/plain');
+    await expect(requestText('/jobs/j1/logs')).rejects.toMatchObject({ status: 403, code: 'LogsForbidden' });
   });
 });
 

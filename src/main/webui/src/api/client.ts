@@ -20,6 +20,8 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** When true a 401 is returned as-is: no refresh attempt and no redirect (login, refresh). */
   noAuthRetry?: boolean;
+  /** The Accept header; JSON unless given (e.g. text/plain for logs). */
+  accept?: string;
 }
 
 type UnauthorizedHandler = () => void;
@@ -63,7 +65,7 @@ export function refreshSession(): Promise<boolean> {
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json' };
   if (method !== 'GET') headers[CSRF_HEADER] = CSRF_VALUE;
   const account = getCurrentAccount();
   if (account) headers[ACCOUNT_HEADER] = account;
@@ -110,6 +112,13 @@ export async function requestJson<T>(path: string, opts: RequestOptions = {}): P
   const res = await sendWithAuth(path, opts);
   if (!res.ok) throw await ApiError.fromResponse(res);
   return (await res.json()) as T;
+}
+
+/** Performs a request whose answer is plain text (e.g. logs); throws ApiError like requestJson. */
+export async function requestText(path: string, opts: RequestOptions = {}): Promise<string> {
+  const res = await sendWithAuth(path, { accept: 'text/plain', ...opts });
+  if (!res.ok) throw await ApiError.fromResponse(res);
+  return res.text();
 }
 
 /** Performs a request whose successful answer carries no body (e.g. 204). */

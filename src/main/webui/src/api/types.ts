@@ -308,6 +308,24 @@ export interface MemberUpdate {
   fileAccess: FileAccess;
 }
 
+/** The four job time limits: "interactive" covers Jupyter and VS Code jobs, "batch" custom and PyTorch jobs. */
+export type TimeLimitField = 'interactiveDefault' | 'interactiveMax' | 'batchDefault' | 'batchMax';
+
+/**
+ * An account's job run times as durations such as "90m", "24h" or "7d": its own settings
+ * (null = the platform's) and the limits in force.
+ */
+export interface TimeLimits {
+  interactiveDefault: string | null;
+  interactiveMax: string | null;
+  batchDefault: string | null;
+  batchMax: string | null;
+  effective: Record<TimeLimitField, string>;
+}
+
+/** New time limits for an account; an empty or absent field uses the platform's. */
+export type TimeLimitsUpdate = Partial<Record<TimeLimitField, string>>;
+
 // ---- Approvals ----
 
 export type ApprovalKind = 'quota-grant' | 'job-lock' | 'model-access';
@@ -424,6 +442,29 @@ export interface SubmitJob {
   /** e.g. "90m", "12h", "3d"; the kind's default when absent. */
   timeLimit?: string;
   priority?: JobPriority;
+  /** Render the spec from a template; any other field given here overrides the rendered one. */
+  template?: TemplateRef;
+  /** The job this one was cloned from (recorded as its source). */
+  sourceJob?: string;
+}
+
+/** A template, a version (the latest when absent) and the values of its parameters. */
+export interface TemplateRef {
+  id: string;
+  version?: number;
+  parameters: Record<string, string>;
+}
+
+/**
+ * A job submitted from a template: the template gives the spec, the name and priority given here override
+ * the rendered ones.
+ */
+export interface SubmitTemplateJob {
+  name?: string;
+  priority?: JobPriority;
+  template: TemplateRef;
+  /** The job this one was cloned from (recorded as its source). */
+  sourceJob?: string;
 }
 
 export interface JobSummary {
@@ -450,12 +491,159 @@ export interface JobTransition {
   message: string | null;
 }
 
+/** The template (and its version) a job was rendered from. */
+export interface JobTemplateLink {
+  id: string;
+  version: number;
+  name: string;
+}
+
+export interface JobContainer {
+  name: string;
+  state: 'waiting' | 'running' | 'terminated';
+  reason: string | null;
+  exitCode: number | null;
+  message: string | null;
+  restarts: number;
+}
+
+/** A pod of the job as the cluster shows it now. */
+export interface JobPod {
+  name: string;
+  /** Volcano task: main, master or worker. */
+  task: string;
+  index: number;
+  phase: string;
+  node: string | null;
+  acceleratorModel: string | null;
+  accelerators: number;
+  startedAt: string | null;
+  containers: JobContainer[];
+}
+
+/** A Kubernetes event about the job or one of its objects (live, or archived at the job's end). */
+export interface JobEvent {
+  at: string;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  object: string;
+  message: string;
+  count: number;
+}
+
+/** How a container ended, archived when the job finished. */
+export interface ContainerExit {
+  pod: string;
+  container: string;
+  exitCode: number | null;
+  reason: string | null;
+  message: string | null;
+}
+
+/** What the caller may do with the job. */
+export interface JobPermissions {
+  stop: boolean;
+  delete: boolean;
+  readLogs: boolean;
+  resubmit: boolean;
+}
+
 export interface JobDetail {
   job: JobSummary;
   spec: SubmitJob;
   stateReason: string | null;
   stateMessage: string | null;
   history: JobTransition[];
+  template: JobTemplateLink | null;
+  /** The job this one was cloned or resubmitted from. */
+  sourceJob: string | null;
+  pods: JobPod[];
+  events: JobEvent[];
+  exits: ContainerExit[];
+  permissions: JobPermissions;
+}
+
+// ---- Templates ----
+
+export type TemplateVisibility = 'private' | 'account' | 'public';
+/** `arguments`: a command line, split into words where its placeholder stands alone in a list. */
+export type ParameterType =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'quantity'
+  | 'duration'
+  | 'model'
+  | 'choice'
+  | 'boolean'
+  | 'arguments';
+
+/**
+ * A value a template asks for. The template's spec refers to it as `${name}`; a string that is exactly
+ * `${name}` takes the typed value (a number for `integer`).
+ */
+export interface TemplateParameter {
+  name: string;
+  label: string;
+  description: string | null;
+  type: ParameterType;
+  /** Values travel as strings ("2", "16Gi", "true"). */
+  default: string | null;
+  required: boolean;
+  /** The allowed values of a `choice`. */
+  options: string[] | null;
+}
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  description: string;
+  kind: JobKind;
+  builtin: boolean;
+  visibility: TemplateVisibility;
+  /** The account it is shared with (visibility `account`). */
+  account: string | null;
+  /** Username of its author; null for built-in templates. */
+  owner: string | null;
+  version: number;
+  updatedAt: string;
+}
+
+export interface Template extends TemplateSummary {
+  parameters: TemplateParameter[];
+  /** A job spec (SubmitJob fields) with `${name}` placeholders. */
+  spec: Record<string, unknown>;
+  /** Whether the caller may change or delete it (its author, or a platform admin for shared ones). */
+  canEdit: boolean;
+}
+
+export interface TemplateVersion {
+  version: number;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export interface SaveTemplate {
+  name: string;
+  description: string;
+  visibility: TemplateVisibility;
+  account?: string | null;
+  parameters: TemplateParameter[];
+  spec: Record<string, unknown>;
+}
+
+/** Saves a job's spec as a new template (no parameters). */
+export interface SaveJobAsTemplate {
+  name: string;
+  description: string;
+  visibility: TemplateVisibility;
+  account?: string | null;
+}
+
+/** A template rendered with parameter values: the job spec, also as YAML for the advanced view. */
+export interface RenderedTemplate {
+  spec: SubmitJob;
+  yaml: string;
 }
 
 export type AdmissionDecision = 'ADMIT' | 'QUEUE' | 'REJECT';

@@ -29,6 +29,9 @@ function SideNav() {
         <NavLink to="/jobs" data-testid="nav-jobs" className={navClass}>
           {t('nav.jobs')}
         </NavLink>
+        <NavLink to="/templates" data-testid="nav-templates" className={navClass}>
+          {t('nav.templates')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

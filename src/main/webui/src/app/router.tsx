@@ -12,6 +12,7 @@ import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
 import { NewJobPage } from '../features/jobs/NewJobPage';
 import { ProfilePage } from '../features/me/ProfilePage';
+import { TemplatesPage } from '../features/templates/TemplatesPage';
 import { AppShell } from './AppShell';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth, RequireRole } from './RequireAuth';
@@ -32,6 +33,7 @@ export const router = createBrowserRouter([
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/new', element: <NewJobPage /> },
       { path: 'jobs/:id', element: <JobDetailPage /> },
+      { path: 'templates', element: <TemplatesPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },

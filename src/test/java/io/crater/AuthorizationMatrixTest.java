@@ -48,6 +48,23 @@ class AuthorizationMatrixTest {
     static int grantToCancel;
     static String jobToRead;
     static String jobToStop;
+    static String templateToEdit;
+
+    /** A small valid template: a batch job with one parameter. */
+    static Map<String, Object> template(String name) {
+        return Map.of(
+                "name",
+                name,
+                "description",
+                "matrix",
+                "visibility",
+                "private",
+                "parameters",
+                List.of(Map.of(
+                        "name", "msg", "label", "Message", "type", "string", "default", "hi", "required", false)),
+                "spec",
+                Map.of("kind", "custom", "name", "echo", "image", "busybox", "command", List.of("echo", "${msg}")));
+    }
 
     @TestHTTPResource("/")
     URL base;
@@ -82,6 +99,13 @@ class AuthorizationMatrixTest {
         grantToCancel = grant();
         jobToRead = job();
         jobToStop = job();
+        templateToEdit = Api.as(tokens.get("member"))
+                .body(template("mine"))
+                .post("/api/v1/templates")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     /** A job of the member in mx-lab; it waits (the account has no cpu quota), which is all the matrix needs. */
@@ -402,6 +426,100 @@ class AuthorizationMatrixTest {
                         200,
                         409,
                         409),
+                new Call("DELETE", "/api/v1/jobs/{id}", "/api/v1/jobs/" + jobToStop, null, 401, 403, 204, 404, 404),
+                new Call(
+                        "GET",
+                        "/api/v1/jobs/{id}/manifests",
+                        "/api/v1/jobs/" + jobToRead + "/manifests",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/jobs/{id}/resubmit",
+                        "/api/v1/jobs/" + jobToRead + "/resubmit",
+                        null,
+                        401,
+                        403,
+                        201,
+                        201,
+                        403),
+                new Call(
+                        "POST",
+                        "/api/v1/jobs/{id}/template",
+                        "/api/v1/jobs/" + jobToRead + "/template",
+                        Map.of("name", "from job", "visibility", "private"),
+                        401,
+                        403,
+                        201,
+                        201,
+                        201),
+                new Call("GET", "/api/v1/templates", "/api/v1/templates", null, 401, 200, 200, 200, 200),
+                new Call("POST", "/api/v1/templates", "/api/v1/templates", template("new"), 401, 201, 201, 201, 201),
+                new Call("GET", "/api/v1/templates/{id}", "/api/v1/templates/batch", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "GET",
+                        "/api/v1/templates/{id}/versions",
+                        "/api/v1/templates/batch/versions",
+                        null,
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/templates/{id}/render",
+                        "/api/v1/templates/batch/render",
+                        Map.of("parameters", Map.of("command", "echo hi")),
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "PUT",
+                        "/api/v1/templates/{id}",
+                        "/api/v1/templates/" + templateToEdit,
+                        template("mine, again"),
+                        401,
+                        404,
+                        200,
+                        404,
+                        200),
+                new Call(
+                        "DELETE",
+                        "/api/v1/templates/{id}",
+                        "/api/v1/templates/" + templateToEdit,
+                        null,
+                        401,
+                        404,
+                        204,
+                        404,
+                        404),
+                new Call(
+                        "GET",
+                        "/api/v1/accounts/{slug}/time-limits",
+                        acc + "/time-limits",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/time-limits",
+                        acc + "/time-limits",
+                        Map.of("batchMax", "3d"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
                 new Call(
                         "PATCH",
                         "/api/v1/accelerator-models/{key}",
@@ -511,7 +629,9 @@ class AuthorizationMatrixTest {
                     "notifications",
                     "accelerator_models",
                     "audit_log",
-                    "job_requests")) {
+                    "job_requests",
+                    "job_templates",
+                    "job_template_versions")) {
                 try (ResultSet rs = s.executeQuery(
                         "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM " + table + " t")) {
                     rs.next();
@@ -521,7 +641,7 @@ class AuthorizationMatrixTest {
             // Jobs move on their own (admission, the reconciler): compare what a call could change, not their state.
             try (ResultSet rs =
                     s.executeQuery("SELECT md5(coalesce(string_agg(concat_ws(',', id, public_id, account_id, user_id,"
-                            + " CAST(spec AS text), stop_requested), '|' ORDER BY id), '')) FROM jobs")) {
+                            + " CAST(spec AS text), stop_requested, deleted_at), '|' ORDER BY id), '')) FROM jobs")) {
                 rs.next();
                 sb.append("jobs=").append(rs.getString(1)).append(';');
             }

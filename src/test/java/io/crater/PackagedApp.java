@@ -23,23 +23,35 @@ public final class PackagedApp implements AutoCloseable {
 
     private final Path home;
     private final int port;
+    private final String verb;
+    private final Map<String, String> extraEnv;
+    private final String readyLine;
     private Process process;
     private final List<String> output = Collections.synchronizedList(new ArrayList<>());
     private long startMillis;
 
     public PackagedApp(Path home) {
+        this(home, "server", Map.of(), "Console: http://");
+    }
+
+    /** Runs {@code verb} ({@code server}, {@code sim}) with extra environment, ready when a line contains {@code readyLine}. */
+    public PackagedApp(Path home, String verb, Map<String, String> extraEnv, String readyLine) {
         this.home = home;
         this.port = freePort();
+        this.verb = verb;
+        this.extraEnv = Map.copyOf(extraEnv);
+        this.readyLine = readyLine;
     }
 
     public PackagedApp start() throws Exception {
         String jar = System.getProperty("crater.app.jar", "target/quarkus-app/quarkus-run.jar");
-        ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, "server").redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, verb).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.put("CRATER_HOME", home.toString());
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.remove("CRATER_DB_URL");
         env.remove("KUBECONFIG");
+        env.putAll(extraEnv);
         output.clear();
         long t0 = System.nanoTime();
         process = pb.start();
@@ -57,13 +69,13 @@ public final class PackagedApp implements AutoCloseable {
         pump.setDaemon(true);
         pump.start();
         long deadline = System.currentTimeMillis() + 120_000;
-        while (output.stream().noneMatch(l -> l.contains("Console: http://"))) {
+        while (output().stream().noneMatch(l -> l.contains(readyLine))) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(
-                        "Crater exited with " + process.exitValue() + ":\n" + String.join("\n", output));
+                        "Crater exited with " + process.exitValue() + ":\n" + String.join("\n", output()));
             }
             if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("Crater did not start within 120 s:\n" + String.join("\n", output));
+                throw new IllegalStateException("Crater did not start within 120 s:\n" + String.join("\n", output()));
             }
             Thread.sleep(100);
         }
@@ -87,6 +99,19 @@ public final class PackagedApp implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** The rest of the first output line containing {@code prefix}, after it; null when there is none. */
+    public String lineAfter(String prefix) {
+        return output().stream()
+                .filter(l -> l.contains(prefix))
+                .map(l -> l.substring(l.indexOf(prefix) + prefix.length()).trim())
+                .findFirst()
+                .orElse(null);
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
     }
 
     /** Resident memory of the JVM in KiB, from /proc. */

@@ -32,6 +32,7 @@ import org.jboss.logging.Logger;
 public class ClusterCache {
 
     private static final Logger LOG = Logger.getLogger(ClusterCache.class);
+    private static final String BY_JOB = "crater.io/job-id";
 
     @Inject
     KubernetesClient client;
@@ -56,6 +57,12 @@ public class ClusterCache {
 
     void onStart(@Observes @Priority(40) StartupEvent event) {
         pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addIndexers(Map.of(BY_JOB, pod -> {
+            String job = pod.getMetadata().getLabels() == null
+                    ? null
+                    : pod.getMetadata().getLabels().get("crater.io/job-id");
+            return job == null ? List.of() : List.of(job);
+        }));
         pods.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -219,6 +226,11 @@ public class ClusterCache {
                                 && !Boolean.TRUE.equals(
                                         n.getSpec() == null ? null : n.getSpec().getUnschedulable())))
                 .toList();
+    }
+
+    /** The pods of a Crater job as the informer holds them (empty before the first sync or once deleted). */
+    public List<Pod> podsOfJob(String publicId) {
+        return pods == null ? List.of() : pods.getIndexer().byIndex(BY_JOB, publicId);
     }
 
     public int podCount(String node) {

@@ -20,8 +20,8 @@ import java.util.function.Predicate;
 @ApplicationScoped
 public class EventHub {
 
-    /** One event: its id, topic, SSE event name, JSON data, and who may see it. */
-    public record HubEvent(long id, String topic, String name, Object data, Predicate<TokenUser> visibleTo) {}
+    /** One event: its id, the topics it belongs to, SSE event name, JSON data, and who may see it. */
+    public record HubEvent(long id, Set<String> topics, String name, Object data, Predicate<TokenUser> visibleTo) {}
 
     static final int KEPT = 4096;
 
@@ -31,15 +31,20 @@ public class EventHub {
 
     private record Subscriber(Set<String> topics, TokenUser viewer, MultiEmitter<? super HubEvent> emitter) {
         void offer(HubEvent e) {
-            if (topics.contains(e.topic()) && e.visibleTo().test(viewer)) {
+            if (e.topics().stream().anyMatch(topics::contains) && e.visibleTo().test(viewer)) {
                 emitter.emit(e);
             }
         }
     }
 
     public void publish(String topic, String name, Object data, Predicate<TokenUser> visibleTo) {
+        publish(Set.of(topic), name, data, visibleTo);
+    }
+
+    /** Publishes one event under several topics (e.g. {@code jobs}, {@code jobs:<account>}, {@code job:<id>}). */
+    public void publish(Set<String> topics, String name, Object data, Predicate<TokenUser> visibleTo) {
         synchronized (this) {
-            HubEvent e = new HubEvent(++lastId, topic, name, data, visibleTo);
+            HubEvent e = new HubEvent(++lastId, topics, name, data, visibleTo);
             recent.addLast(e);
             if (recent.size() > KEPT) {
                 recent.removeFirst();
@@ -61,7 +66,7 @@ public class EventHub {
                     long oldest =
                             recent.isEmpty() ? lastId + 1 : recent.peekFirst().id();
                     if (lastEventId + 1 < oldest || lastEventId > lastId) {
-                        emitter.emit(new HubEvent(lastId, "*", "reset", null, u -> true));
+                        emitter.emit(new HubEvent(lastId, Set.of("*"), "reset", null, u -> true));
                     } else {
                         List<HubEvent> missed = new ArrayList<>();
                         recent.forEach(e -> {

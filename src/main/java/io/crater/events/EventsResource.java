@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crater.identity.CurrentUser;
 import io.crater.identity.TokenService.TokenUser;
 import io.crater.platform.ApiException;
+import io.crater.platform.OnContext;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -20,10 +23,9 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
@@ -37,9 +39,6 @@ import org.jboss.resteasy.reactive.ResponseHeader;
 @Tag(name = "events")
 @Authenticated
 public class EventsResource {
-
-    /** Who may subscribe to each topic; events are also filtered one by one by their own rule. */
-    static final Map<String, Predicate<TokenUser>> TOPICS = Map.of("nodes", CurrentUser::isAdmin);
 
     static final Duration HEARTBEAT = Duration.ofSeconds(20);
 
@@ -55,24 +54,30 @@ public class EventsResource {
     @Inject
     ObjectMapper json;
 
+    /** Who may subscribe to each family of topics; events are also filtered one by one by their own rule. */
+    @Inject
+    Instance<TopicAuthorizer> authorizers;
+
+    /**
+     * Blocking on purpose: topic rights (which may need the database) are settled before the first byte, so a
+     * refusal is a real 403/404 and not a stream that ends at once.
+     */
     @GET
+    @Blocking
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
-    @Operation(summary = "Live events of the given topics (comma-separated): nodes")
+    @Operation(
+            summary =
+                    "Live events of the given topics (comma-separated): nodes (platform admins), jobs, jobs:<account>, job:<id>")
     public Multi<OutboundSseEvent> events(
             @QueryParam("topics") String topics, @HeaderParam("Last-Event-ID") String lastEventId, @Context Sse sse) {
-        Set<String> wanted = parseTopics(topics);
+        Map<String, TopicAuthorizer> wanted = parseTopics(topics);
         Long last = parseLastId(lastEventId);
-        // @Authenticated resolved the identity before this method runs, so topic rights are checked before any byte is
-        // sent.
         TokenUser user = current.userOf(identity);
-        for (String t : wanted) {
-            if (!TOPICS.get(t).test(user)) {
-                throw ApiException.forbidden("TopicForbidden", "you may not subscribe to topic '" + t + "'");
-            }
-        }
-        Multi<OutboundSseEvent> events = hub.stream(wanted, user, last).map(e -> toSse(sse, e));
+        wanted.forEach(
+                (t, a) -> OnContext.run(() -> a.authorize(t, user)).await().indefinitely());
+        Multi<OutboundSseEvent> events = hub.stream(wanted.keySet(), user, last).map(e -> toSse(sse, e));
         Multi<OutboundSseEvent> heartbeats = Multi.createFrom()
                 .ticks()
                 .every(HEARTBEAT)
@@ -93,23 +98,26 @@ public class EventsResource {
         }
     }
 
-    static Set<String> parseTopics(String topics) {
+    Map<String, TopicAuthorizer> parseTopics(String topics) {
+        String known =
+                authorizers.stream().map(TopicAuthorizer::describe).sorted().collect(Collectors.joining(", "));
         if (topics == null || topics.isBlank()) {
-            throw ApiException.badRequest(
-                    "InvalidTopics", "name at least one topic: ?topics=" + String.join(",", TOPICS.keySet()), null);
+            throw ApiException.badRequest("InvalidTopics", "name at least one topic: " + known, null);
         }
-        Set<String> wanted = new LinkedHashSet<>();
+        Map<String, TopicAuthorizer> wanted = new LinkedHashMap<>();
         for (String t : Arrays.stream(topics.split(","))
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
                 .toList()) {
-            if (!TOPICS.containsKey(t)) {
-                throw ApiException.badRequest(
-                        "InvalidTopics",
-                        "unknown topic '" + t + "'; known: " + String.join(",", TOPICS.keySet()),
-                        null);
-            }
-            wanted.add(t);
+            TopicAuthorizer a = authorizers.stream()
+                    .filter(x -> x.handles(t))
+                    .findFirst()
+                    .orElseThrow(() -> ApiException.badRequest(
+                            "InvalidTopics", "unknown topic '" + t + "'; known: " + known, null));
+            wanted.put(t, a);
+        }
+        if (wanted.size() > 20) {
+            throw ApiException.badRequest("InvalidTopics", "at most 20 topics per stream", null);
         }
         return wanted;
     }

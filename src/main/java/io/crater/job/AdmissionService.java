@@ -78,16 +78,8 @@ public class AdmissionService {
     @Inject
     io.vertx.core.Vertx vertx;
 
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String databaseUrl;
-
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.username")
-    String databaseUser;
-
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.datasource.password", defaultValue = "")
-    String databasePassword;
-
-    private io.vertx.pgclient.pubsub.PgSubscriber subscriber;
+    @Inject
+    io.crater.platform.PgNotifications notifications;
 
     private final String identity = "crater-" + UUID.randomUUID();
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -100,6 +92,9 @@ public class AdmissionService {
     private CompletableFuture<?> election;
 
     void onStart(@Observes @Priority(60) StartupEvent event) {
+        // Submits and job ends on any replica wake the leader; a lost listening connection is made up by a round.
+        notifications.listen(CHANNEL, payload -> wake());
+        notifications.onReconnect(this::wake);
         var lock = new LeaseLock(cluster.namespace(), "crater-admission", identity);
         election = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
@@ -121,9 +116,6 @@ public class AdmissionService {
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        if (subscriber != null) {
-            subscriber.close();
-        }
         if (election != null) {
             election.cancel(true);
         }

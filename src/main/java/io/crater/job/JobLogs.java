@@ -43,6 +43,9 @@ public class JobLogs {
     @Inject
     Vertx vertx;
 
+    @Inject
+    JobKubeEvents events;
+
     /** Who may read a job's logs, and which pod to read. */
     Uni<String> readablePod(String publicId, String pod, Caller caller) {
         if (!JobNames.isPublicId(publicId)) {
@@ -180,6 +183,7 @@ public class JobLogs {
                         text)));
             }
         }
+        events.archive(jobId, publicId);
     }
 
     /** Splits written bytes into lines. */

@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
 public final class JobNames {
 
     public static final String JOB_ID = "crater.io/job-id";
+    /** What every object name of a job starts with: {@code c-<id>}. */
+    public static final String PREFIX = "c-";
+
     public static final String ACCOUNT_ID = "crater.io/account-id";
     public static final String USER_ID = "crater.io/user-id";
     public static final String KIND = "crater.io/kind";
@@ -40,7 +43,7 @@ public final class JobNames {
 
     /** The Volcano Job's name, also the prefix of its pods, Service and Secrets. */
     public static String volcanoName(String publicId) {
-        return "c-" + publicId;
+        return PREFIX + publicId;
     }
 
     /** The labels every object of a job carries, by which Crater finds them again. */

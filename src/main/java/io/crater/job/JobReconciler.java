@@ -58,6 +58,9 @@ public class JobReconciler {
     @Inject
     JobLogs logs;
 
+    @Inject
+    JobsConfig config;
+
     private SharedIndexInformer<VolcanoJob> informer;
     private final Map<String, VolcanoJob> latest = new ConcurrentHashMap<>();
     private final Map<String, Boolean> dirty = new ConcurrentHashMap<>();
@@ -90,6 +93,58 @@ public class JobReconciler {
         });
         informer.start();
         flusher.scheduleWithFixedDelay(this::flush, 300, 300, TimeUnit.MILLISECONDS);
+        flusher.scheduleWithFixedDelay(this::sweep, 5, 60, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Jobs whose Volcano Job is gone although Crater never saw it go (deleted while Crater was down): rows in
+     * Pending, Running or Stopping, admitted more than the repair interval ago, with no Volcano Job in the synced
+     * informer. They end as if the deletion had been seen (Admitted rows belong to the repair step, which creates
+     * their objects again).
+     */
+    void sweep() {
+        if (!synced()) {
+            return;
+        }
+        try {
+            List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                    "SELECT public_id FROM jobs WHERE state IN ('Pending', 'Running', 'Stopping') AND admitted_at < ?1",
+                    java.time.Instant.now().minus(config.repairAfter()))));
+            for (Object[] r : rows) {
+                String id = (String) r[0];
+                if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) == null
+                        && !latest.containsKey(id)) {
+                    boolean finished =
+                            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> vanished(id)));
+                    if (finished) {
+                        admission.wake();
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            LOG.warnf("sweeping vanished jobs failed (%s); the next sweep retries", e.getMessage());
+        }
+    }
+
+    private io.smallrye.mutiny.Uni<Boolean> vanished(String publicId) {
+        return Sql.rows("SELECT id, state, stop_requested FROM jobs WHERE public_id = ?1 FOR UPDATE", publicId)
+                .flatMap(rows -> {
+                    long id = Sql.longOf(rows.get(0)[0]);
+                    String current = (String) rows.get(0)[1];
+                    if (JobRow.terminal(current) || current.equals("Admitted") || current.equals("Queued")) {
+                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                    }
+                    boolean stopped = (Boolean) rows.get(0)[2];
+                    return JobStates.move(
+                                    id,
+                                    current,
+                                    stopped ? "Stopped" : "Failed",
+                                    stopped ? "Stopped" : "VolcanoJobVanished",
+                                    stopped
+                                            ? "stopped on request"
+                                            : "the Volcano Job was gone when Crater looked (deleted while Crater was not watching)")
+                            .replaceWith(true);
+                });
     }
 
     void onStop(@Observes ShutdownEvent event) {

@@ -2,6 +2,8 @@ package io.crater.job;
 
 import io.crater.identity.Caller;
 import io.crater.identity.CurrentUser;
+import io.crater.platform.ApiException;
+import io.crater.platform.Json;
 import io.crater.platform.Page;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -10,6 +12,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -24,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
-/** Jobs: submit (or dry-run), list, read, stop. */
+/** Jobs: submit (JSON or YAML, or dry-run), list, read, manifests, stop, resubmit, delete, save as template. */
 @Path("/api/v1/jobs")
 @Tag(name = "jobs")
 @Authenticated
@@ -38,6 +41,9 @@ public class JobResource {
     JobService jobs;
 
     @Inject
+    JobQueries queries;
+
+    @Inject
     JobLogs logs;
 
     @Inject
@@ -47,7 +53,7 @@ public class JobResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(
             summary =
-                    "Submit a job to the current account (X-Crater-Account); dryRun=true returns the decision and manifests only")
+                    "Submit a job (a full spec, or a template with parameter values) to the current account (X-Crater-Account); dryRun=true returns the decision and manifests only")
     public Uni<Response> submit(
             JobViews.SubmitJob req,
             @QueryParam("dryRun") boolean dryRun,
@@ -57,21 +63,85 @@ public class JobResource {
                 .map(o -> Response.status(dryRun ? 200 : 201).entity(o).build());
     }
 
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml"})
+    @Operation(summary = "Submit a job written as YAML (the same fields as JSON; unknown fields are refused)")
+    public Uni<Response> submitYaml(
+            String yaml, @QueryParam("dryRun") boolean dryRun, @HeaderParam("X-Crater-Account") String account) {
+        JobViews.SubmitJob req;
+        try {
+            req = yaml == null || yaml.isBlank() ? null : Json.readYaml(yaml, JobViews.SubmitJob.class);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("InvalidYaml", "the YAML is not a job spec: " + e.getMessage(), null);
+        }
+        return submit(req, dryRun, account);
+    }
+
     @GET
-    @Operation(summary = "Jobs of the caller's accounts (all for platform admins), newest first, by account and state")
+    @Operation(
+            summary =
+                    "Jobs of the caller's accounts (all for platform admins), newest first (sort=created for oldest first), by account, state, kind, owner (or mine=true) and submission time")
     public Uni<Page<JobViews.JobSummary>> list(
             @QueryParam("account") String account,
             @QueryParam("state") String state,
+            @QueryParam("kind") String kind,
+            @QueryParam("owner") String owner,
+            @QueryParam("mine") boolean mine,
+            @QueryParam("since") String since,
+            @QueryParam("until") String until,
+            @QueryParam("sort") String sort,
             @QueryParam("cursor") String cursor,
             @QueryParam("limit") Integer limit) {
-        return current.caller().flatMap(c -> jobs.list(c, account, state, cursor, limit));
+        return current.caller()
+                .flatMap(c -> queries.list(
+                        c,
+                        new JobQueries.Filter(account, state, kind, owner, mine, since, until, sort, cursor, limit)));
     }
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "A job with its spec, requests, reasons and state history")
+    @Operation(
+            summary =
+                    "A job with its spec, template, state history, pods and their placement, Kubernetes events, how its containers ended, and what the caller may do")
     public Uni<JobViews.JobDetail> get(@PathParam("id") String id) {
-        return current.caller().flatMap(c -> jobs.get(id, c));
+        return current.caller().flatMap(c -> queries.detail(id, c));
+    }
+
+    @GET
+    @Path("/{id}/manifests")
+    @Operation(summary = "The Kubernetes objects the job becomes, as YAML (Secret values withheld)")
+    public Uni<JobViews.Manifests> manifests(@PathParam("id") String id) {
+        return current.caller().flatMap(c -> jobs.manifests(id, c));
+    }
+
+    @POST
+    @Path("/{id}/resubmit")
+    @Operation(
+            summary =
+                    "A new job with the same spec in the same account, owned by the caller, linked to this one and admitted against the current quota")
+    public Uni<Response> resubmit(@PathParam("id") String id) {
+        return current.caller()
+                .flatMap(c -> jobs.resubmit(id, c))
+                .map(s -> Response.status(201).entity(s).build());
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @Operation(summary = "Delete a finished job from lists (its owner, an admin of its account, a platform admin)")
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return current.caller()
+                .flatMap(c -> jobs.delete(id, c))
+                .map(v -> Response.noContent().build());
+    }
+
+    @POST
+    @Path("/{id}/template")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Save the job's spec as a template of the caller's")
+    public Uni<Response> saveAsTemplate(@PathParam("id") String id, TemplateViews.SaveJobAsTemplate req) {
+        return current.caller()
+                .flatMap(c -> jobs.saveAsTemplate(id, req, c))
+                .map(t -> Response.status(201).entity(t).build());
     }
 
     @GET

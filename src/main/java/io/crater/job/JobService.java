@@ -1,5 +1,6 @@
 package io.crater.job;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crater.account.QuotaService;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
@@ -9,10 +10,9 @@ import io.crater.identity.Caller;
 import io.crater.job.JobViews.JobSummary;
 import io.crater.platform.ApiException;
 import io.crater.platform.Json;
-import io.crater.platform.Page;
+import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Admission;
-import io.crater.policy.Quantities;
 import io.crater.policy.QuotaMath;
 import io.crater.policy.Reason;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,22 +23,23 @@ import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Submitting, listing, reading and stopping jobs. Admission itself runs on the leader ({@link AdmissionService}). */
 @ApplicationScoped
 public class JobService {
 
-    static final String SUMMARY =
-            "SELECT j.id, j.public_id, j.name, j.kind, j.state, a.slug, u.username, j.borrowing, CAST(j.reasons AS text),"
-                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id FROM jobs j JOIN accounts a ON a.id = j.account_id"
-                    + " JOIN users u ON u.id = j.user_id";
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(JobService.class);
 
     @Inject
     AcceleratorCatalogue catalogue;
+
+    @Inject
+    JobQueries queries;
+
+    @Inject
+    TemplateService templates;
 
     @Inject
     JobsConfig config;
@@ -67,32 +68,19 @@ public class JobService {
     @Inject
     Vertx vertx;
 
-    /** The account a job is submitted to, checked. */
-    private record Target(long id, String slug, String kind, Instant expiresAt) {}
+    /** The account a job is submitted to, checked, with its time limits. */
+    private record Target(long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits) {}
+
+    /** A submission made ready: the effective spec and where it came from. */
+    private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
 
     public Uni<Object> submit(JobViews.SubmitJob req, String accountHeader, boolean dryRun, Caller caller) {
-        JobSpecs.Checked checked = JobSpecs.check(req, catalogue.models(), config);
+        if (req == null) {
+            throw ApiException.badRequest(
+                    "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
+        }
         return Panache.withSession(() -> target(accountHeader, caller)
-                        .flatMap(t -> preflight(t, checked, caller).flatMap(decision -> {
-                            if (decision.kind() == Admission.Kind.REJECT) {
-                                throw new ApiException(
-                                        422,
-                                        "JobRejected",
-                                        "Unprocessable",
-                                        decision.reasons().get(0).message(),
-                                        decision.reasons(),
-                                        null,
-                                        null);
-                            }
-                            if (dryRun) {
-                                return Uni.createFrom().item((Object) new JobViews.DryRun(
-                                        decision.kind().name(),
-                                        decision.reasons(),
-                                        decision.borrowing(),
-                                        manifests(checked, t, caller)));
-                            }
-                            return insert(req, checked, t, caller).map(s -> (Object) s);
-                        })))
+                        .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, caller))))
                 .invoke(o -> {
                     if (o instanceof JobSummary) {
                         admission.wake();
@@ -100,10 +88,69 @@ public class JobService {
                 });
     }
 
+    /** Renders the template when one is named (fields given beside it win) and links the source job. */
+    private Uni<Prepared> prepare(JobViews.SubmitJob req, Target t, Caller caller) {
+        Uni<Long> source = req.sourceJob() == null || req.sourceJob().isBlank()
+                ? Uni.createFrom().nullItem()
+                : queries.visible(req.sourceJob().trim(), caller).map(JobQueries.Visible::id);
+        if (req.template() == null) {
+            return source.map(s -> new Prepared(req, null, null, s));
+        }
+        return templates
+                .resolve(req.template(), caller)
+                .flatMap(r -> source.map(s -> {
+                    ObjectNode merged = (ObjectNode) Json.tree(r.spec());
+                    Json.tree(req).fields().forEachRemaining(e -> {
+                        if (!e.getValue().isNull()) {
+                            merged.set(e.getKey(), e.getValue());
+                        }
+                    });
+                    JobViews.SubmitJob spec = Json.convert(merged, JobViews.SubmitJob.class)
+                            .withLinks(
+                                    new JobViews.TemplateRef(r.publicId(), r.version(), r.values()), req.sourceJob());
+                    return new Prepared(spec, r.templateId(), r.version(), s);
+                }));
+    }
+
+    private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Caller caller) {
+        JobSpecs.Checked checked = JobSpecs.check(p.spec(), catalogue.models(), config, t.limits());
+        // The time limit in force is written down, so later changes of the defaults do not move it.
+        JobViews.SubmitJob stored = checked.spec().timeLimit() == null
+                ? p.spec()
+                : p.spec().withTimeLimit(JobSpecs.format(checked.spec().timeLimit()));
+        return preflight(t, checked, caller).flatMap(decision -> {
+            if (decision.kind() == Admission.Kind.REJECT) {
+                throw new ApiException(
+                        422,
+                        "JobRejected",
+                        "Unprocessable",
+                        decision.reasons().get(0).message(),
+                        decision.reasons(),
+                        null,
+                        null);
+            }
+            if (dryRun) {
+                return Uni.createFrom().item((Object) new JobViews.DryRun(
+                        decision.kind().name(),
+                        decision.reasons(),
+                        decision.borrowing(),
+                        manifests(checked, t, caller)));
+            }
+            return insert(
+                            new Prepared(stored, p.templateId(), p.templateVersion(), p.sourceJobId()),
+                            checked,
+                            t,
+                            caller)
+                    .map(s -> (Object) s);
+        });
+    }
+
     private Uni<Target> target(String header, Caller caller) {
+        String columns = "SELECT a.id, a.slug, a.kind, a.expires_at, a.interactive_default_limit_s,"
+                + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s FROM accounts a";
         String sql = header == null || header.isBlank()
-                ? "SELECT a.id, a.slug, a.kind, a.expires_at FROM accounts a JOIN users u ON u.default_account_id = a.id WHERE u.id = ?1"
-                : "SELECT a.id, a.slug, a.kind, a.expires_at FROM accounts a JOIN account_members m ON m.account_id = a.id WHERE m.user_id = ?1 AND a.slug = ?2";
+                ? columns + " JOIN users u ON u.default_account_id = a.id WHERE u.id = ?1"
+                : columns + " JOIN account_members m ON m.account_id = a.id WHERE m.user_id = ?1 AND a.slug = ?2";
         Object[] params = header == null || header.isBlank()
                 ? new Object[] {caller.userId()}
                 : new Object[] {caller.userId(), header.trim()};
@@ -112,8 +159,14 @@ public class JobService {
                 throw ApiException.forbidden("NotAMember", "you are not a member of account '" + header + "'");
             }
             Object[] r = rows.get(0);
-            return new Target(Sql.longOf(r[0]), (String) r[1], (String) r[2], Sql.instant(r[3]));
+            JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
+                    .narrowedBy(seconds(r[4]), seconds(r[5]), seconds(r[6]), seconds(r[7]));
+            return new Target(Sql.longOf(r[0]), (String) r[1], (String) r[2], Sql.instant(r[3]), limits);
         });
+    }
+
+    private static java.time.Duration seconds(Object o) {
+        return o == null ? null : java.time.Duration.ofSeconds(Sql.longOf(o));
     }
 
     /** What admission would decide now; rejects at once what can never run. */
@@ -175,27 +228,27 @@ public class JobService {
                 owner,
                 new JobInputs.Placement(cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished()),
                 "<generated at start>");
-        StringBuilder yaml = new StringBuilder(Serialization.asYaml(m.volcanoJob()));
-        for (HasMetadata o : m.companions()) {
-            yaml.append(Serialization.asYaml(o));
-        }
-        return yaml.toString();
+        return yaml(m);
     }
 
-    private Uni<JobSummary> insert(JobViews.SubmitJob req, JobSpecs.Checked checked, Target t, Caller caller) {
+    private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Caller caller) {
         String publicId = JobNames.newPublicId();
         JobInputs.Spec s = checked.spec();
         return Panache.withTransaction(() -> Sql.insertReturningId(
-                                "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8) RETURNING id",
+                                "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority,"
+                                        + " template_id, template_version, source_job_id)"
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11) RETURNING id",
                                 publicId,
                                 t.id(),
                                 caller.userId(),
                                 s.displayName(),
                                 s.kind().id(),
                                 s.kind().interactive(),
-                                Json.write(req),
-                                checked.priority())
+                                Json.write(p.spec()),
+                                checked.priority(),
+                                p.templateId(),
+                                p.templateVersion(),
+                                p.sourceJobId())
                         .call(id -> {
                             Uni<Void> chain = Uni.createFrom().voidItem();
                             for (var e : checked.quotaRequest().amounts().entrySet()) {
@@ -220,185 +273,42 @@ public class JobService {
                                 publicId,
                                 null,
                                 Map.of("kind", s.kind().id(), "name", s.displayName()))))
-                .flatMap(id -> summary(publicId));
-    }
-
-    Uni<JobSummary> summary(String publicId) {
-        return Panache.withSession(() -> Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId))
-                .map(r -> r.map(row -> summaryOf(row, List.of()))
-                        .orElseThrow(() -> ApiException.notFound("no job " + publicId)));
-    }
-
-    private JobSummary summaryOf(Object[] r, List<Object[]> requests) {
-        Map<String, String> req = new TreeMap<>();
-        requests.forEach(q -> req.put((String) q[0], Quantities.format(Sql.longOf(q[1]))));
-        List<Reason> reasons = r[8] == null ? List.of() : List.of(Json.read((String) r[8], Reason[].class));
-        return new JobSummary(
-                (String) r[1],
-                (String) r[2],
-                (String) r[3],
-                (String) r[4],
-                (String) r[5],
-                (String) r[6],
-                req,
-                (Boolean) r[7],
-                reasons,
-                Sql.instant(r[9]),
-                Sql.instant(r[10]),
-                Sql.instant(r[11]));
-    }
-
-    public Uni<Page<JobSummary>> list(Caller caller, String account, String state, String cursor, Integer limit) {
-        int n = Page.limit(limit);
-        long before = cursor == null || cursor.isBlank() ? Long.MAX_VALUE : Page.afterId(cursor);
-        StringBuilder sql = new StringBuilder(SUMMARY + " WHERE j.id < ?1");
-        List<Object> params = new ArrayList<>(List.of(before));
-        if (!caller.platformAdmin()) {
-            params.add(caller.userId());
-            sql.append(
-                            " AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = j.account_id AND m.user_id = ?")
-                    .append(params.size())
-                    .append(')');
-        }
-        if (account != null && !account.isBlank()) {
-            params.add(account);
-            sql.append(" AND a.slug = ?").append(params.size());
-        }
-        if (state != null && !state.isBlank()) {
-            params.add(state);
-            sql.append(" AND j.state = ?").append(params.size());
-        }
-        sql.append(" ORDER BY j.id DESC LIMIT ").append(n + 1);
-        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray())
-                .flatMap(rows -> {
-                    List<Object[]> shown = rows.size() > n ? rows.subList(0, n) : rows;
-                    if (shown.isEmpty()) {
-                        return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
-                    }
-                    StringBuilder in = new StringBuilder();
-                    List<Object> ids = new ArrayList<>();
-                    for (Object[] r : shown) {
-                        ids.add(Sql.longOf(r[0]));
-                        in.append(in.isEmpty() ? "" : ", ").append('?').append(ids.size());
-                    }
-                    return Sql.rows(
-                                    "SELECT job_id, resource, milli FROM job_requests WHERE job_id IN (" + in + ")",
-                                    ids.toArray())
-                            .map(req -> {
-                                Map<Long, List<Object[]>> byJob = new java.util.HashMap<>();
-                                req.forEach(q -> byJob.computeIfAbsent(Sql.longOf(q[0]), k -> new ArrayList<>())
-                                        .add(new Object[] {q[1], q[2]}));
-                                List<JobSummary> items = shown.stream()
-                                        .map(r -> summaryOf(r, byJob.getOrDefault(Sql.longOf(r[0]), List.of())))
-                                        .toList();
-                                return new Page<>(
-                                        items,
-                                        rows.size() > n
-                                                ? Long.toString(Sql.longOf(shown.get(shown.size() - 1)[0]))
-                                                : null);
-                            });
-                }));
-    }
-
-    public Uni<JobViews.JobDetail> get(String publicId, Caller caller) {
-        return Panache.withSession(() -> visible(publicId, caller)
-                .flatMap(r -> Sql.rows("SELECT resource, milli FROM job_requests WHERE job_id = ?1", Sql.longOf(r[0]))
-                        .flatMap(req -> Sql.rows(
-                                        "SELECT at, from_state, to_state, reason, message FROM job_transitions WHERE job_id = ?1 ORDER BY id",
-                                        Sql.longOf(r[0]))
-                                .flatMap(hist -> Sql.rows(
-                                                "SELECT CAST(spec AS text), state_reason, state_message FROM jobs WHERE id = ?1",
-                                                Sql.longOf(r[0]))
-                                        .map(extra -> new JobViews.JobDetail(
-                                                summaryOf(r, req),
-                                                Json.read((String) extra.get(0)[0]),
-                                                blank((String) extra.get(0)[1]),
-                                                blank((String) extra.get(0)[2]),
-                                                hist.stream()
-                                                        .map(h -> new JobViews.Transition(
-                                                                Sql.instant(h[0]),
-                                                                blank((String) h[1]),
-                                                                (String) h[2],
-                                                                blank((String) h[3]),
-                                                                blank((String) h[4])))
-                                                        .toList()))))));
-    }
-
-    /** The job's summary row if the caller may see it: a member of its account, or a platform admin. */
-    private Uni<Object[]> visible(String publicId, Caller caller) {
-        if (!JobNames.isPublicId(publicId)) {
-            return Uni.createFrom().failure(ApiException.notFound("no job " + publicId));
-        }
-        return Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId).flatMap(r -> {
-            Object[] row = r.orElseThrow(() -> ApiException.notFound("no job " + publicId));
-            if (caller.platformAdmin()) {
-                return Uni.createFrom().item(row);
-            }
-            return Sql.count(
-                            "SELECT count(*) FROM account_members WHERE account_id = ?1 AND user_id = ?2",
-                            Sql.longOf(row[13]),
-                            caller.userId())
-                    .map(n -> {
-                        if (n == 0) {
-                            throw ApiException.forbidden(
-                                    "NotAMember", "this job belongs to an account you are not a member of");
-                        }
-                        return row;
-                    });
-        });
+                .flatMap(id -> queries.summary(publicId));
     }
 
     /** Stops a job: its owner, an admin of its account, or a platform admin. */
     public Uni<JobSummary> stop(String publicId, Caller caller) {
-        return Panache.withTransaction(() -> visible(publicId, caller)
-                        .flatMap(row -> Sql.count(
-                                        "SELECT count(*) FROM account_members WHERE account_id = ?1 AND user_id = ?2 AND role = 'admin'",
-                                        Sql.longOf(row[13]),
-                                        caller.userId())
-                                .flatMap(admins -> {
-                                    if (Sql.longOf(row[12]) != caller.userId()
-                                            && admins == 0
-                                            && !caller.platformAdmin()) {
-                                        throw ApiException.forbidden(
-                                                "NotJobOwner",
-                                                "only the job's owner or an admin of its account may stop it");
-                                    }
-                                    long id = Sql.longOf(row[0]);
-                                    String state = (String) row[4];
-                                    if (JobRow.terminal(state)) {
-                                        throw new ApiException(
-                                                409,
-                                                "JobFinished",
-                                                "Conflict",
-                                                "the job is " + state + " already",
-                                                null,
-                                                null,
-                                                null);
-                                    }
-                                    Uni<Void> move = state.equals("Queued")
-                                            ? JobStates.move(
-                                                    id, state, "Stopped", "Stopped", "stopped before it was admitted")
-                                            : state.equals("Stopping")
-                                                    ? Uni.createFrom().voidItem()
-                                                    : JobStates.move(
-                                                            id,
-                                                            state,
-                                                            "Stopping",
-                                                            "StopRequested",
-                                                            "stop asked by "
-                                                                    + caller.user()
-                                                                            .username());
-                                    return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", id)
-                                            .flatMap(x -> move)
-                                            .flatMap(x -> audit.record(
-                                                    caller.actor((String) row[5]),
-                                                    "job.stop",
-                                                    "job",
-                                                    publicId,
-                                                    Map.of("state", state),
-                                                    null))
-                                            .replaceWith(state);
-                                })))
+        return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
+                    if (!v.mayAct()) {
+                        throw ApiException.forbidden(
+                                "NotJobOwner", "only the job's owner or an admin of its account may stop it");
+                    }
+                    String state = v.state();
+                    if (JobRow.terminal(state)) {
+                        throw new ApiException(
+                                409, "JobFinished", "Conflict", "the job is " + state + " already", null, null, null);
+                    }
+                    Uni<Void> move = state.equals("Queued")
+                            ? JobStates.move(v.id(), state, "Stopped", "Stopped", "stopped before it was admitted")
+                            : state.equals("Stopping")
+                                    ? Uni.createFrom().voidItem()
+                                    : JobStates.move(
+                                            v.id(),
+                                            state,
+                                            "Stopping",
+                                            "StopRequested",
+                                            "stop asked by " + caller.user().username());
+                    return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
+                            .flatMap(x -> move)
+                            .flatMap(x -> audit.record(
+                                    caller.actor((String) v.row()[5]),
+                                    "job.stop",
+                                    "job",
+                                    publicId,
+                                    Map.of("state", state),
+                                    null))
+                            .replaceWith(state);
+                }))
                 .flatMap(state -> state.equals("Queued")
                         ? Uni.createFrom().voidItem()
                         : vertx.executeBlocking(Uni.createFrom().item(() -> {
@@ -406,19 +316,120 @@ public class JobService {
                                         // What the pods wrote is kept before they go.
                                         logs.archive(publicId);
                                     } catch (Throwable e) {
-                                        org.jboss.logging.Logger.getLogger(JobService.class)
-                                                .warnf(
-                                                        "archiving %s before stopping failed: %s",
-                                                        publicId, e.getMessage());
+                                        LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
                                     }
                                     applier.delete(publicId);
                                     return null;
                                 }))
                                 .replaceWithVoid())
-                .flatMap(v -> summary(publicId));
+                .flatMap(v -> queries.summary(publicId));
     }
 
-    private static String blank(String s) {
-        return s == null || s.isEmpty() ? null : s;
+    /** Deletes a finished job from lists and detail (its owner, an admin of its account, a platform admin). */
+    public Uni<Void> delete(String publicId, Caller caller) {
+        return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
+            if (!v.mayAct()) {
+                throw ApiException.forbidden(
+                        "NotJobOwner", "only the job's owner or an admin of its account may delete it");
+            }
+            if (!JobRow.terminal(v.state())) {
+                throw new ApiException(
+                        409,
+                        "JobNotFinished",
+                        "Conflict",
+                        "the job is " + v.state() + "; stop it first",
+                        null,
+                        null,
+                        null);
+            }
+            // Kept as a row (usage and the audit trail refer to it), gone from every view.
+            return Sql.update("UPDATE jobs SET deleted_at = now() WHERE id = ?1", v.id())
+                    .flatMap(n ->
+                            audit.record(caller.actor((String) v.row()[5]), "job.delete", "job", publicId, null, null));
+        }));
+    }
+
+    /**
+     * A new job with the same spec in the same account, owned by the caller (a member of that account), linked
+     * to the original and admitted against the quota as it is now.
+     */
+    public Uni<JobSummary> resubmit(String publicId, Caller caller) {
+        return Panache.withSession(() -> queries.visible(publicId, caller)
+                        .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())
+                                .map(r -> {
+                                    if (v.row()[14] == null) {
+                                        throw ApiException.forbidden(
+                                                "NotAMember", "only members of the job's account may resubmit it");
+                                    }
+                                    JobViews.SubmitJob spec = Json.read((String) r.get(0)[0], JobViews.SubmitJob.class);
+                                    return new Object[] {spec, v.row()[5]};
+                                })))
+                .flatMap(x -> {
+                    JobViews.SubmitJob spec = (JobViews.SubmitJob) x[0];
+                    // The rendered spec is resubmitted as it is: the template's later versions do not change it.
+                    JobViews.SubmitJob again = spec.withLinks(null, publicId);
+                    return submit(again, (String) x[1], false, caller)
+                            .flatMap(o -> linkTemplate((JobSummary) o, publicId));
+                });
+    }
+
+    /** A resubmitted job keeps the template version of its original. */
+    private Uni<JobSummary> linkTemplate(JobSummary created, String originalId) {
+        return Panache.withTransaction(() -> Sql.update(
+                        "UPDATE jobs j SET template_id = o.template_id, template_version = o.template_version FROM jobs o"
+                                + " WHERE j.public_id = ?1 AND o.public_id = ?2",
+                        created.id(),
+                        originalId))
+                .replaceWith(created);
+    }
+
+    /** Saves a visible job's spec as a template of the caller's. */
+    public Uni<TemplateViews.Template> saveAsTemplate(
+            String publicId, TemplateViews.SaveJobAsTemplate req, Caller caller) {
+        return Panache.withSession(() -> queries.visible(publicId, caller)
+                        .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())))
+                .flatMap(
+                        r -> templates.fromJob(Json.read((String) r.get(0)[0], JobViews.SubmitJob.class), req, caller));
+    }
+
+    /** The objects the job became, rebuilt from its stored spec by the same pure builder (Secret values withheld). */
+    public Uni<JobViews.Manifests> manifests(String publicId, Caller caller) {
+        return Panache.withSession(() -> queries.visible(publicId, caller)
+                .flatMap(v -> Sql.rows(
+                                "SELECT CAST(j.spec AS text), a.slug, a.kind, a.gid, u.slug, u.uid, COALESCE(m.file_access, 'rw')"
+                                        + " FROM jobs j JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id"
+                                        + " LEFT JOIN account_members m ON m.account_id = j.account_id AND m.user_id = j.user_id WHERE j.id = ?1",
+                                v.id())
+                        .map(rows -> {
+                            Object[] r = rows.get(0);
+                            JobViews.SubmitJob spec = Json.read((String) r[0], JobViews.SubmitJob.class);
+                            JobSpecs.Checked checked = JobSpecs.check(spec, catalogue.models(), config);
+                            JobInputs.Owner owner = new JobInputs.Owner(
+                                    Sql.longOf(v.row()[13]),
+                                    (String) r[1],
+                                    "ro".equals(r[6]),
+                                    Sql.longOf(v.row()[12]),
+                                    (String) r[4],
+                                    ((Number) r[5]).intValue(),
+                                    ((Number) r[3]).intValue());
+                            String queue = "personal".equals(r[2]) ? "crater-personal" : "crater-" + r[1];
+                            return new JobViews.Manifests(yaml(JobManifests.build(
+                                    checked.spec().withPublicId(publicId),
+                                    owner,
+                                    new JobInputs.Placement(
+                                            cluster.namespace(),
+                                            queue,
+                                            config.sharedClaim(),
+                                            config.ttlAfterFinished()),
+                                    "<withheld>")));
+                        })));
+    }
+
+    private static String yaml(JobManifests.Manifests m) {
+        StringBuilder yaml = new StringBuilder(Serialization.asYaml(m.volcanoJob()));
+        for (HasMetadata o : m.companions()) {
+            yaml.append(Serialization.asYaml(o));
+        }
+        return yaml.toString();
     }
 }

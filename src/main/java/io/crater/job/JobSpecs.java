@@ -31,7 +31,50 @@ final class JobSpecs {
 
     private JobSpecs() {}
 
+    /** Default and longest time limits of interactive and batch jobs. */
+    record TimeLimits(Duration interactiveDefault, Duration interactiveMax, Duration batchDefault, Duration batchMax) {
+
+        static TimeLimits of(JobsConfig config) {
+            return new TimeLimits(
+                    config.interactiveDefaultLimit(),
+                    config.interactiveMaxLimit(),
+                    config.batchDefaultLimit(),
+                    config.batchMaxLimit());
+        }
+
+        /** An account's own settings (null: the platform's) within the platform's maxima. */
+        TimeLimits narrowedBy(Duration iDefault, Duration iMax, Duration bDefault, Duration bMax) {
+            Duration im = min(interactiveMax, iMax);
+            Duration bm = min(batchMax, bMax);
+            return new TimeLimits(
+                    min(im, iDefault == null ? interactiveDefault : iDefault),
+                    im,
+                    min(bm, bDefault == null ? batchDefault : bDefault),
+                    bm);
+        }
+
+        private static Duration min(Duration a, Duration b) {
+            return b == null || a.compareTo(b) <= 0 ? a : b;
+        }
+    }
+
     static Checked check(SubmitJob req, List<AcceleratorModel> catalogue, JobsConfig config) {
+        return check(req, catalogue, config, TimeLimits.of(config));
+    }
+
+    /** Formats a time limit as the API writes it: the largest whole unit ({@code 90m}, {@code 2d}). */
+    static String format(Duration d) {
+        long s = d.toSeconds();
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
+
+    static Checked check(SubmitJob req, List<AcceleratorModel> catalogue, JobsConfig config, TimeLimits limits) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (req == null) {
             throw ApiException.badRequest(
@@ -111,7 +154,7 @@ final class JobSpecs {
             errors.add(new Problem.FieldError(
                     "workers", kind == JobKind.PYTORCH ? "0 to " + MAX_WORKERS : "only pytorch jobs have workers"));
         }
-        Duration limit = timeLimit(req.timeLimit(), kind, config, errors);
+        Duration limit = timeLimit(req.timeLimit(), kind, limits, errors);
         int priority = switch (req.priority() == null ? "normal" : req.priority()) {
             case "low" -> 0;
             case "normal" -> 1;
@@ -186,16 +229,14 @@ final class JobSpecs {
         }
     }
 
-    private static Duration timeLimit(String value, JobKind kind, JobsConfig config, List<Problem.FieldError> errors) {
+    private static Duration timeLimit(String value, JobKind kind, TimeLimits config, List<Problem.FieldError> errors) {
         if (kind == null) {
             return null;
         }
         boolean interactive = kind.interactive();
-        Duration max = interactive ? config.interactiveMaxLimit() : config.batchMaxLimit();
+        Duration max = interactive ? config.interactiveMax() : config.batchMax();
         if (value == null || value.isBlank()) {
-            return kind == JobKind.INFERENCE
-                    ? null
-                    : interactive ? config.interactiveDefaultLimit() : config.batchDefaultLimit();
+            return kind == JobKind.INFERENCE ? null : interactive ? config.interactiveDefault() : config.batchDefault();
         }
         var m = DURATION.matcher(value.trim());
         if (!m.matches()) {
@@ -210,7 +251,7 @@ final class JobSpecs {
             default -> Duration.ofDays(n);
         };
         if (d.isZero() || d.compareTo(max) > 0) {
-            errors.add(new Problem.FieldError("timeLimit", "between 1s and " + max.toHours() + "h for this kind"));
+            errors.add(new Problem.FieldError("timeLimit", "between 1s and " + format(max) + " for this kind here"));
         }
         return d;
     }

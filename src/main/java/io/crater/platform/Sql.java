@@ -17,14 +17,28 @@ public final class Sql {
 
     private Sql() {}
 
+    /** The rows, each an array of its columns (also when a single column is selected). */
     public static Uni<List<Object[]>> rows(String sql, Object... params) {
-        return Panache.getSession().flatMap(s -> {
-            var q = s.createNativeQuery(sql, Object[].class);
-            for (int i = 0; i < params.length; i++) {
-                q.setParameter(i + 1, bind(params[i]));
-            }
-            return q.getResultList();
-        });
+        return Panache.getSession()
+                .flatMap(s -> {
+                    var q = s.createNativeQuery(sql, Object[].class);
+                    for (int i = 0; i < params.length; i++) {
+                        q.setParameter(i + 1, bind(params[i]));
+                    }
+                    return q.getResultList();
+                })
+                .map(Sql::arrays);
+    }
+
+    /** Hibernate gives a single-column row as the bare value even when asked for arrays. */
+    @SuppressWarnings("unchecked")
+    private static List<Object[]> arrays(List<?> rows) {
+        if (rows.isEmpty() || rows.get(0) instanceof Object[]) {
+            return (List<Object[]>) rows;
+        }
+        return rows.stream()
+                .map(r -> r instanceof Object[] a ? a : new Object[] {r})
+                .toList();
     }
 
     public static Uni<Optional<Object[]>> row(String sql, Object... params) {

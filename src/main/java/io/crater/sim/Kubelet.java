@@ -33,8 +33,14 @@ final class Kubelet {
     static final String EXIT_CODE = "sim.crater.io/exit-code";
     /** Environment variable of a pod's container: how long it runs, same format as {@value #DURATION}. */
     static final String DURATION_ENV = "SIM_DURATION";
+    /**
+     * Environment variable of a pod's container: the exit code it ends with after its run time (137 ends as
+     * {@code OOMKilled}).
+     */
+    static final String EXIT_CODE_ENV = "SIM_EXIT_CODE";
 
     private final KubernetesClient client;
+    private final SimEvents events;
     private final SimState state;
     private final PodLogs logs;
     private final Clock clock;
@@ -46,12 +52,14 @@ final class Kubelet {
 
     Kubelet(
             KubernetesClient client,
+            SimEvents events,
             SimState state,
             PodLogs logs,
             Clock clock,
             Duration startDelay,
             Duration logInterval) {
         this.client = client;
+        this.events = events;
         this.state = state;
         this.logs = logs;
         this.clock = clock;
@@ -94,8 +102,13 @@ final class Kubelet {
                         "DeadlineExceeded",
                         "Pod was active on the node longer than the specified deadline");
             } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
-                int code = exitCode(job);
-                finish(pod, now, code, code == 0 ? "Completed" : "Error", null);
+                int code = job == null ? 0 : exitCode(job, pod);
+                finish(
+                        pod,
+                        now,
+                        code,
+                        code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
+                        code == 137 ? "the container exceeded its memory limit (simulated)" : null);
             } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
                 int step = steps.merge(key, 1, Integer::sum);
                 logs.append(
@@ -152,6 +165,10 @@ final class Kubelet {
                             now,
                             "container " + c.getName() + " started from image " + c.getImage() + " on node "
                                     + pod.getSpec().getNodeName()));
+            pod.getSpec()
+                    .getContainers()
+                    .forEach(c ->
+                            events.record(pod, "Normal", "Started", "Started container " + c.getName(), "kubelet"));
             nextLine.put(SimState.key(pod), now.plus(logInterval));
         }
     }
@@ -255,10 +272,18 @@ final class Kubelet {
                 .orElse(null);
     }
 
-    private static int exitCode(VolcanoJob job) {
+    private static int exitCode(VolcanoJob job, Pod pod) {
         String v = job.getMetadata().getAnnotations() == null
                 ? null
                 : job.getMetadata().getAnnotations().get(EXIT_CODE);
+        if (v == null) {
+            v = pod.getSpec().getContainers().stream()
+                    .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                    .filter(e -> EXIT_CODE_ENV.equals(e.getName()) && e.getValue() != null)
+                    .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                    .findFirst()
+                    .orElse(null);
+        }
         try {
             return v == null ? 0 : Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {

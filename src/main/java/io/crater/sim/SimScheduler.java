@@ -147,6 +147,13 @@ final class SimScheduler {
                     .inNamespace(pod.getMetadata().getNamespace())
                     .withName(pod.getMetadata().getName())
                     .patch(PatchContext.of(PatchType.JSON), patch);
+            events.record(
+                    pod,
+                    "Normal",
+                    "Scheduled",
+                    "Successfully assigned " + pod.getMetadata().getNamespace() + "/"
+                            + pod.getMetadata().getName() + " to " + node,
+                    COMPONENT);
         } catch (KubernetesClientException e) {
             state.ledger.release(SimState.key(pod));
             if (e.getCode() != 404) {

@@ -100,7 +100,7 @@ public final class Simulator implements AutoCloseable {
         state = new SimState();
         jobs = new VolcanoJobController(client, state, events, clock);
         scheduler = new SimScheduler(client, state, events);
-        kubelet = new Kubelet(client, state, logs, clock, settings.startDelay(), settings.logInterval());
+        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval());
         gc = new GarbageCollector(client, state);
         state.nodes = inform(client.nodes().inform(handler(o -> {})));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));

@@ -16,6 +16,7 @@ import { useCurrentUser } from '../auth/session';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import { MembersSection } from './MembersSection';
 import { QuotaSection } from './QuotaSection';
+import { TimeLimitsSection } from './TimeLimitsSection';
 import { accountKeys, accountQuery } from './queries';
 
 function EditAccountDialog({ account, onClose }: { account: Account; onClose: () => void }) {
@@ -123,6 +124,7 @@ function AccountDetail({ account }: { account: Account }) {
         </SuccessNote>
       )}
       <QuotaSection account={account} platformAdmin={platformAdmin} onRequestGrant={() => setRequesting(true)} />
+      <TimeLimitsSection slug={account.slug} />
       <MembersSection slug={account.slug} canManage={canManage} resources={resources} />
       {editing && <EditAccountDialog account={account} onClose={() => setEditing(false)} />}
       {requesting && (

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getAccount, getDefaultLimits, getMemberLimits, listAccounts, listMembers } from '../../api/accounts';
+import { getAccount, getDefaultLimits, getMemberLimits, getTimeLimits, listAccounts, listMembers } from '../../api/accounts';
 
 export const ACCOUNT_PAGE_SIZE = 50;
 
@@ -12,6 +12,7 @@ export const accountKeys = {
   members: (slug: string) => [...accountKeys.detail(slug), 'members'] as const,
   defaultLimits: (slug: string) => [...accountKeys.detail(slug), 'limits'] as const,
   memberLimits: (slug: string, username: string) => [...accountKeys.members(slug), username, 'limits'] as const,
+  timeLimits: (slug: string) => [...accountKeys.detail(slug), 'time-limits'] as const,
 };
 
 export const accountListQuery = (q: string) =>
@@ -30,6 +31,9 @@ export const membersQuery = (slug: string) =>
 
 export const defaultLimitsQuery = (slug: string) =>
   queryOptions({ queryKey: accountKeys.defaultLimits(slug), queryFn: ({ signal }) => getDefaultLimits(slug, signal) });
+
+export const timeLimitsQuery = (slug: string) =>
+  queryOptions({ queryKey: accountKeys.timeLimits(slug), queryFn: ({ signal }) => getTimeLimits(slug, signal) });
 
 export const memberLimitsQuery = (slug: string, username: string) =>
   queryOptions({

@@ -1,68 +1,25 @@
-import { useState, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/errors';
-import { stopJob } from '../../api/jobs';
-import type { JobDetail, JobSummary } from '../../api/types';
+import type { JobDetail } from '../../api/types';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import { PageHeader } from '../../app/PageHeader';
-import { Dialog } from '../../components/common/Dialog';
-import { FormError } from '../../components/common/Form';
 import { StatusBadge } from '../../components/common/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/common/States';
-import { btnDanger, btnSecondary, card } from '../../components/common/ui';
+import { card } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { JobActions } from './JobActions';
+import { JobExits } from './JobExits';
+import { JobHistory } from './JobHistory';
+import { JobLogs } from './JobLogs';
+import { JobManifests } from './JobManifests';
 import { BorrowingTag, JobRequests, ReasonList } from './JobParts';
-import { JobStateBadge } from './JobStateBadge';
+import { JobEventsTable, JobPodsTable } from './JobPods';
 import { isFinished, jobStateLabelKey, jobStateTone } from './jobState';
-import { jobKeys, jobQuery } from './queries';
-
-function stopErrorMessage(error: unknown, t: (k: string) => string): string | undefined {
-  if (!isApiError(error)) return undefined;
-  if (error.code === 'JobFinished') return t('jobs.stop.finished');
-  if (error.code === 'NotJobOwner') return t('jobs.stop.notOwner');
-  return undefined;
-}
-
-function StopDialog({ job, onClose }: { job: JobSummary; onClose: () => void }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: () => stopJob(job.id),
-    onSuccess: (updated) => {
-      queryClient.setQueryData<JobDetail>(jobKeys.detail(job.id), (old) => (old ? { ...old, job: updated } : old));
-      void queryClient.invalidateQueries({ queryKey: jobKeys.all });
-      onClose();
-    },
-    onError: (error) => {
-      // Finished meanwhile: show the real state.
-      if (isApiError(error) && error.code === 'JobFinished') void queryClient.invalidateQueries({ queryKey: jobKeys.detail(job.id) });
-    },
-  });
-  return (
-    <Dialog title={t('jobs.stop.title', { name: job.name })} onClose={onClose} testId="job-stop-dialog">
-      <div className="flex flex-col gap-4">
-        <p className="text-sm text-slate-600">{t('jobs.stop.body')}</p>
-        {mutation.isError && <FormError error={mutation.error} message={stopErrorMessage(mutation.error, t)} />}
-        <div className="flex justify-end gap-2">
-          <button type="button" className={btnSecondary} onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            data-testid="job-stop-confirm"
-            className={`${btnDanger} bg-rose-600 text-white hover:bg-rose-500`}
-            disabled={mutation.isPending}
-            onClick={() => mutation.mutate()}
-          >
-            {mutation.isPending ? t('jobs.stop.stopping') : t('jobs.stop.confirm')}
-          </button>
-        </div>
-      </div>
-    </Dialog>
-  );
-}
+import { jobQuery } from './queries';
+import { useJobEvents } from './useJobEvents';
 
 function Meta({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -73,13 +30,39 @@ function Meta({ label, children, testId }: { label: string; children: ReactNode;
   );
 }
 
+/** Where the job came from: the template (and version) it was rendered from, the job it was copied from. */
+function Origin({ detail }: { detail: JobDetail }) {
+  const { t } = useTranslation();
+  const { template, sourceJob } = detail;
+  if (!template && !sourceJob) return null;
+  return (
+    <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
+      {template && (
+        <span data-testid="job-template" data-template-id={template.id} data-version={template.version}>
+          {t('jobs.origin.template', { name: template.name, version: template.version })}
+        </span>
+      )}
+      {sourceJob && (
+        <span data-testid="job-source" data-source={sourceJob}>
+          {t('jobs.origin.source')}{' '}
+          <Link to={`/jobs/${encodeURIComponent(sourceJob)}`} className="font-mono text-indigo-700 hover:underline">
+            {sourceJob}
+          </Link>
+        </span>
+      )}
+    </p>
+  );
+}
+
 function JobView({ detail }: { detail: JobDetail }) {
   const { t, i18n } = useTranslation();
-  const [stopping, setStopping] = useState(false);
   const { job } = detail;
   const finished = isFinished(job.state);
   const label = t(jobStateLabelKey(job.state));
   const time = (iso: string | null) => formatDateTime(iso, i18n.language);
+  // A job that never got pods (queued, rejected) has nothing to show about them.
+  const hadPods = job.startedAt !== null || detail.pods.length > 0 || detail.exits.length > 0;
+  const showPods = hadPods || (job.state !== 'Queued' && job.state !== 'Rejected');
 
   return (
     <div className="flex flex-col gap-6" data-testid="job-detail" data-id={job.id} data-state={job.state}>
@@ -108,17 +91,9 @@ function JobView({ detail }: { detail: JobDetail }) {
             <Meta label={t('jobs.started')}>{time(job.startedAt)}</Meta>
             <Meta label={t('jobs.finished')}>{time(job.finishedAt)}</Meta>
           </dl>
+          <Origin detail={detail} />
         </div>
-        <div className="flex gap-2">
-          <Link to="/jobs" className={btnSecondary}>
-            {t('jobs.back')}
-          </Link>
-          {!finished && job.state !== 'Stopping' && (
-            <button type="button" data-testid="job-stop" className={btnDanger} onClick={() => setStopping(true)}>
-              {t('jobs.stop.open')}
-            </button>
-          )}
-        </div>
+        <JobActions detail={detail} />
       </div>
 
       {(detail.stateReason || detail.stateMessage) && (
@@ -136,6 +111,8 @@ function JobView({ detail }: { detail: JobDetail }) {
         </section>
       )}
 
+      {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} />}
+
       <div className="grid gap-6 lg:grid-cols-2">
         <section className={card}>
           <h2 className="mb-3 text-sm font-semibold text-slate-900">{t('jobs.requests')}</h2>
@@ -144,38 +121,13 @@ function JobView({ detail }: { detail: JobDetail }) {
         </section>
         <section className={card}>
           <h2 className="mb-3 text-sm font-semibold text-slate-900">{t('jobs.history')}</h2>
-          {detail.history.length === 0 ? (
-            <p className="text-sm text-slate-500">{t('jobs.noHistory')}</p>
-          ) : (
-            <ol data-testid="job-history" className="relative flex flex-col gap-3 border-l border-slate-200 pl-4">
-              {detail.history.map((h, i) => (
-                <li key={`${h.at}-${i}`} data-testid="job-history-entry" data-to={h.to} className="text-sm">
-                  <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full border-2 border-white bg-slate-300" aria-hidden="true" />
-                  <span className="flex flex-wrap items-center gap-2">
-                    {h.from && (
-                      <>
-                        <JobStateBadge state={h.from} />
-                        <span aria-hidden="true" className="text-slate-400">
-                          →
-                        </span>
-                      </>
-                    )}
-                    <JobStateBadge state={h.to} />
-                    <span className="text-xs text-slate-500">{time(h.at)}</span>
-                  </span>
-                  {(h.reason || h.message) && (
-                    <span className="mt-0.5 block text-xs text-slate-600">
-                      {h.reason && <span className="font-medium">{h.reason}</span>}
-                      {h.reason && h.message && ': '}
-                      {h.message}
-                    </span>
-                  )}
-                </li>
-              ))}
-            </ol>
-          )}
+          <JobHistory history={detail.history} />
         </section>
       </div>
+
+      {showPods && <JobPodsTable pods={detail.pods} finished={finished} />}
+      {(showPods || detail.events.length > 0) && <JobEventsTable events={detail.events} />}
+      {hadPods && <JobLogs detail={detail} />}
 
       <section className={card}>
         <h2 className="mb-3 text-sm font-semibold text-slate-900">{t('jobs.spec')}</h2>
@@ -184,7 +136,7 @@ function JobView({ detail }: { detail: JobDetail }) {
         </pre>
       </section>
 
-      {stopping && <StopDialog job={job} onClose={() => setStopping(false)} />}
+      <JobManifests jobId={job.id} />
     </div>
   );
 }
@@ -192,9 +144,11 @@ function JobView({ detail }: { detail: JobDetail }) {
 export function JobDetailPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
-  const query = useQuery(jobQuery(id));
-  // A failed poll keeps showing the last answer.
-  if (query.data) return <JobView detail={query.data} />;
+  const stream = useJobEvents(id ? `job:${id}` : null);
+  const query = useQuery(jobQuery(id, stream === 'live'));
+  // A failed poll keeps showing the last answer. Keyed by job so that going to another job (resubmit,
+  // "cloned from") starts with fresh dialogs and log settings.
+  if (query.data) return <JobView key={query.data.job.id} detail={query.data} />;
   if (query.isPending) return <LoadingState />;
   if (isApiError(query.error) && query.error.status === 404) return <NotFoundPage />;
   return <ErrorState title={t('jobs.loadOneError')} error={query.error} onRetry={() => void query.refetch()} />;

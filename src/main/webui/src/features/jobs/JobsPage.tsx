@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { JobState, JobSummary } from '../../api/types';
+import type { StreamStatus } from '../../api/sse';
+import type { JobKind, JobState, JobSummary } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { LoadMore } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
@@ -11,9 +12,11 @@ import { formatDateTime } from '../../lib/time';
 import { useCurrentAccount } from '../me/useCurrentAccount';
 import { BorrowingTag, JobRequests } from './JobParts';
 import { JobStateBadge } from './JobStateBadge';
+import { JOB_KINDS } from './jobForm';
 import { JOB_STATES, isFinished } from './jobState';
-import { jobListQuery } from './queries';
+import { jobListQuery, type JobListFilter } from './queries';
 import { formatReason } from './reasons';
+import { useJobEvents } from './useJobEvents';
 
 function JobRow({ job }: { job: JobSummary }) {
   const { t, i18n } = useTranslation();
@@ -52,33 +55,58 @@ function JobRow({ job }: { job: JobSummary }) {
   );
 }
 
-function JobList({ account, state }: { account: string; state: JobState | '' }) {
+/** How the list stays current: pushed by the event stream, or polled while the stream is down. */
+function LiveStatus({ status, polling }: { status: StreamStatus; polling: boolean }) {
   const { t } = useTranslation();
-  const query = useInfiniteQuery(jobListQuery(account, state));
+  const text = status === 'live' ? t('jobs.live.live') : polling ? t('jobs.live.polling') : t(`jobs.live.${status}`);
+  return (
+    <p data-testid="jobs-live" data-status={status} className="inline-flex items-center gap-1.5 text-xs text-slate-500">
+      <span
+        aria-hidden="true"
+        className={`h-2 w-2 rounded-full ${status === 'live' ? 'bg-emerald-500' : status === 'reconnecting' ? 'animate-pulse bg-amber-500' : 'bg-slate-400'}`}
+      />
+      {text}
+    </p>
+  );
+}
+
+function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStatus }) {
+  const { t } = useTranslation();
+  // Poll only while the event stream is not live.
+  const query = useInfiniteQuery(jobListQuery(filter, stream !== 'live'));
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
-  const live = items.some((j) => !isFinished(j.state));
+  const active = items.some((j) => !isFinished(j.state));
+  const filtered = filter.state !== '' || filter.kind !== '' || filter.mine;
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState title={t('jobs.loadError')} error={query.error} onRetry={() => void query.refetch()} />;
+  const live = <LiveStatus status={stream} polling={stream !== 'live' && active} />;
   if (items.length === 0) {
     return (
-      <EmptyState title={state ? t('jobs.emptyState', { state: t(`jobs.state.${state}`) }) : t('jobs.empty')}>
-        {!state && (
-          <p className="mt-2">
-            <Link to="/jobs/new" className="font-medium text-indigo-700 hover:underline">
-              {t('jobs.emptyHint')}
-            </Link>
-          </p>
-        )}
-      </EmptyState>
+      <div className="flex flex-col gap-3">
+        {live}
+        <EmptyState
+          title={
+            filter.state && !filter.kind && !filter.mine
+              ? t('jobs.emptyState', { state: t(`jobs.state.${filter.state}`) })
+              : filtered
+                ? t('jobs.emptyFiltered')
+                : t('jobs.empty')
+          }
+        >
+          {!filtered && (
+            <p className="mt-2">
+              <Link to="/jobs/new" className="font-medium text-indigo-700 hover:underline">
+                {t('jobs.emptyHint')}
+              </Link>
+            </p>
+          )}
+        </EmptyState>
+      </div>
     );
   }
   return (
     <div className="flex flex-col gap-3">
-      {live && (
-        <p data-testid="jobs-live" className="text-xs text-slate-500">
-          {t('jobs.autoRefresh')}
-        </p>
-      )}
+      {live}
       <div className={tableWrap}>
         <table className="min-w-full" data-testid="job-table">
           <thead className="bg-slate-50">
@@ -103,10 +131,15 @@ function JobList({ account, state }: { account: string; state: JobState | '' }) 
   );
 }
 
+const selectClass = 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm';
+
 export function JobsPage() {
   const { t } = useTranslation();
   const { account } = useCurrentAccount();
   const [state, setState] = useState<JobState | ''>('');
+  const [kind, setKind] = useState<JobKind | ''>('');
+  const [mine, setMine] = useState(false);
+  const stream = useJobEvents('jobs');
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -118,23 +151,44 @@ export function JobsPage() {
           {t('jobs.new')}
         </Link>
       </div>
-      <label className="inline-flex items-center gap-2 text-sm text-slate-600">
-        {t('jobs.filterState')}
-        <select
-          data-testid="jobs-state"
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
-          value={state}
-          onChange={(e) => setState(e.target.value as JobState | '')}
-        >
-          <option value="">{t('jobs.allStates')}</option>
-          {JOB_STATES.map((s) => (
-            <option key={s} value={s}>
-              {t(`jobs.state.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      {account === null ? <LoadingState /> : <JobList key={`${account}:${state}`} account={account} state={state} />}
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+        <label className="inline-flex items-center gap-2 text-sm text-slate-600">
+          {t('jobs.filterState')}
+          <select
+            data-testid="jobs-state"
+            className={selectClass}
+            value={state}
+            onChange={(e) => setState(e.target.value as JobState | '')}
+          >
+            <option value="">{t('jobs.allStates')}</option>
+            {JOB_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`jobs.state.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-flex items-center gap-2 text-sm text-slate-600">
+          {t('jobs.filterKind')}
+          <select data-testid="jobs-kind" className={selectClass} value={kind} onChange={(e) => setKind(e.target.value as JobKind | '')}>
+            <option value="">{t('jobs.allKinds')}</option>
+            {JOB_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`jobs.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-flex items-center gap-2 text-sm text-slate-600">
+          <input type="checkbox" data-testid="jobs-mine" checked={mine} onChange={(e) => setMine(e.target.checked)} />
+          {t('jobs.mineOnly')}
+        </label>
+      </div>
+      {account === null ? (
+        <LoadingState />
+      ) : (
+        <JobList key={`${account}:${state}:${kind}:${mine}`} filter={{ account, state, kind, mine }} stream={stream} />
+      )}
     </div>
   );
 }

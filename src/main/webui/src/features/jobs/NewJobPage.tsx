@@ -1,36 +1,38 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/errors';
-import { dryRunJob, submitJob } from '../../api/jobs';
-import type { AdmissionDecision, DryRunResult, JobKind, JobPriority, SubmitJob } from '../../api/types';
+import { dryRunJob, getJob, submitJob } from '../../api/jobs';
+import type { JobDetail, JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
-import { Field, FormError } from '../../components/common/Form';
-import { StatusBadge, type BadgeTone } from '../../components/common/StatusBadge';
-import { describeError } from '../../components/common/States';
+import { Field } from '../../components/common/Form';
+import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
 import { useAcceleratorModels } from '../catalog/queries';
 import { useAccelerators } from '../cluster/queries';
 import { useCurrentAccount } from '../me/useCurrentAccount';
-import { ReasonList } from './JobParts';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { parseVersionParam } from '../templates/templateCard';
 import {
   COMMAND_PLACEHOLDERS,
   IMAGE_PLACEHOLDERS,
   JOB_KINDS,
   JOB_PRIORITIES,
   buildSubmitJob,
+  cloneExtras,
   defaultJobForm,
   formFieldOf,
   isInteractiveKind,
+  jobFormFromSpec,
   requiresCommand,
   requiresImage,
   type JobFormValues,
 } from './jobForm';
 import type { EnvLineError } from './envLines';
 import { jobKeys } from './queries';
-
-const DECISION_TONES: Record<AdmissionDecision, BadgeTone> = { ADMIT: 'success', QUEUE: 'warning', REJECT: 'danger' };
+import { DryRunPanel, SubmitError } from './SubmitFeedback';
+import { TemplateJobForm } from './TemplateJobForm';
 
 /** Server field errors grouped by the form input that shows them ("env.FOO" → env, with the name). */
 function serverFieldErrors(error: unknown): Record<string, string> {
@@ -42,60 +44,6 @@ function serverFieldErrors(error: unknown): Record<string, string> {
     (out[field] ??= []).push(text);
   }
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join('; ')]));
-}
-
-/** A refused submission: rejection reasons as sentences, other problems as the usual form error. */
-function SubmitError({ error }: { error: unknown }) {
-  const { t } = useTranslation();
-  if (isApiError(error) && error.problemReasons.length > 0) {
-    return (
-      <div role="alert" data-testid="form-error" data-code={error.code} className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
-        <p className="font-medium">{error.code === 'JobRejected' ? t('jobs.form.rejected') : describeError(error, t('common.unexpected'))}</p>
-        <div className="mt-1">
-          <ReasonList reasons={error.problemReasons} testId="job-reject-reason" />
-        </div>
-      </div>
-    );
-  }
-  const message = isApiError(error)
-    ? error.code === 'NotAMember'
-      ? t('jobs.form.notAMember')
-      : error.status === 400
-        ? t('jobs.form.invalid')
-        : undefined
-    : undefined;
-  return <FormError error={error} message={message} />;
-}
-
-function DryRunPanel({ result }: { result: DryRunResult }) {
-  const { t } = useTranslation();
-  return (
-    <section data-testid="job-dryrun-result" data-decision={result.decision} className={`${card} flex flex-col gap-3`}>
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.dryRunTitle')}</h2>
-        <span data-testid="job-dryrun-decision" data-decision={result.decision}>
-          <StatusBadge tone={DECISION_TONES[result.decision] ?? 'neutral'} label={result.decision} value={result.decision} />
-        </span>
-        <span className="text-sm text-slate-600">{t(`jobs.decision.${result.decision}`, { defaultValue: '' })}</span>
-      </div>
-      {result.reasons.length > 0 && (
-        <div className="text-sm text-slate-700">
-          <ReasonList reasons={result.reasons} testId="job-dryrun-reason" />
-        </div>
-      )}
-      {result.borrowing.length > 0 && (
-        <p data-testid="job-dryrun-borrowing" className="text-sm text-violet-700">
-          {t('jobs.form.wouldBorrow', { resources: result.borrowing.join(', ') })}
-        </p>
-      )}
-      <details data-testid="job-dryrun-manifests">
-        <summary className="cursor-pointer text-sm font-medium text-indigo-700">{t('jobs.form.manifests')}</summary>
-        <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
-          {result.manifests}
-        </pre>
-      </details>
-    </section>
-  );
 }
 
 function EnvErrors({ errors }: { errors: EnvLineError[] }) {
@@ -110,14 +58,17 @@ function EnvErrors({ errors }: { errors: EnvLineError[] }) {
   );
 }
 
-export function NewJobPage() {
+/** Fields sent with the form's spec that the form does not show (a clone's source job and working directory). */
+type SpecExtras = Pick<SubmitJob, 'sourceJob' | 'workingDir'>;
+
+/** The full-spec form: every field of a job typed in, checked here, then checked or submitted. */
+function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: SpecExtras }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { account } = useCurrentAccount();
   const models = useAcceleratorModels();
   const fleet = useAccelerators();
-  const [values, setValues] = useState<JobFormValues>(() => defaultJobForm());
+  const [values, setValues] = useState<JobFormValues>(() => initial ?? defaultJobForm());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [envErrors, setEnvErrors] = useState<EnvLineError[]>([]);
 
@@ -140,7 +91,7 @@ export function NewJobPage() {
     const built = buildSubmitJob(values);
     setErrors(built.errors);
     setEnvErrors(built.envErrors);
-    return built.body;
+    return built.body && extras ? { ...built.body, ...extras } : built.body;
   };
 
   const onCheck = () => {
@@ -168,6 +119,242 @@ export function NewJobPage() {
   const busy = dryRun.isPending || submit.isPending;
 
   return (
+    <form onSubmit={onSubmit} noValidate data-testid="job-form" className="flex flex-col gap-6">
+      <section className={`${card} grid gap-4 sm:grid-cols-2`}>
+        <Field label={t('jobs.form.kind')} hint={t(`jobs.kindHints.${kind}`)} error={err('kind')}>
+          <select
+            data-testid="job-kind"
+            className={cls('kind')}
+            value={kind}
+            onChange={(e) => set('kind', e.target.value as JobKind)}
+          >
+            {JOB_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`jobs.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t('jobs.form.name')} error={err('name')}>
+          <input
+            data-testid="job-name"
+            className={cls('name')}
+            value={values.name}
+            maxLength={100}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        </Field>
+        <Field
+          label={requiresImage(kind) ? t('jobs.form.image') : t('jobs.form.imageOptional')}
+          hint={requiresImage(kind) ? undefined : t('jobs.form.imageDefault')}
+          error={err('image')}
+          className="sm:col-span-2"
+        >
+          <input
+            data-testid="job-image"
+            className={`${cls('image')} font-mono`}
+            placeholder={IMAGE_PLACEHOLDERS[kind]}
+            value={values.image}
+            onChange={(e) => set('image', e.target.value)}
+          />
+        </Field>
+        {!isInteractiveKind(kind) && (
+          <Field
+            label={requiresCommand(kind) ? t('jobs.form.command') : t('jobs.form.commandOptional')}
+            hint={t('jobs.form.commandHint')}
+            error={err('command')}
+            className="sm:col-span-2"
+          >
+            <input
+              data-testid="job-command"
+              className={`${cls('command')} font-mono`}
+              placeholder={COMMAND_PLACEHOLDERS[kind]}
+              value={values.command}
+              onChange={(e) => set('command', e.target.value)}
+            />
+          </Field>
+        )}
+        <Field label={t('jobs.form.env')} hint={t('jobs.form.envHint')} error={err('env')} className="sm:col-span-2">
+          <textarea
+            data-testid="job-env"
+            rows={3}
+            className={`${cls('env')} font-mono`}
+            placeholder="EPOCHS=10"
+            value={values.env}
+            onChange={(e) => set('env', e.target.value)}
+          />
+          <EnvErrors errors={envErrors} />
+        </Field>
+      </section>
+
+      <section className={`${card} grid gap-4 sm:grid-cols-3`}>
+        <h2 className="text-sm font-semibold text-slate-900 sm:col-span-3">{t('jobs.form.resources')}</h2>
+        <Field label={t('jobs.form.cpu')} hint={t('jobs.form.cpuHint')} error={err('resources.cpu')}>
+          <input data-testid="job-cpu" className={cls('resources.cpu')} value={values.cpu} onChange={(e) => set('cpu', e.target.value)} />
+        </Field>
+        <Field label={t('jobs.form.memory')} hint={t('jobs.form.memoryHint')} error={err('resources.memory')}>
+          <input
+            data-testid="job-memory"
+            className={cls('resources.memory')}
+            value={values.memory}
+            onChange={(e) => set('memory', e.target.value)}
+          />
+        </Field>
+        <Field label={t('jobs.form.sharedMemory')} hint={t('jobs.form.sharedMemoryHint')} error={err('resources.sharedMemory')}>
+          <input
+            data-testid="job-shared-memory"
+            className={cls('resources.sharedMemory')}
+            placeholder="8Gi"
+            value={values.sharedMemory}
+            onChange={(e) => set('sharedMemory', e.target.value)}
+          />
+        </Field>
+        <Field label={t('jobs.form.acceleratorModel')} error={err('resources.acceleratorModel')} className="sm:col-span-2">
+          <select
+            data-testid="job-accelerator-model"
+            className={cls('resources.acceleratorModel')}
+            value={values.acceleratorModel}
+            onChange={(e) => set('acceleratorModel', e.target.value)}
+          >
+            <option value="">{t('jobs.form.noAccelerator')}</option>
+            {(models.data?.items ?? []).map((m) => {
+              const n = free.get(m.key);
+              return (
+                <option key={m.key} value={m.key}>
+                  {m.displayName}
+                  {n !== undefined ? ` · ${t('jobs.form.free', { count: n })}` : ''}
+                  {m.restricted ? ` · ${t('catalog.restricted')}` : ''}
+                </option>
+              );
+            })}
+          </select>
+        </Field>
+        <Field label={t('jobs.form.accelerators')} error={err('resources.accelerators')}>
+          <input
+            data-testid="job-accelerators"
+            type="number"
+            min={1}
+            step={1}
+            disabled={values.acceleratorModel === ''}
+            className={cls('resources.accelerators')}
+            value={values.accelerators}
+            onChange={(e) => set('accelerators', e.target.value)}
+          />
+        </Field>
+        {kind === 'pytorch' && (
+          <Field label={t('jobs.form.workers')} hint={t('jobs.form.workersHint')} error={err('workers')}>
+            <input
+              data-testid="job-workers"
+              type="number"
+              min={0}
+              step={1}
+              className={cls('workers')}
+              placeholder="0"
+              value={values.workers}
+              onChange={(e) => set('workers', e.target.value)}
+            />
+          </Field>
+        )}
+        <Field label={t('jobs.form.timeLimit')} hint={t('jobs.form.timeLimitHint')} error={err('timeLimit')}>
+          <input
+            data-testid="job-time-limit"
+            className={cls('timeLimit')}
+            placeholder="12h"
+            value={values.timeLimit}
+            onChange={(e) => set('timeLimit', e.target.value)}
+          />
+        </Field>
+        <Field label={t('jobs.form.priority')} error={err('priority')}>
+          <select
+            data-testid="job-priority"
+            className={cls('priority')}
+            value={values.priority}
+            onChange={(e) => set('priority', e.target.value as JobPriority)}
+          >
+            {JOB_PRIORITIES.map((p) => (
+              <option key={p} value={p}>
+                {t(`jobs.priority.${p}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </section>
+
+      {Object.keys(errors).length > 0 && (
+        <p role="alert" data-testid="job-form-invalid" className="text-sm text-rose-700">
+          {t('jobs.form.fixFields')}
+        </p>
+      )}
+      {serverError && <SubmitError error={serverError} />}
+      {dryRun.data && <DryRunPanel result={dryRun.data} />}
+
+      <div className="flex justify-end gap-2">
+        <button type="button" data-testid="job-dryrun" className={btnSecondary} disabled={busy} onClick={onCheck}>
+          {dryRun.isPending ? t('jobs.form.checking') : t('jobs.form.check')}
+        </button>
+        <button type="submit" data-testid="job-submit" className={btnPrimary} disabled={busy}>
+          {submit.isPending ? t('jobs.form.submitting') : t('jobs.form.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The spec form filled from another job's spec (`?from=<jobId>`), submitted with that job as its source. */
+function ClonedJobForm({ jobId }: { jobId: string }) {
+  const { t } = useTranslation();
+  // Shares the job page's cache entry, without its polling: the spec does not change.
+  const query = useQuery({ queryKey: jobKeys.detail(jobId), queryFn: ({ signal }) => getJob(jobId, signal) });
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) {
+    return (
+      <div className="flex flex-col gap-3">
+        <ErrorState title={t('jobs.form.cloneLoadError')} error={query.error} onRetry={() => void query.refetch()} />
+        <Link to="/jobs/new" className="text-sm font-medium text-indigo-700 hover:underline">
+          {t('jobs.form.blankForm')}
+        </Link>
+      </div>
+    );
+  }
+  return <ClonedForm jobId={jobId} detail={query.data} />;
+}
+
+function ClonedForm({ jobId, detail }: { jobId: string; detail: JobDetail }) {
+  const { t } = useTranslation();
+  const [initial] = useState(() => jobFormFromSpec(detail.spec, t('jobs.form.copySuffix')));
+  const templateName = detail.template?.name ?? detail.spec.template?.id;
+  return (
+    <>
+      <div
+        data-testid="job-cloned-from"
+        data-source={jobId}
+        className="rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-900 ring-1 ring-indigo-200"
+      >
+        <p>
+          {t('jobs.form.clonedFrom', { id: jobId })}{' '}
+          <Link to={`/jobs/${encodeURIComponent(jobId)}`} className="font-medium text-indigo-700 underline">
+            {t('jobs.form.viewSource')}
+          </Link>
+        </p>
+        {templateName && <p className="mt-1 text-xs text-indigo-800">{t('jobs.form.clonedTemplateNote', { name: templateName })}</p>}
+      </div>
+      <JobSpecForm initial={initial} extras={cloneExtras(detail.spec, jobId)} />
+    </>
+  );
+}
+
+/**
+ * New job. Without parameters: a template picker above the full-spec form. `?template=<id>` (and optionally
+ * `&version=<n>`): the template's form. `?from=<jobId>`: the spec form filled from that job, to clone it.
+ */
+export function NewJobPage() {
+  const { t } = useTranslation();
+  const { account } = useCurrentAccount();
+  const [search] = useSearchParams();
+  const templateId = search.get('template');
+  const version = parseVersionParam(search.get('version'));
+  const from = search.get('from');
+  return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <PageHeader title={t('jobs.form.title')} subtitle={account ? t('jobs.form.subtitle', { account }) : undefined} />
@@ -175,184 +362,16 @@ export function NewJobPage() {
           {t('jobs.back')}
         </Link>
       </div>
-      <form onSubmit={onSubmit} noValidate data-testid="job-form" className="flex flex-col gap-6">
-        <section className={`${card} grid gap-4 sm:grid-cols-2`}>
-          <Field label={t('jobs.form.kind')} hint={t(`jobs.kindHints.${kind}`)} error={err('kind')}>
-            <select
-              data-testid="job-kind"
-              className={cls('kind')}
-              value={kind}
-              onChange={(e) => set('kind', e.target.value as JobKind)}
-            >
-              {JOB_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {t(`jobs.kinds.${k}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label={t('jobs.form.name')} error={err('name')}>
-            <input
-              data-testid="job-name"
-              className={cls('name')}
-              value={values.name}
-              maxLength={100}
-              onChange={(e) => set('name', e.target.value)}
-            />
-          </Field>
-          <Field
-            label={requiresImage(kind) ? t('jobs.form.image') : t('jobs.form.imageOptional')}
-            hint={requiresImage(kind) ? undefined : t('jobs.form.imageDefault')}
-            error={err('image')}
-            className="sm:col-span-2"
-          >
-            <input
-              data-testid="job-image"
-              className={`${cls('image')} font-mono`}
-              placeholder={IMAGE_PLACEHOLDERS[kind]}
-              value={values.image}
-              onChange={(e) => set('image', e.target.value)}
-            />
-          </Field>
-          {!isInteractiveKind(kind) && (
-            <Field
-              label={requiresCommand(kind) ? t('jobs.form.command') : t('jobs.form.commandOptional')}
-              hint={t('jobs.form.commandHint')}
-              error={err('command')}
-              className="sm:col-span-2"
-            >
-              <input
-                data-testid="job-command"
-                className={`${cls('command')} font-mono`}
-                placeholder={COMMAND_PLACEHOLDERS[kind]}
-                value={values.command}
-                onChange={(e) => set('command', e.target.value)}
-              />
-            </Field>
-          )}
-          <Field label={t('jobs.form.env')} hint={t('jobs.form.envHint')} error={err('env')} className="sm:col-span-2">
-            <textarea
-              data-testid="job-env"
-              rows={3}
-              className={`${cls('env')} font-mono`}
-              placeholder="EPOCHS=10"
-              value={values.env}
-              onChange={(e) => set('env', e.target.value)}
-            />
-            <EnvErrors errors={envErrors} />
-          </Field>
-        </section>
-
-        <section className={`${card} grid gap-4 sm:grid-cols-3`}>
-          <h2 className="text-sm font-semibold text-slate-900 sm:col-span-3">{t('jobs.form.resources')}</h2>
-          <Field label={t('jobs.form.cpu')} hint={t('jobs.form.cpuHint')} error={err('resources.cpu')}>
-            <input data-testid="job-cpu" className={cls('resources.cpu')} value={values.cpu} onChange={(e) => set('cpu', e.target.value)} />
-          </Field>
-          <Field label={t('jobs.form.memory')} hint={t('jobs.form.memoryHint')} error={err('resources.memory')}>
-            <input
-              data-testid="job-memory"
-              className={cls('resources.memory')}
-              value={values.memory}
-              onChange={(e) => set('memory', e.target.value)}
-            />
-          </Field>
-          <Field label={t('jobs.form.sharedMemory')} hint={t('jobs.form.sharedMemoryHint')} error={err('resources.sharedMemory')}>
-            <input
-              data-testid="job-shared-memory"
-              className={cls('resources.sharedMemory')}
-              placeholder="8Gi"
-              value={values.sharedMemory}
-              onChange={(e) => set('sharedMemory', e.target.value)}
-            />
-          </Field>
-          <Field label={t('jobs.form.acceleratorModel')} error={err('resources.acceleratorModel')} className="sm:col-span-2">
-            <select
-              data-testid="job-accelerator-model"
-              className={cls('resources.acceleratorModel')}
-              value={values.acceleratorModel}
-              onChange={(e) => set('acceleratorModel', e.target.value)}
-            >
-              <option value="">{t('jobs.form.noAccelerator')}</option>
-              {(models.data?.items ?? []).map((m) => {
-                const n = free.get(m.key);
-                return (
-                  <option key={m.key} value={m.key}>
-                    {m.displayName}
-                    {n !== undefined ? ` · ${t('jobs.form.free', { count: n })}` : ''}
-                    {m.restricted ? ` · ${t('catalog.restricted')}` : ''}
-                  </option>
-                );
-              })}
-            </select>
-          </Field>
-          <Field label={t('jobs.form.accelerators')} error={err('resources.accelerators')}>
-            <input
-              data-testid="job-accelerators"
-              type="number"
-              min={1}
-              step={1}
-              disabled={values.acceleratorModel === ''}
-              className={cls('resources.accelerators')}
-              value={values.accelerators}
-              onChange={(e) => set('accelerators', e.target.value)}
-            />
-          </Field>
-          {kind === 'pytorch' && (
-            <Field label={t('jobs.form.workers')} hint={t('jobs.form.workersHint')} error={err('workers')}>
-              <input
-                data-testid="job-workers"
-                type="number"
-                min={0}
-                step={1}
-                className={cls('workers')}
-                placeholder="0"
-                value={values.workers}
-                onChange={(e) => set('workers', e.target.value)}
-              />
-            </Field>
-          )}
-          <Field label={t('jobs.form.timeLimit')} hint={t('jobs.form.timeLimitHint')} error={err('timeLimit')}>
-            <input
-              data-testid="job-time-limit"
-              className={cls('timeLimit')}
-              placeholder="12h"
-              value={values.timeLimit}
-              onChange={(e) => set('timeLimit', e.target.value)}
-            />
-          </Field>
-          <Field label={t('jobs.form.priority')} error={err('priority')}>
-            <select
-              data-testid="job-priority"
-              className={cls('priority')}
-              value={values.priority}
-              onChange={(e) => set('priority', e.target.value as JobPriority)}
-            >
-              {JOB_PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {t(`jobs.priority.${p}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </section>
-
-        {Object.keys(errors).length > 0 && (
-          <p role="alert" data-testid="job-form-invalid" className="text-sm text-rose-700">
-            {t('jobs.form.fixFields')}
-          </p>
-        )}
-        {serverError && <SubmitError error={serverError} />}
-        {dryRun.data && <DryRunPanel result={dryRun.data} />}
-
-        <div className="flex justify-end gap-2">
-          <button type="button" data-testid="job-dryrun" className={btnSecondary} disabled={busy} onClick={onCheck}>
-            {dryRun.isPending ? t('jobs.form.checking') : t('jobs.form.check')}
-          </button>
-          <button type="submit" data-testid="job-submit" className={btnPrimary} disabled={busy}>
-            {submit.isPending ? t('jobs.form.submitting') : t('jobs.form.submit')}
-          </button>
-        </div>
-      </form>
+      {templateId ? (
+        <TemplateJobForm key={`${templateId}@${version ?? 'latest'}`} templateId={templateId} version={version} />
+      ) : from ? (
+        <ClonedJobForm key={from} jobId={from} />
+      ) : (
+        <>
+          <TemplatePicker />
+          <JobSpecForm />
+        </>
+      )}
     </div>
   );
 }

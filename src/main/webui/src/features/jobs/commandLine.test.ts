@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from './commandLine';
+import { formatCommandLine, parseCommandLine } from './commandLine';
 
 const args = (line: string) => {
   const r = parseCommandLine(line);
@@ -40,5 +40,27 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine('python -c "print(1)')).toEqual({ ok: false, error: 'unterminatedQuote' });
     expect(parseCommandLine("echo 'x")).toEqual({ ok: false, error: 'unterminatedQuote' });
     expect(parseCommandLine('echo x\\')).toEqual({ ok: false, error: 'danglingEscape' });
+  });
+});
+
+describe('formatCommandLine', () => {
+  it('leaves plain words alone and quotes the others', () => {
+    expect(formatCommandLine(['python', '-c', 'print(1)'])).toBe('python -c print(1)');
+    expect(formatCommandLine(['python', '-c', "print('hi there')"])).toBe(`python -c "print('hi there')"`);
+    expect(formatCommandLine(['sh', '-c', 'echo "$HOME" && ls'])).toBe(`sh -c 'echo "$HOME" && ls'`);
+    expect(formatCommandLine(['cmd', ''])).toBe(`cmd ''`);
+    expect(formatCommandLine([])).toBe('');
+  });
+
+  it.each([
+    [['python', 'train.py', '--epochs', '10']],
+    [['sh', '-c', 'echo "$HOME" && ls']],
+    [['python', '-c', "print('hi there')"]],
+    [['say', `it's "quoted" \\ here`]],
+    [['a\\b', 'tab\there', 'new\nline']],
+    [['', ' ', "'", '"', '\\']],
+    [['--name=my run', 'x']],
+  ])('reads back as the same arguments: %j', (list) => {
+    expect(parseCommandLine(formatCommandLine(list))).toEqual({ ok: true, args: list });
   });
 });

@@ -64,3 +64,22 @@ export function parseCommandLine(line: string): CommandLineResult {
   if (inWord) args.push(current);
   return { ok: true, args };
 }
+
+/** Characters that make an argument need quotes for parseCommandLine to read it back as one word. */
+const NEEDS_QUOTES = /[\s'"\\]/;
+
+/**
+ * Joins arguments into one line that parseCommandLine splits back into the same arguments: plain words as
+ * they are, others in single quotes, or in double quotes (escaping " and \) when they contain a single quote.
+ *
+ * (['python', '-c', "print('hi there')"]) → `python -c "print('hi there')"`
+ */
+export function formatCommandLine(args: readonly string[]): string {
+  return args
+    .map((a) => {
+      if (a !== '' && !NEEDS_QUOTES.test(a)) return a;
+      if (!a.includes("'")) return `'${a}'`;
+      return `"${a.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    })
+    .join(' ');
+}

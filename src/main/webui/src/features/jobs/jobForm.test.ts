@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildSubmitJob, defaultJobForm, formFieldOf, type JobFormValues } from './jobForm';
+import type { SubmitJob } from '../../api/types';
+import {
+  buildSubmitJob,
+  cloneExtras,
+  copyName,
+  defaultJobForm,
+  formFieldOf,
+  jobFormFromSpec,
+  type JobFormValues,
+} from './jobForm';
 
 const base: JobFormValues = {
   ...defaultJobForm('custom'),
@@ -117,5 +126,122 @@ describe('formFieldOf', () => {
     expect(formFieldOf('env.CRATER_X')).toBe('env');
     expect(formFieldOf('args')).toBe('command');
     expect(formFieldOf('resources.cpu')).toBe('resources.cpu');
+  });
+});
+
+describe('copyName', () => {
+  it('adds the suffix, shortening long names so that the copy still fits', () => {
+    expect(copyName('hello')).toBe('hello (copy)');
+    expect(copyName(' hello ', ' (副本)')).toBe('hello (副本)');
+    const long = copyName('x'.repeat(100));
+    expect(long).toHaveLength(100);
+    expect(long.endsWith(' (copy)')).toBe(true);
+    expect(copyName('')).toBe(' (copy)');
+  });
+});
+
+describe('jobFormFromSpec', () => {
+  const full: SubmitJob = {
+    name: 'train',
+    kind: 'pytorch',
+    image: 'pytorch/pytorch:2.5.1',
+    command: ['torchrun', 'train.py'],
+    args: ['--name', 'my run'],
+    workingDir: '/crater/user',
+    env: { EPOCHS: '10', NOTE: 'a=b c' },
+    resources: { cpu: '8', memory: '64Gi', acceleratorModel: 'nvidia-a100-80gb', accelerators: 4, sharedMemory: '8Gi' },
+    workers: 2,
+    timeLimit: '3d',
+    priority: 'high',
+    template: { id: 'pytorch-ddp', version: 2, parameters: { workers: '2' } },
+    sourceJob: 'j-older',
+  };
+
+  it('fills every input from the spec, with the copy suffix on the name', () => {
+    expect(jobFormFromSpec(full)).toEqual({
+      kind: 'pytorch',
+      name: 'train (copy)',
+      image: 'pytorch/pytorch:2.5.1',
+      command: `torchrun train.py --name 'my run'`,
+      env: 'EPOCHS=10\nNOTE=a=b c',
+      cpu: '8',
+      memory: '64Gi',
+      acceleratorModel: 'nvidia-a100-80gb',
+      accelerators: '4',
+      sharedMemory: '8Gi',
+      workers: '2',
+      timeLimit: '3d',
+      priority: 'high',
+    });
+  });
+
+  it('builds back the same spec, without the template, and with the new name', () => {
+    const { body, errors } = buildSubmitJob(jobFormFromSpec(full));
+    expect(errors).toEqual({});
+    expect(body).toEqual({
+      name: 'train (copy)',
+      kind: 'pytorch',
+      image: 'pytorch/pytorch:2.5.1',
+      command: ['torchrun', 'train.py', '--name', 'my run'],
+      env: { EPOCHS: '10', NOTE: 'a=b c' },
+      resources: full.resources,
+      workers: 2,
+      timeLimit: '3d',
+      priority: 'high',
+    });
+  });
+
+  it('leaves absent fields empty so that the server defaults apply again (nulls included)', () => {
+    const sparse = {
+      name: 'nb',
+      kind: 'jupyter',
+      image: null,
+      command: null,
+      resources: { cpu: null, memory: '8Gi', acceleratorModel: null, accelerators: null },
+      workers: null,
+      timeLimit: null,
+      priority: null,
+    } as unknown as SubmitJob;
+    expect(jobFormFromSpec(sparse, ' (副本)')).toEqual({
+      ...defaultJobForm('jupyter'),
+      name: 'nb (副本)',
+      cpu: '',
+      memory: '8Gi',
+    });
+    expect(buildSubmitJob(jobFormFromSpec(sparse)).body).toEqual({
+      name: 'nb (copy)',
+      kind: 'jupyter',
+      resources: { memory: '8Gi' },
+      priority: 'normal',
+    });
+  });
+
+  it('drops the command of interactive kinds and a model without devices', () => {
+    const values = jobFormFromSpec({
+      name: 'ide',
+      kind: 'webide',
+      command: ['code-server'],
+      resources: { acceleratorModel: 'nvidia-a100-80gb', accelerators: 0 },
+    });
+    expect(values.command).toBe('');
+    expect(values.acceleratorModel).toBe('');
+    expect(values.accelerators).toBe('1');
+  });
+
+  it('falls back to custom and normal for unknown kinds and priorities', () => {
+    const odd = { name: 'x', kind: 'mystery', priority: 'urgent', resources: {} } as unknown as SubmitJob;
+    const values = jobFormFromSpec(odd);
+    expect(values.kind).toBe('custom');
+    expect(values.priority).toBe('normal');
+  });
+});
+
+describe('cloneExtras', () => {
+  it('records the source job and keeps the working directory the form does not show', () => {
+    expect(cloneExtras({ name: 'a', kind: 'custom', resources: {}, workingDir: '/data' }, 'j-1')).toEqual({
+      sourceJob: 'j-1',
+      workingDir: '/data',
+    });
+    expect(cloneExtras({ name: 'a', kind: 'custom', resources: {}, sourceJob: 'j-0' }, 'j-1')).toEqual({ sourceJob: 'j-1' });
   });
 });

@@ -1,6 +1,6 @@
 import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { parseQuantityMilli } from '../../lib/units';
-import { parseCommandLine } from './commandLine';
+import { formatCommandLine, parseCommandLine } from './commandLine';
 import { parseEnvLines, type EnvLineError } from './envLines';
 
 export const JOB_KINDS: readonly JobKind[] = ['custom', 'pytorch', 'jupyter', 'webide', 'inference'];
@@ -165,4 +165,54 @@ export function formFieldOf(serverField: string): string {
   if (serverField.startsWith('env.')) return 'env';
   if (serverField === 'args') return 'command';
   return serverField;
+}
+
+/** Longest job name the form accepts. */
+export const MAX_JOB_NAME = 100;
+/** Added to the name of a cloned job. */
+export const COPY_SUFFIX = ' (copy)';
+
+/** The name of a copy: the original's with the suffix, the original shortened so that both fit. */
+export function copyName(name: string, suffix: string = COPY_SUFFIX): string {
+  const base = name.trim().slice(0, Math.max(0, MAX_JOB_NAME - suffix.length)).trimEnd();
+  return base + suffix;
+}
+
+/**
+ * The form filled from a job's spec, to clone it: the name with the copy suffix, command and args as one
+ * command line, env as KEY=VALUE lines, absent fields empty (so the server's defaults apply again). A
+ * template reference and source job of the spec are not carried over; see cloneExtras for the fields the
+ * form does not show. Tolerates nulls for absent fields.
+ */
+export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): JobFormValues {
+  const kind: JobKind = JOB_KINDS.includes(spec.kind) ? spec.kind : 'custom';
+  const resources = spec.resources ?? {};
+  const words = [...(spec.command ?? []), ...(spec.args ?? [])];
+  const env = Object.entries(spec.env ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+  const accelerators = resources.accelerators;
+  const hasAccelerator = (resources.acceleratorModel ?? '') !== '' && (accelerators ?? 1) > 0;
+  return {
+    kind,
+    name: copyName(spec.name ?? '', suffix),
+    image: spec.image ?? '',
+    command: isInteractiveKind(kind) ? '' : formatCommandLine(words),
+    env,
+    cpu: resources.cpu ?? '',
+    memory: resources.memory ?? '',
+    acceleratorModel: hasAccelerator ? (resources.acceleratorModel ?? '') : '',
+    accelerators: hasAccelerator && typeof accelerators === 'number' ? String(accelerators) : '1',
+    sharedMemory: resources.sharedMemory ?? '',
+    workers: typeof spec.workers === 'number' ? String(spec.workers) : '',
+    timeLimit: spec.timeLimit ?? '',
+    priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',
+  };
+}
+
+/** Fields a clone keeps that the form does not show: the source job, and the original's working directory. */
+export function cloneExtras(spec: SubmitJob, sourceJob: string): Pick<SubmitJob, 'sourceJob' | 'workingDir'> {
+  const extras: Pick<SubmitJob, 'sourceJob' | 'workingDir'> = { sourceJob };
+  if (typeof spec.workingDir === 'string' && spec.workingDir !== '') extras.workingDir = spec.workingDir;
+  return extras;
 }

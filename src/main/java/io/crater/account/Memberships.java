@@ -1,0 +1,78 @@
+package io.crater.account;
+
+import io.crater.platform.PgNotifications;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which accounts each streaming user belongs to, held in memory so that live events can be filtered without a
+ * query per event. Loaded when a user subscribes; kept exact afterwards by the {@code crater_members}
+ * notifications a trigger sends at every commit that adds or removes a member, on any replica. A user whose
+ * accounts are not loaded is a member of nothing (events are withheld, never leaked).
+ */
+@ApplicationScoped
+public class Memberships {
+
+    @Inject
+    PgNotifications notifications;
+
+    private final Map<Long, Set<Long>> accounts = new ConcurrentHashMap<>();
+    /** Changes seen per user, so that a load racing with a change is done again. */
+    private final Map<Long, Long> changes = new ConcurrentHashMap<>();
+
+    void onStart(@Observes @Priority(45) StartupEvent event) {
+        notifications.listen("crater_members", this::changed);
+        // Notifications sent while the listening connection was down are lost: forget everything, reload lazily.
+        notifications.onReconnect(accounts::clear);
+    }
+
+    /** Loads (or reloads) the accounts of a user; call before relying on {@link #isMember}. */
+    public Uni<Set<Long>> load(long userId) {
+        long seen = changes.getOrDefault(userId, 0L);
+        return Panache.withSession(() -> Sql.rows("SELECT account_id FROM account_members WHERE user_id = ?1", userId))
+                .flatMap(rows -> {
+                    if (changes.getOrDefault(userId, 0L) != seen) {
+                        return load(userId);
+                    }
+                    Set<Long> ids = ConcurrentHashMap.newKeySet();
+                    rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    accounts.put(userId, ids);
+                    return Uni.createFrom().item(Set.copyOf(ids));
+                });
+    }
+
+    /** Whether the user is a member of the account, as far as the loaded memberships know. */
+    public boolean isMember(long userId, long accountId) {
+        Set<Long> ids = accounts.get(userId);
+        return ids != null && ids.contains(accountId);
+    }
+
+    /** Payload {@code INSERT|UPDATE|DELETE:<user>:<account>}. */
+    void changed(String payload) {
+        String[] parts = payload.split(":");
+        if (parts.length != 3) {
+            return;
+        }
+        long user = Long.parseLong(parts[1]);
+        long account = Long.parseLong(parts[2]);
+        changes.merge(user, 1L, Long::sum);
+        Set<Long> ids = accounts.get(user);
+        if (ids == null) {
+            return;
+        }
+        if (parts[0].equals("DELETE")) {
+            ids.remove(account);
+        } else {
+            ids.add(account);
+        }
+    }
+}

@@ -1,0 +1,376 @@
+package io.crater.job;
+
+import io.crater.cluster.ClusterCache;
+import io.crater.identity.Caller;
+import io.crater.job.JobViews.JobSummary;
+import io.crater.platform.ApiException;
+import io.crater.platform.Json;
+import io.crater.platform.Page;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.crater.policy.Quantities;
+import io.crater.policy.Reason;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** Reading jobs: the list (keyset-paginated, filtered, an index walk per account) and the detail. */
+@ApplicationScoped
+public class JobQueries {
+
+    static final String SUMMARY_COLUMNS =
+            "SELECT j.id, j.public_id, j.name, j.kind, j.state, a.slug, u.username, j.borrowing, CAST(j.reasons AS text),"
+                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id";
+    static final String SUMMARY_JOINS = " JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id";
+    static final String SUMMARY = SUMMARY_COLUMNS + " FROM jobs j" + SUMMARY_JOINS;
+
+    static final Set<String> STATES = Set.of(
+            "Queued", "Admitted", "Pending", "Running", "Stopping", "Succeeded", "Failed", "Stopped", "Rejected");
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    JobKubeEvents kubeEvents;
+
+    /** Filters of the job list; every one optional. */
+    public record Filter(
+            String account,
+            String state,
+            String kind,
+            String owner,
+            boolean mine,
+            String since,
+            String until,
+            String sort,
+            String cursor,
+            Integer limit) {}
+
+    /** A visible job: its summary row and whether the caller owns it or administers its account. */
+    record Visible(Object[] row, boolean owner, boolean accountAdmin, boolean platformAdmin) {
+        long id() {
+            return Sql.longOf(row[0]);
+        }
+
+        String state() {
+            return (String) row[4];
+        }
+
+        /** Owner, an admin of the job's account, or a platform admin. */
+        boolean mayAct() {
+            return owner || accountAdmin || platformAdmin;
+        }
+    }
+
+    JobSummary summaryOf(Object[] r, List<Object[]> requests) {
+        Map<String, String> req = new TreeMap<>();
+        requests.forEach(q -> req.put((String) q[0], Quantities.format(Sql.longOf(q[1]))));
+        List<Reason> reasons = r[8] == null ? List.of() : List.of(Json.read((String) r[8], Reason[].class));
+        return new JobSummary(
+                (String) r[1],
+                (String) r[2],
+                (String) r[3],
+                (String) r[4],
+                (String) r[5],
+                (String) r[6],
+                req,
+                (Boolean) r[7],
+                reasons,
+                Sql.instant(r[9]),
+                Sql.instant(r[10]),
+                Sql.instant(r[11]));
+    }
+
+    /** The requests (resource, milli) of the jobs of these summary rows, by job id. */
+    Uni<Map<Long, List<Object[]>>> requestsOf(List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        StringBuilder in = new StringBuilder();
+        List<Object> ids = new ArrayList<>();
+        for (Object[] r : rows) {
+            ids.add(Sql.longOf(r[0]));
+            in.append(in.isEmpty() ? "" : ", ").append('?').append(ids.size());
+        }
+        return Sql.rows("SELECT job_id, resource, milli FROM job_requests WHERE job_id IN (" + in + ")", ids.toArray())
+                .map(req -> {
+                    Map<Long, List<Object[]>> byJob = new HashMap<>();
+                    req.forEach(q -> byJob.computeIfAbsent(Sql.longOf(q[0]), k -> new ArrayList<>())
+                            .add(new Object[] {q[1], q[2]}));
+                    return byJob;
+                });
+    }
+
+    Uni<JobSummary> summary(String publicId) {
+        return Panache.withSession(() -> Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId)
+                .flatMap(r -> {
+                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no job " + publicId));
+                    return requestsOf(java.util.Collections.singletonList(row))
+                            .map(req -> summaryOf(row, req.getOrDefault(Sql.longOf(row[0]), List.of())));
+                }));
+    }
+
+    public Uni<Page<JobSummary>> list(Caller caller, Filter f) {
+        int n = Page.limit(f.limit());
+        boolean ascending = "created".equals(f.sort());
+        if (f.sort() != null && !f.sort().isBlank() && !ascending && !"-created".equals(f.sort())) {
+            throw ApiException.badRequest(
+                    "InvalidRequest",
+                    "sort is created or -created",
+                    List.of(new Problem.FieldError("sort", "created or -created")));
+        }
+        long cursor = f.cursor() == null || f.cursor().isBlank()
+                ? (ascending ? 0 : Long.MAX_VALUE)
+                : Page.afterId(f.cursor());
+        List<Object> params = new ArrayList<>();
+        String where = conditions(caller, f, cursor, ascending, params);
+        String order = ascending ? "ASC" : "DESC";
+        return Panache.withSession(() -> accounts(caller, f.account()).flatMap(accounts -> {
+            if (accounts != null && accounts.isEmpty()) {
+                return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
+            }
+            // One index walk per account (jobs_account_*), merged: fast at any size, whatever the filters.
+            String branches = accounts == null
+                    ? "(SELECT j.id FROM jobs j WHERE " + where + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")"
+                    : String.join(
+                            " UNION ALL ",
+                            accounts.stream()
+                                    .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND " + where
+                                            + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")")
+                                    .toList());
+            String sql = SUMMARY_COLUMNS + " FROM (" + branches + ") page JOIN jobs j ON j.id = page.id" + SUMMARY_JOINS
+                    + " ORDER BY j.id " + order + " LIMIT " + (n + 1);
+            return Sql.rows(sql, params.toArray()).flatMap(rows -> {
+                List<Object[]> shown = rows.size() > n ? rows.subList(0, n) : rows;
+                return requestsOf(shown)
+                        .map(req -> new Page<>(
+                                shown.stream()
+                                        .map(r -> summaryOf(r, req.getOrDefault(Sql.longOf(r[0]), List.of())))
+                                        .toList(),
+                                rows.size() > n ? Long.toString(Sql.longOf(shown.get(shown.size() - 1)[0])) : null));
+            });
+        }));
+    }
+
+    /** The SQL of the list, for the index test: the plan must be index walks only. */
+    String listSql(Caller caller, Filter f, List<Long> accounts, List<Object> params) {
+        String where = conditions(caller, f, Long.MAX_VALUE, false, params);
+        return SUMMARY_COLUMNS + " FROM ("
+                + String.join(
+                        " UNION ALL ",
+                        accounts.stream()
+                                .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND " + where
+                                        + " ORDER BY j.id DESC LIMIT 51)")
+                                .toList())
+                + ") page JOIN jobs j ON j.id = page.id" + SUMMARY_JOINS + " ORDER BY j.id DESC LIMIT 51";
+    }
+
+    private static String conditions(Caller caller, Filter f, long cursor, boolean ascending, List<Object> params) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        StringBuilder w = new StringBuilder("j.deleted_at IS NULL");
+        params.add(cursor);
+        w.append(" AND j.id ").append(ascending ? ">" : "<").append(" ?").append(params.size());
+        if (f.state() != null && !f.state().isBlank()) {
+            if (!STATES.contains(f.state())) {
+                errors.add(new Problem.FieldError(
+                        "state",
+                        "one of " + String.join(", ", STATES.stream().sorted().toList())));
+            }
+            params.add(f.state());
+            w.append(" AND j.state = ?").append(params.size());
+        }
+        if (f.kind() != null && !f.kind().isBlank()) {
+            if (JobKind.of(f.kind()).isEmpty()) {
+                errors.add(new Problem.FieldError("kind", "one of jupyter, webide, custom, pytorch, inference"));
+            }
+            params.add(f.kind());
+            w.append(" AND j.kind = ?").append(params.size());
+        }
+        if (f.mine()) {
+            params.add(caller.userId());
+            w.append(" AND j.user_id = ?").append(params.size());
+        } else if (f.owner() != null && !f.owner().isBlank()) {
+            params.add(f.owner().trim());
+            w.append(" AND j.user_id = (SELECT id FROM users WHERE username = ?")
+                    .append(params.size())
+                    .append(')');
+        }
+        Instant since = instant(f.since(), "since", errors);
+        if (since != null) {
+            params.add(since);
+            w.append(" AND j.created_at >= ?").append(params.size());
+        }
+        Instant until = instant(f.until(), "until", errors);
+        if (until != null) {
+            params.add(until);
+            w.append(" AND j.created_at < ?").append(params.size());
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidRequest", "the filters are not valid", errors);
+        }
+        return w.toString();
+    }
+
+    private static Instant instant(String value, String field, List<Problem.FieldError> errors) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            errors.add(new Problem.FieldError(field, "an ISO-8601 instant such as 2026-11-30T00:00:00Z"));
+            return null;
+        }
+    }
+
+    /**
+     * The accounts to list: null for a platform admin without an account filter (all), else the caller's
+     * memberships (narrowed to the one asked for; a non-member asking for an account gets 403).
+     */
+    private Uni<List<Long>> accounts(Caller caller, String slug) {
+        boolean one = slug != null && !slug.isBlank();
+        if (caller.platformAdmin()) {
+            return one
+                    ? Sql.rows("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
+                            .map(rows ->
+                                    rows.stream().map(r -> Sql.longOf(r[0])).toList())
+                    : Uni.createFrom().nullItem();
+        }
+        return Sql.rows(
+                        "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1"
+                                + (one ? " AND a.slug = ?2" : "")
+                                + " ORDER BY a.id",
+                        one ? new Object[] {caller.userId(), slug.trim()} : new Object[] {caller.userId()})
+                .map(rows -> {
+                    if (one && rows.isEmpty()) {
+                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
+                    }
+                    return rows.stream().map(r -> Sql.longOf(r[0])).toList();
+                });
+    }
+
+    /** The job if the caller may see it (a member of its account, or a platform admin), in the caller's session. */
+    Uni<Visible> visible(String publicId, Caller caller) {
+        if (!JobNames.isPublicId(publicId)) {
+            return Uni.createFrom().failure(ApiException.notFound("no job " + publicId));
+        }
+        return Sql.row(
+                        SUMMARY_COLUMNS + ", (SELECT m.role FROM account_members m WHERE m.account_id = j.account_id"
+                                + " AND m.user_id = ?2) FROM jobs j" + SUMMARY_JOINS
+                                + " WHERE j.public_id = ?1 AND j.deleted_at IS NULL",
+                        publicId,
+                        caller.userId())
+                .map(r -> {
+                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no job " + publicId));
+                    String role = (String) row[14];
+                    if (role == null && !caller.platformAdmin()) {
+                        throw ApiException.forbidden(
+                                "NotAMember", "this job belongs to an account you are not a member of");
+                    }
+                    return new Visible(
+                            row, Sql.longOf(row[12]) == caller.userId(), "admin".equals(role), caller.platformAdmin());
+                });
+    }
+
+    public Uni<JobViews.JobDetail> detail(String publicId, Caller caller) {
+        return Panache.withSession(() -> visible(publicId, caller).flatMap(v -> {
+            long id = v.id();
+            return requestsOf(java.util.Collections.singletonList(v.row()))
+                    .flatMap(req -> Sql.rows(
+                                    "SELECT at, from_state, to_state, reason, message FROM job_transitions WHERE job_id = ?1 ORDER BY id",
+                                    id)
+                            .flatMap(hist -> Sql.rows(
+                                            "SELECT CAST(j.spec AS text), j.state_reason, j.state_message, t.public_id, j.template_version,"
+                                                    + " (SELECT tv.name FROM job_template_versions tv WHERE tv.template_id = j.template_id AND tv.version = j.template_version),"
+                                                    + " s.public_id FROM jobs j LEFT JOIN job_templates t ON t.id = j.template_id"
+                                                    + " LEFT JOIN jobs s ON s.id = j.source_job_id WHERE j.id = ?1",
+                                            id)
+                                    .flatMap(extra -> Sql.rows(
+                                                    "SELECT pod, container, exit_code, reason, message FROM job_archives WHERE job_id = ?1 ORDER BY pod, container",
+                                                    id)
+                                            .flatMap(exits -> archivedEvents(id)
+                                                    .map(events -> detailOf(
+                                                            v,
+                                                            summaryOf(v.row(), req.getOrDefault(id, List.of())),
+                                                            hist,
+                                                            extra.get(0),
+                                                            exits,
+                                                            events))))));
+        }));
+    }
+
+    private Uni<List<JobViews.JobEvent>> archivedEvents(long jobId) {
+        return Sql.rows(
+                        "SELECT at, type, reason, object, message, count FROM job_events WHERE job_id = ?1 ORDER BY at, id",
+                        jobId)
+                .map(rows -> rows.stream()
+                        .map(e -> new JobViews.JobEvent(
+                                Sql.instant(e[0]),
+                                (String) e[1],
+                                (String) e[2],
+                                (String) e[3],
+                                (String) e[4],
+                                ((Number) e[5]).intValue()))
+                        .toList());
+    }
+
+    private JobViews.JobDetail detailOf(
+            Visible v,
+            JobSummary summary,
+            List<Object[]> hist,
+            Object[] extra,
+            List<Object[]> exits,
+            List<JobViews.JobEvent> archived) {
+        String publicId = summary.id();
+        List<JobViews.JobEvent> live = kubeEvents.live(publicId);
+        boolean finished = JobRow.terminal(summary.state());
+        return new JobViews.JobDetail(
+                summary,
+                Json.read((String) extra[0]),
+                blank((String) extra[1]),
+                blank((String) extra[2]),
+                hist.stream()
+                        .map(h -> new JobViews.Transition(
+                                Sql.instant(h[0]),
+                                blank((String) h[1]),
+                                (String) h[2],
+                                blank((String) h[3]),
+                                blank((String) h[4])))
+                        .toList(),
+                extra[3] == null
+                        ? null
+                        : new JobViews.TemplateLink(
+                                (String) extra[3], ((Number) extra[4]).intValue(), (String) extra[5]),
+                (String) extra[6],
+                JobPods.of(
+                        cache.podsOfJob(publicId),
+                        summary.requests().keySet().stream()
+                                .filter(k -> !k.equals("cpu") && !k.equals("memory"))
+                                .findFirst()
+                                .orElse(null)),
+                live.isEmpty() ? archived : live,
+                exits.stream()
+                        .map(e -> new JobViews.ContainerExit(
+                                (String) e[0],
+                                (String) e[1],
+                                e[2] == null || ((Number) e[2]).intValue() < 0 ? null : ((Number) e[2]).intValue(),
+                                blank((String) e[3]),
+                                blank((String) e[4])))
+                        .toList(),
+                new JobViews.Permissions(
+                        !finished && v.mayAct(), finished && v.mayAct(), v.mayAct(), v.owner() || v.row()[14] != null));
+    }
+
+    static String blank(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+}

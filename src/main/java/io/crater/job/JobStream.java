@@ -1,0 +1,108 @@
+package io.crater.job;
+
+import io.crater.account.Memberships;
+import io.crater.events.EventHub;
+import io.crater.identity.CurrentUser;
+import io.crater.platform.PgNotifications;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Job changes on the events stream. A trigger notifies {@code crater_jobs} with the job's id at every commit that
+ * changes a job's state, reasons, borrowing or deletion, on any replica; every replica coalesces those ids for
+ * 150 ms, reads the jobs and publishes one {@code job} event each (a {@code job-deleted} event for a deleted
+ * job) under the topics {@code jobs}, {@code jobs:<account>} and {@code job:<id>}. Only platform admins and the
+ * members of the job's account receive it.
+ */
+@ApplicationScoped
+public class JobStream {
+
+    private static final Logger LOG = Logger.getLogger(JobStream.class);
+    static final String CHANNEL = "crater_jobs";
+
+    @Inject
+    PgNotifications notifications;
+
+    @Inject
+    Memberships memberships;
+
+    @Inject
+    EventHub hub;
+
+    @Inject
+    JobQueries jobs;
+
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crater-job-stream");
+        t.setDaemon(true);
+        return t;
+    });
+
+    void onStart(@Observes @Priority(75) StartupEvent event) {
+        notifications.listen(CHANNEL, pending::add);
+        flusher.scheduleWithFixedDelay(this::flush, 150, 150, TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        flusher.shutdownNow();
+    }
+
+    private void flush() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<String> ids = new ArrayList<>(pending);
+        pending.removeAll(ids);
+        try {
+            List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                    JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j" + JobQueries.SUMMARY_JOINS
+                            + " WHERE j.public_id IN (" + placeholders(ids.size()) + ")",
+                    ids.toArray())));
+            Map<Long, List<Object[]>> requests =
+                    VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> jobs.requestsOf(rows)));
+            for (Object[] r : rows) {
+                publish(r, requests.getOrDefault(Sql.longOf(r[0]), List.of()));
+            }
+        } catch (Throwable e) {
+            LOG.warnf("publishing job changes failed (%s); they are retried", e.getMessage());
+            pending.addAll(ids);
+        }
+    }
+
+    private static String placeholders(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            sb.append(i == 1 ? "?" : ", ?").append(i);
+        }
+        return sb.toString();
+    }
+
+    private void publish(Object[] r, List<Object[]> requests) {
+        String publicId = (String) r[1];
+        String account = (String) r[5];
+        long accountId = Sql.longOf(r[13]);
+        boolean deleted = (Boolean) r[14];
+        hub.publish(
+                Set.of("jobs", "jobs:" + account, "job:" + publicId),
+                deleted ? "job-deleted" : "job",
+                deleted ? Map.of("id", publicId) : jobs.summaryOf(r, requests),
+                u -> CurrentUser.isAdmin(u) || memberships.isMember(u.id(), accountId));
+    }
+}

@@ -1,0 +1,380 @@
+package io.crater.job;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crater.audit.AuditService;
+import io.crater.identity.Caller;
+import io.crater.job.TemplateViews.Parameter;
+import io.crater.job.TemplateViews.SaveTemplate;
+import io.crater.job.TemplateViews.Template;
+import io.crater.job.TemplateViews.TemplateSummary;
+import io.crater.platform.ApiException;
+import io.crater.platform.Json;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Templates: built-in ones (from {@code templates/builtin.yaml}, saved as a new version whenever that file
+ * changes) and those users save, private, shared with an account, or public. Every change is a new version; a
+ * job records the version it was rendered from.
+ */
+@ApplicationScoped
+public class TemplateService {
+
+    private static final Pattern ID = Pattern.compile("^[a-z0-9][a-z0-9-]{1,62}$");
+
+    static final String SELECT = "SELECT t.id, t.public_id, t.builtin, t.visibility, a.slug, u.username, v.version,"
+            + " t.updated_at, v.name, v.description, v.kind, CAST(v.parameters AS text), CAST(v.spec AS text), t.owner_id"
+            + " FROM job_templates t JOIN job_template_versions v ON v.template_id = t.id"
+            + " LEFT JOIN accounts a ON a.id = t.account_id LEFT JOIN users u ON u.id = t.owner_id";
+
+    /** Visible to the user in parameter ?n: public, their own, or shared with one of their accounts. */
+    static String visibleTo(int n) {
+        return " AND (t.visibility = 'public' OR t.owner_id = ?" + n + " OR (t.visibility = 'account'"
+                + " AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = t.account_id AND m.user_id = ?" + n
+                + ")))";
+    }
+
+    @Inject
+    AuditService audit;
+
+    /** A template version resolved for a submission. */
+    record Resolved(
+            long templateId, String publicId, int version, JobViews.SubmitJob spec, Map<String, Object> values) {}
+
+    void onStart(@Observes @Priority(25) StartupEvent event) throws Throwable {
+        try (InputStream in = getClass().getResourceAsStream("/templates/builtin.yaml")) {
+            JsonNode all = Json.readYamlTree(in);
+            for (JsonNode t : all) {
+                String id = t.get("id").asText();
+                List<Parameter> params = List.of(Json.convert(t.get("parameters"), Parameter[].class));
+                @SuppressWarnings("unchecked")
+                Map<String, Object> spec = Json.convert(t.get("spec"), Map.class);
+                List<Problem.FieldError> errors = JobTemplates.checkDefinition(params, spec);
+                if (!errors.isEmpty()) {
+                    throw new IllegalStateException("built-in template " + id + " is not valid: " + errors);
+                }
+                SaveTemplate save = new SaveTemplate(
+                        t.get("name").asText(), t.get("description").asText(), "public", null, params, spec);
+                VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> seed(id, save)));
+            }
+        }
+    }
+
+    private Uni<Void> seed(String id, SaveTemplate save) {
+        return Sql.insertReturningId(
+                        "INSERT INTO job_templates (public_id, builtin, visibility, version) VALUES (?1, TRUE, 'public', 0)"
+                                + " ON CONFLICT (public_id) DO UPDATE SET public_id = EXCLUDED.public_id RETURNING id",
+                        id)
+                .flatMap(dbId -> saveVersion(dbId, save, null))
+                .replaceWithVoid();
+    }
+
+    public Uni<List<TemplateSummary>> list(Caller caller, String kind) {
+        List<Object> params = new ArrayList<>();
+        StringBuilder sql = new StringBuilder(SELECT + " WHERE v.version = t.version AND t.deleted_at IS NULL");
+        if (!caller.platformAdmin()) {
+            params.add(caller.userId());
+            sql.append(visibleTo(1));
+        }
+        if (kind != null && !kind.isBlank()) {
+            params.add(kind);
+            sql.append(" AND v.kind = ?").append(params.size());
+        }
+        sql.append(" ORDER BY t.builtin DESC, v.name, t.id LIMIT 500");
+        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
+                .map(rows -> rows.stream().map(TemplateService::summaryOf).toList());
+    }
+
+    public Uni<Template> get(String id, Integer version, Caller caller) {
+        return Panache.withSession(() -> visible(id, version, caller)).map(r -> templateOf(r, caller));
+    }
+
+    public Uni<List<TemplateViews.TemplateVersion>> versions(String id, Caller caller) {
+        return Panache.withSession(() -> visible(id, null, caller)
+                        .flatMap(r -> Sql.rows(
+                                "SELECT v.version, v.created_at, u.username FROM job_template_versions v"
+                                        + " LEFT JOIN users u ON u.id = v.created_by WHERE v.template_id = ?1 ORDER BY v.version DESC",
+                                Sql.longOf(r[0]))))
+                .map(rows -> rows.stream()
+                        .map(v -> new TemplateViews.TemplateVersion(
+                                ((Number) v[0]).intValue(), Sql.instant(v[1]), (String) v[2]))
+                        .toList());
+    }
+
+    /** The template row (at the version asked for, else the latest) if the caller may see it. */
+    private Uni<Object[]> visible(String id, Integer version, Caller caller) {
+        if (id == null || !ID.matcher(id).matches()) {
+            return Uni.createFrom().failure(ApiException.notFound("no template " + id));
+        }
+        List<Object> params = new ArrayList<>(List.of(id));
+        String sql = SELECT + " WHERE t.public_id = ?1 AND t.deleted_at IS NULL";
+        if (!caller.platformAdmin()) {
+            params.add(caller.userId());
+            sql += visibleTo(params.size());
+        }
+        if (version == null) {
+            sql += " AND v.version = t.version";
+        } else {
+            params.add(version);
+            sql += " AND v.version = ?" + params.size();
+        }
+        return Sql.row(sql, params.toArray())
+                .map(r -> r.orElseThrow(() -> ApiException.notFound(
+                        version == null ? "no template " + id : "no version " + version + " of template " + id)));
+    }
+
+    public Uni<Template> create(SaveTemplate req, Caller caller) {
+        check(req);
+        String publicId = "t" + JobNames.newPublicId().substring(1);
+        return Panache.withTransaction(() -> accountOf(req, caller)
+                        .flatMap(accountId -> Sql.insertReturningId(
+                                "INSERT INTO job_templates (public_id, owner_id, visibility, account_id, version)"
+                                        + " VALUES (?1, ?2, ?3, ?4, 0) RETURNING id",
+                                publicId,
+                                caller.userId(),
+                                req.visibility(),
+                                accountId))
+                        .flatMap(dbId -> saveVersion(dbId, req, caller.userId()))
+                        .call(v -> audit.record(
+                                caller.actor(req.account()),
+                                "template.create",
+                                "template",
+                                publicId,
+                                null,
+                                Map.of("name", req.name(), "visibility", req.visibility()))))
+                .flatMap(v -> get(publicId, null, caller));
+    }
+
+    /** Saves a new version (nothing changes when the content is the same as the latest version's). */
+    public Uni<Template> update(String id, SaveTemplate req, Caller caller) {
+        check(req);
+        return Panache.withTransaction(() -> editable(id, caller)
+                        .flatMap(dbId -> accountOf(req, caller)
+                                .flatMap(accountId -> Sql.update(
+                                        "UPDATE job_templates SET visibility = ?2, account_id = ?3 WHERE id = ?1",
+                                        dbId,
+                                        req.visibility(),
+                                        accountId))
+                                .flatMap(n -> saveVersion(dbId, req, caller.userId())))
+                        .call(v -> audit.record(
+                                caller.actor(req.account()),
+                                "template.update",
+                                "template",
+                                id,
+                                null,
+                                Map.of("version", v))))
+                .flatMap(v -> get(id, null, caller));
+    }
+
+    public Uni<Void> delete(String id, Caller caller) {
+        return Panache.withTransaction(() -> editable(id, caller)
+                .flatMap(dbId -> Sql.update(
+                        "UPDATE job_templates SET deleted_at = now(), updated_at = now() WHERE id = ?1", dbId))
+                .flatMap(n -> audit.record(caller.actor(null), "template.delete", "template", id, null, null)));
+    }
+
+    /** The template's database id if the caller may change it: its author, or a platform admin. */
+    private Uni<Long> editable(String id, Caller caller) {
+        return visible(id, null, caller).map(r -> {
+            if ((Boolean) r[2]) {
+                throw ApiException.forbidden("BuiltinTemplate", "built-in templates cannot be changed; save a copy");
+            }
+            Object owner = r[13];
+            if (!caller.platformAdmin() && (owner == null || Sql.longOf(owner) != caller.userId())) {
+                throw ApiException.forbidden("NotTemplateOwner", "only the template's author may change it");
+            }
+            return Sql.longOf(r[0]);
+        });
+    }
+
+    /** Renders a visible template version with the values given. */
+    public Uni<TemplateViews.Rendered> render(String id, TemplateViews.RenderRequest req, Caller caller) {
+        Map<String, Object> values = req == null ? Map.of() : req.parameters();
+        Integer version = req == null ? null : req.version();
+        return Panache.withSession(() -> resolve(new JobViews.TemplateRef(id, version, values), caller))
+                .map(r -> {
+                    JobViews.SubmitJob spec =
+                            r.spec().withLinks(new JobViews.TemplateRef(r.publicId(), r.version(), r.values()), null);
+                    return new TemplateViews.Rendered(spec, Json.yaml(spec));
+                });
+    }
+
+    /** Finds the template version a submission names and renders it (in the caller's session). */
+    Uni<Resolved> resolve(JobViews.TemplateRef ref, Caller caller) {
+        if (ref.id() == null) {
+            return Uni.createFrom()
+                    .failure(ApiException.badRequest(
+                            "InvalidJob",
+                            "name the template",
+                            List.of(new Problem.FieldError("template.id", "required"))));
+        }
+        return visible(ref.id(), ref.version(), caller).map(r -> {
+            List<Parameter> params = List.of(Json.read((String) r[11], Parameter[].class));
+            Object spec = Json.read((String) r[12]);
+            JobViews.SubmitJob rendered = JobTemplates.render(params, spec, ref.parameters());
+            return new Resolved(
+                    Sql.longOf(r[0]),
+                    ref.id(),
+                    ((Number) r[6]).intValue(),
+                    rendered,
+                    JobTemplates.asStrings(params, ref.parameters()));
+        });
+    }
+
+    /** Saves a job's spec as a new template without parameters. */
+    Uni<Template> fromJob(JobViews.SubmitJob spec, TemplateViews.SaveJobAsTemplate req, Caller caller) {
+        if (req == null) {
+            throw ApiException.badRequest(
+                    "InvalidTemplate", "a body is required", List.of(new Problem.FieldError("body", "required")));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = Json.convert(Json.tree(spec.withLinks(null, null)), Map.class);
+        body.values().removeIf(v -> v == null);
+        return create(
+                new SaveTemplate(req.name(), req.description(), req.visibility(), req.account(), List.of(), body),
+                caller);
+    }
+
+    private static void check(SaveTemplate req) {
+        if (req == null) {
+            throw ApiException.badRequest(
+                    "InvalidTemplate", "a body is required", List.of(new Problem.FieldError("body", "required")));
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (req.name() == null || req.name().isBlank() || req.name().length() > 100) {
+            errors.add(new Problem.FieldError("name", "1 to 100 characters"));
+        }
+        if (req.description() != null && req.description().length() > 2000) {
+            errors.add(new Problem.FieldError("description", "at most 2000 characters"));
+        }
+        if (req.visibility() == null || !List.of("private", "account", "public").contains(req.visibility())) {
+            errors.add(new Problem.FieldError("visibility", "private, account or public"));
+        } else if (req.visibility().equals("account")
+                == (req.account() == null || req.account().isBlank())) {
+            errors.add(new Problem.FieldError(
+                    "account",
+                    req.visibility().equals("account")
+                            ? "name the account to share with"
+                            : "only for visibility 'account'"));
+        }
+        errors.addAll(JobTemplates.checkDefinition(req.parameters(), req.spec()));
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidTemplate", "the template cannot be saved as given", errors);
+        }
+    }
+
+    /** The account a template is shared with: the caller must be a member. Null unless visibility is account. */
+    private Uni<Long> accountOf(SaveTemplate req, Caller caller) {
+        if (!"account".equals(req.visibility())) {
+            return Uni.createFrom().nullItem();
+        }
+        return Sql.row(
+                        "SELECT a.id FROM accounts a JOIN account_members m ON m.account_id = a.id WHERE a.slug = ?1 AND m.user_id = ?2",
+                        req.account().trim(),
+                        caller.userId())
+                .map(r -> Sql.longOf(r.orElseThrow(() -> ApiException.forbidden(
+                        "NotAMember", "you are not a member of account '" + req.account() + "'"))[0]));
+    }
+
+    /** Adds a version when the content differs from the latest; returns the current version. */
+    private static Uni<Integer> saveVersion(long dbId, SaveTemplate req, Long userId) {
+        String kind = (String) req.spec().get("kind");
+        List<Parameter> params = req.parameters() == null ? List.of() : req.parameters();
+        Map<String, Object> content = new LinkedHashMap<>();
+        content.put("name", req.name().trim());
+        content.put("description", req.description() == null ? "" : req.description());
+        content.put("parameters", params);
+        content.put("spec", req.spec());
+        String digest = digest(Json.write(Json.tree(content)));
+        return Sql.rows(
+                        "SELECT v.version, v.digest FROM job_templates t LEFT JOIN job_template_versions v"
+                                + " ON v.template_id = t.id AND v.version = t.version WHERE t.id = ?1 FOR UPDATE OF t",
+                        dbId)
+                .flatMap(rows -> {
+                    Object[] latest = rows.get(0);
+                    if (digest.equals(latest[1])) {
+                        return Uni.createFrom().item(((Number) latest[0]).intValue());
+                    }
+                    return Sql.rows(
+                                    "UPDATE job_templates SET version = version + 1, updated_at = now() WHERE id = ?1 RETURNING version",
+                                    dbId)
+                            .flatMap(v -> {
+                                int next = ((Number) v.get(0)[0]).intValue();
+                                return Sql.update(
+                                                "INSERT INTO job_template_versions (template_id, version, name, description, kind, parameters, spec, digest, created_by)"
+                                                        + " VALUES (?1, ?2, ?3, ?4, ?5, CAST(CAST(?6 AS text) AS jsonb), CAST(CAST(?7 AS text) AS jsonb), ?8, ?9)",
+                                                dbId,
+                                                next,
+                                                req.name().trim(),
+                                                req.description() == null ? "" : req.description(),
+                                                kind,
+                                                Json.write(params),
+                                                Json.write(req.spec()),
+                                                digest,
+                                                userId)
+                                        .replaceWith(next);
+                            });
+                });
+    }
+
+    private static String digest(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static TemplateSummary summaryOf(Object[] r) {
+        return new TemplateSummary(
+                (String) r[1],
+                (String) r[8],
+                (String) r[9],
+                (String) r[10],
+                (Boolean) r[2],
+                (String) r[3],
+                (String) r[4],
+                (String) r[5],
+                ((Number) r[6]).intValue(),
+                Sql.instant(r[7]));
+    }
+
+    private static Template templateOf(Object[] r, Caller caller) {
+        TemplateSummary s = summaryOf(r);
+        boolean canEdit =
+                !s.builtin() && (caller.platformAdmin() || (r[13] != null && Sql.longOf(r[13]) == caller.userId()));
+        return new Template(
+                s.id(),
+                s.name(),
+                s.description(),
+                s.kind(),
+                s.builtin(),
+                s.visibility(),
+                s.account(),
+                s.owner(),
+                s.version(),
+                s.updatedAt(),
+                List.of(Json.read((String) r[11], Parameter[].class)),
+                Json.read((String) r[12]),
+                canEdit);
+    }
+}

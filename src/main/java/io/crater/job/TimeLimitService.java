@@ -1,0 +1,144 @@
+package io.crater.job;
+
+import io.crater.audit.AuditService;
+import io.crater.identity.Caller;
+import io.crater.platform.ApiException;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Per-account time limits: the default and longest run time of interactive and batch jobs, each either the
+ * account's own (within the platform's maximum) or the platform's.
+ */
+@ApplicationScoped
+public class TimeLimitService {
+
+    private static final Pattern DURATION = Pattern.compile("^([0-9]{1,6})(s|m|h|d)$");
+
+    @Inject
+    JobsConfig config;
+
+    @Inject
+    AuditService audit;
+
+    /** The account's own settings (null: the platform's) and those in effect. */
+    public record TimeLimits(
+            String interactiveDefault,
+            String interactiveMax,
+            String batchDefault,
+            String batchMax,
+            Map<String, String> effective) {}
+
+    public Uni<TimeLimits> get(String slug, Caller caller) {
+        return Panache.withSession(() -> row(slug, caller)).map(this::view);
+    }
+
+    /** Sets the account's limits (platform admins); null or empty fields fall back to the platform's. */
+    public Uni<TimeLimits> put(String slug, TimeLimits req, Caller caller) {
+        if (!caller.platformAdmin()) {
+            throw ApiException.forbidden("NotPlatformAdmin", "only platform admins set an account's time limits");
+        }
+        if (req == null) {
+            throw ApiException.badRequest("InvalidTimeLimits", "a body is required", null);
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Long iDefault = seconds(req.interactiveDefault(), "interactiveDefault", config.interactiveMaxLimit(), errors);
+        Long iMax = seconds(req.interactiveMax(), "interactiveMax", config.interactiveMaxLimit(), errors);
+        Long bDefault = seconds(req.batchDefault(), "batchDefault", config.batchMaxLimit(), errors);
+        Long bMax = seconds(req.batchMax(), "batchMax", config.batchMaxLimit(), errors);
+        if (iDefault != null && iMax != null && iDefault > iMax) {
+            errors.add(new Problem.FieldError("interactiveDefault", "not longer than interactiveMax"));
+        }
+        if (bDefault != null && bMax != null && bDefault > bMax) {
+            errors.add(new Problem.FieldError("batchDefault", "not longer than batchMax"));
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidTimeLimits", "the time limits are not valid", errors);
+        }
+        return Panache.withTransaction(() -> row(slug, caller)
+                        .flatMap(before -> Sql.update(
+                                        "UPDATE accounts SET interactive_default_limit_s = ?2, interactive_max_limit_s = ?3,"
+                                                + " batch_default_limit_s = ?4, batch_max_limit_s = ?5, updated_at = now() WHERE id = ?1",
+                                        Sql.longOf(before[0]),
+                                        iDefault,
+                                        iMax,
+                                        bDefault,
+                                        bMax)
+                                .flatMap(n -> audit.record(
+                                        caller.actor(slug),
+                                        "account.time-limits",
+                                        "account",
+                                        slug,
+                                        view(before),
+                                        req))))
+                .flatMap(v -> get(slug, caller));
+    }
+
+    private Uni<Object[]> row(String slug, Caller caller) {
+        return Sql.row(
+                        "SELECT a.id, a.interactive_default_limit_s, a.interactive_max_limit_s, a.batch_default_limit_s,"
+                                + " a.batch_max_limit_s, (SELECT count(*) FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?2)"
+                                + " FROM accounts a WHERE a.slug = ?1",
+                        slug,
+                        caller.userId())
+                .map(r -> {
+                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no account " + slug));
+                    if (Sql.longOf(row[5]) == 0 && !caller.platformAdmin()) {
+                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
+                    }
+                    return row;
+                });
+    }
+
+    private TimeLimits view(Object[] r) {
+        JobSpecs.TimeLimits e = JobSpecs.TimeLimits.of(config)
+                .narrowedBy(duration(r[1]), duration(r[2]), duration(r[3]), duration(r[4]));
+        Map<String, String> effective = new HashMap<>();
+        effective.put("interactiveDefault", JobSpecs.format(e.interactiveDefault()));
+        effective.put("interactiveMax", JobSpecs.format(e.interactiveMax()));
+        effective.put("batchDefault", JobSpecs.format(e.batchDefault()));
+        effective.put("batchMax", JobSpecs.format(e.batchMax()));
+        return new TimeLimits(text(r[1]), text(r[2]), text(r[3]), text(r[4]), effective);
+    }
+
+    private static Duration duration(Object o) {
+        return o == null ? null : Duration.ofSeconds(Sql.longOf(o));
+    }
+
+    private static String text(Object o) {
+        return o == null ? null : JobSpecs.format(Duration.ofSeconds(Sql.longOf(o)));
+    }
+
+    private static Long seconds(String value, String field, Duration platformMax, List<Problem.FieldError> errors) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        var m = DURATION.matcher(value.trim());
+        if (!m.matches()) {
+            errors.add(new Problem.FieldError(field, "a duration such as 90m, 12h or 3d"));
+            return null;
+        }
+        long n = Long.parseLong(m.group(1));
+        long s = switch (m.group(2)) {
+            case "s" -> n;
+            case "m" -> n * 60;
+            case "h" -> n * 3600;
+            default -> n * 86_400;
+        };
+        if (s == 0 || s > platformMax.toSeconds()) {
+            errors.add(new Problem.FieldError(field, "between 1s and the platform's " + JobSpecs.format(platformMax)));
+            return null;
+        }
+        return s;
+    }
+}

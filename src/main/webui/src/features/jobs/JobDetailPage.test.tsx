@@ -1,0 +1,262 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import * as jobsApi from '../../api/jobs';
+import type { JobDetail } from '../../api/types';
+import { FakeEventSource, installFakeEventSource } from '../../test/fakeEventSource';
+import { makeDetail, makeJob, makePod } from '../../test/jobFixtures';
+import { JobDetailPage } from './JobDetailPage';
+
+vi.mock('../../api/jobs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../api/jobs')>();
+  return {
+    ...actual,
+    getJob: vi.fn(),
+    stopJob: vi.fn(),
+    resubmitJob: vi.fn(),
+    deleteJob: vi.fn(),
+    saveJobAsTemplate: vi.fn(),
+    getJobLogs: vi.fn(),
+    getJobManifests: vi.fn(),
+  };
+});
+
+vi.mock('../../api/acceleratorModels', () => ({
+  listAcceleratorModels: () =>
+    Promise.resolve({
+      items: [
+        {
+          key: 'nvidia-a100-80gb',
+          displayName: 'NVIDIA A100 80GB',
+          vendor: 'NVIDIA',
+          resource: 'nvidia.com/gpu',
+          labelKey: 'k',
+          labelValue: 'v',
+          restricted: false,
+        },
+      ],
+    }),
+}));
+
+const api = vi.mocked(jobsApi);
+
+const running: JobDetail = makeDetail(makeJob('j1', { name: 'train-resnet' }), {
+  template: { id: 't1', version: 3, name: 'PyTorch DDP' },
+  sourceJob: 'j0',
+  pods: [
+    makePod('j1-main-0', {
+      containers: [{ name: 'main', state: 'running', reason: null, exitCode: null, message: null, restarts: 2 }],
+    }),
+  ],
+  events: [
+    { at: '2025-03-01T10:00:30Z', type: 'Normal', reason: 'Scheduled', object: 'Pod/j1-main-0', message: 'Assigned to gpu-node-1', count: 1 },
+    { at: '2025-03-01T10:05:00Z', type: 'Warning', reason: 'BackOff', object: 'Pod/j1-main-0', message: 'Back-off restarting', count: 3 },
+  ],
+});
+
+const failed: JobDetail = makeDetail(makeJob('j1', { name: 'train-resnet', state: 'Failed', finishedAt: '2025-03-01T11:00:00Z' }), {
+  exits: [{ pod: 'j1-main-0', container: 'main', exitCode: 137, reason: 'OOMKilled', message: null }],
+});
+
+function renderAt(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/jobs', element: <p>job list</p> },
+      { path: '/jobs/new', element: <p>new job</p> },
+      { path: '/jobs/:id', element: <JobDetailPage /> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, client };
+}
+
+beforeEach(() => {
+  api.getJobLogs.mockResolvedValue('hello\nworld\n');
+  api.getJobManifests.mockResolvedValue('apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('JobDetailPage', () => {
+  it('shows the actions, origin, pods, events and logs of a running job', async () => {
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-detail');
+
+    expect(screen.getByTestId('job-clone').getAttribute('href')).toBe('/jobs/new?from=j1');
+    expect(screen.getByTestId('job-resubmit')).toBeTruthy();
+    expect(screen.getByTestId('job-save-template')).toBeTruthy();
+    expect(screen.getByTestId('job-stop')).toBeTruthy();
+    expect(screen.queryByTestId('job-delete')).toBeNull();
+    expect(screen.getByTestId('job-template').textContent).toBe('From template PyTorch DDP v3');
+    expect(within(screen.getByTestId('job-source')).getByRole('link').getAttribute('href')).toBe('/jobs/j0');
+
+    const pod = screen.getByTestId('job-pod');
+    expect(pod.dataset.name).toBe('j1-main-0');
+    expect(within(pod).getByText('main #0')).toBeTruthy();
+    expect(await within(pod).findByText('2 × NVIDIA A100 80GB')).toBeTruthy();
+    expect(within(pod).getByText(/2 restarts/)).toBeTruthy();
+
+    const events = screen.getAllByTestId('job-event');
+    expect(events.map((e) => e.dataset.reason)).toEqual(['BackOff', 'Scheduled']);
+    expect(events[0]?.dataset.type).toBe('Warning');
+    expect(within(events[0]!).getByTestId('job-event-count').textContent).toBe('×3');
+    expect(within(events[1]!).getByTestId('job-event-count').textContent).toBe('');
+
+    expect(screen.queryByTestId('job-exits')).toBeNull();
+    const logs = screen.getByTestId('job-logs');
+    expect(logs.dataset.pod).toBe('j1-main-0');
+    await waitFor(() => expect(screen.getByTestId('job-log-lines').textContent).toBe('hello\nworld'));
+    expect(api.getJobLogs).toHaveBeenCalledWith('j1', { pod: 'j1-main-0', tailLines: 2000 }, expect.anything());
+    const download = screen.getByTestId('job-log-download');
+    expect(download.getAttribute('href')).toBe('/api/v1/jobs/j1/logs?pod=j1-main-0&tailLines=100000');
+    expect(download.hasAttribute('download')).toBe(true);
+    expect(screen.getByTestId('job-log-follow')).toBeTruthy();
+  });
+
+  it('hides what the caller may not do', async () => {
+    api.getJob.mockResolvedValue({
+      ...failed,
+      permissions: { stop: false, delete: false, readLogs: false, resubmit: false },
+    });
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-detail');
+    expect(screen.getByTestId('job-clone')).toBeTruthy();
+    for (const id of ['job-resubmit', 'job-stop', 'job-delete', 'job-logs']) expect(screen.queryByTestId(id)).toBeNull();
+  });
+
+  it('explains how a finished job ended, shows archived logs and deletes it', async () => {
+    api.getJob.mockResolvedValue(failed);
+    api.deleteJob.mockResolvedValue(undefined);
+    const { router } = renderAt('/jobs/j1');
+    await screen.findByTestId('job-detail');
+
+    const exit = within(screen.getByTestId('job-exits')).getByTestId('job-exit');
+    expect(exit.dataset.exitCode).toBe('137');
+    expect(within(exit).getByTestId('job-exit-explanation').textContent).toBe('Ran out of memory (limit 16 GiB) and was killed.');
+    expect(screen.getByTestId('job-pods-empty')).toBeTruthy();
+    expect(screen.queryByTestId('job-stop')).toBeNull();
+    expect(screen.queryByTestId('job-log-follow')).toBeNull();
+    expect(screen.getByTestId('job-logs').dataset.pod).toBe('j1-main-0');
+    await waitFor(() => expect(screen.getByTestId('job-log-lines').textContent).toBe('hello\nworld'));
+
+    fireEvent.click(screen.getByTestId('job-delete'));
+    fireEvent.click(screen.getByTestId('job-delete-confirm'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/jobs'));
+    expect(api.deleteJob).toHaveBeenCalledWith('j1');
+  });
+
+  it('resubmits and opens the new job', async () => {
+    api.getJob.mockImplementation((id: string) =>
+      Promise.resolve(id === 'j2' ? makeDetail(makeJob('j2', { name: 'train-resnet', state: 'Queued', startedAt: null })) : failed),
+    );
+    api.resubmitJob.mockResolvedValue(makeJob('j2', { state: 'Queued' }));
+    const { router } = renderAt('/jobs/j1');
+    fireEvent.click(await screen.findByTestId('job-resubmit'));
+    fireEvent.click(screen.getByTestId('job-resubmit-confirm'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/jobs/j2'));
+    expect(api.resubmitJob).toHaveBeenCalledWith('j1');
+    await waitFor(() => expect(screen.getByTestId('job-detail').dataset.id).toBe('j2'));
+  });
+
+  it('saves the job as a template shared with its account', async () => {
+    api.getJob.mockResolvedValue(running);
+    api.saveJobAsTemplate.mockResolvedValue({
+      id: 't9',
+      name: 'My DDP',
+      description: '',
+      kind: 'custom',
+      builtin: false,
+      visibility: 'account',
+      account: 'vision-lab',
+      owner: 'alice',
+      version: 1,
+      updatedAt: '2025-03-01T12:00:00Z',
+      parameters: [],
+      spec: {},
+      canEdit: true,
+    });
+    renderAt('/jobs/j1');
+    fireEvent.click(await screen.findByTestId('job-save-template'));
+    const name = screen.getByTestId('template-name') as HTMLInputElement;
+    expect(name.value).toBe('train-resnet');
+    fireEvent.change(name, { target: { value: ' My DDP ' } });
+    fireEvent.change(screen.getByTestId('template-visibility'), { target: { value: 'account' } });
+    fireEvent.click(screen.getByTestId('template-save-confirm'));
+    const saved = await screen.findByTestId('job-template-saved');
+    expect(within(saved).getByRole('link').getAttribute('href')).toBe('/templates');
+    expect(api.saveJobAsTemplate).toHaveBeenCalledWith('j1', {
+      name: 'My DDP',
+      description: '',
+      visibility: 'account',
+      account: 'vision-lab',
+    });
+  });
+
+  it('fetches the manifests when opened', async () => {
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    const details = (await screen.findByTestId('job-manifests')) as HTMLDetailsElement;
+    expect(api.getJobManifests).not.toHaveBeenCalled();
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    expect((await screen.findByTestId('job-manifests-yaml')).textContent).toContain('kind: Job');
+    expect(screen.getByTestId('job-manifests-copy')).toBeTruthy();
+  });
+});
+
+describe('JobDetailPage live', () => {
+  it('applies job events from the stream of the job', async () => {
+    installFakeEventSource();
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-detail');
+    const stream = FakeEventSource.latest('/api/v1/events');
+    expect(stream?.url).toBe('/api/v1/events?topics=job%3Aj1');
+    api.getJob.mockResolvedValue({ ...running, job: { ...running.job, state: 'Stopping' } });
+    act(() => {
+      stream?.open();
+      stream?.emit('job', JSON.stringify({ ...running.job, state: 'Stopping' }));
+    });
+    await waitFor(() => expect(screen.getByTestId('job-state').dataset.state).toBe('Stopping'));
+    expect(screen.queryByTestId('job-stop')).toBeNull();
+  });
+
+  it('follows the log, and refills it when the stream reconnects', async () => {
+    installFakeEventSource();
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    fireEvent.click(await screen.findByTestId('job-log-follow'));
+    const first = FakeEventSource.latest('/logs/stream');
+    expect(first?.url).toBe('/api/v1/jobs/j1/logs/stream?pod=j1-main-0');
+    act(() => {
+      first?.open();
+      first?.emit('message', 'epoch 1');
+      first?.emit('message', 'epoch 2');
+    });
+    await waitFor(() => expect(screen.getByTestId('job-log-lines').textContent).toBe('epoch 1\nepoch 2'));
+    expect(screen.getByTestId('job-log-stream').dataset.status).toBe('live');
+
+    act(() => first?.fail(false));
+    expect(first?.readyState).toBe(FakeEventSource.CLOSED);
+    await waitFor(() => expect(FakeEventSource.latest('/logs/stream')).not.toBe(first), { timeout: 3000 });
+    const second = FakeEventSource.latest('/logs/stream');
+    act(() => {
+      second?.open();
+      second?.emit('message', 'epoch 1');
+      second?.emit('message', 'epoch 2');
+      second?.emit('message', 'epoch 3');
+    });
+    await waitFor(() => expect(screen.getByTestId('job-log-lines').textContent).toBe('epoch 1\nepoch 2\nepoch 3'));
+  });
+});

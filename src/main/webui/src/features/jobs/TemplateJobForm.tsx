@@ -1,0 +1,287 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { fieldError, isApiError } from '../../api/errors';
+import { dryRunTemplateJob, submitJobYaml, submitTemplateJob } from '../../api/jobs';
+import { renderTemplate } from '../../api/templates';
+import type { DryRunResult, JobPriority, JobSummary, SubmitTemplateJob, Template } from '../../api/types';
+import { Field, FormError } from '../../components/common/Form';
+import { ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
+import { acceleratorModelsQuery } from '../catalog/queries';
+import { buildParameters, initialParameterValues, serverParameterErrors, type ParameterValues } from '../templates/parameterForm';
+import { templateQuery } from '../templates/queries';
+import { TemplateParameterForm } from '../templates/TemplateParameterForm';
+import { JOB_PRIORITIES, MAX_JOB_NAME } from './jobForm';
+import { jobKeys } from './queries';
+import { DryRunPanel, SubmitError } from './SubmitFeedback';
+
+/** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */
+type JobRequest = { mode: 'form'; body: SubmitTemplateJob } | { mode: 'yaml'; yaml: string };
+
+function isDryRunResult(answer: JobSummary | DryRunResult): answer is DryRunResult {
+  return 'decision' in answer;
+}
+
+async function dryRunRequest(req: JobRequest): Promise<DryRunResult> {
+  if (req.mode === 'form') return dryRunTemplateJob(req.body);
+  const answer = await submitJobYaml(req.yaml, true);
+  if (!isDryRunResult(answer)) throw new Error('The server did not answer the check with a decision.');
+  return answer;
+}
+
+async function submitRequest(req: JobRequest): Promise<JobSummary> {
+  if (req.mode === 'form') return submitTemplateJob(req.body);
+  const answer = await submitJobYaml(req.yaml, false);
+  if (isDryRunResult(answer)) throw new Error('The server answered the submission with a check.');
+  return answer;
+}
+
+function nameProblem(name: string): string | null {
+  if (name === '') return 'jobs.form.nameRequired';
+  if (name.length > MAX_JOB_NAME) return 'jobs.form.nameTooLong';
+  return null;
+}
+
+/** The form of one loaded template version: name, priority, parameters, or the rendered YAML to edit. */
+function TemplateForm({ template }: { template: Template }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const hasModel = template.parameters.some((p) => p.type === 'model');
+  const models = useQuery({ ...acceleratorModelsQuery(), enabled: hasModel });
+  const [name, setName] = useState(template.name);
+  const [priority, setPriority] = useState<JobPriority>('normal');
+  const [values, setValues] = useState<ParameterValues>(() => initialParameterValues(template.parameters));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [advanced, setAdvanced] = useState(false);
+  const [yaml, setYaml] = useState('');
+  const [yamlEmpty, setYamlEmpty] = useState(false);
+
+  const render = useMutation({
+    mutationFn: (parameters: Record<string, string>) => renderTemplate(template.id, parameters, template.version),
+    onSuccess: (rendered) => {
+      setYaml(rendered.yaml);
+      setYamlEmpty(false);
+      setAdvanced(true);
+    },
+  });
+  const dryRun = useMutation({ mutationFn: dryRunRequest });
+  const submit = useMutation({
+    mutationFn: submitRequest,
+    onSuccess: (job) => {
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+      void navigate(`/jobs/${encodeURIComponent(job.id)}`);
+    },
+  });
+
+  // Model keys are checked only once the catalogue is known (the server checks them anyway).
+  const modelKeys = hasModel && models.data ? models.data.items.map((m) => m.key) : undefined;
+
+  /** Any edit makes a check (and a failed render) stale. */
+  const touched = () => {
+    if (dryRun.data || dryRun.error) dryRun.reset();
+    if (render.error) render.reset();
+  };
+
+  const onParameter = (paramName: string, value: string) => {
+    setValues((v) => ({ ...v, [paramName]: value }));
+    touched();
+  };
+
+  /** Checks the form; the parameters to send, or null (the problems are then shown). */
+  const checkForm = (): Record<string, string> | null => {
+    const built = buildParameters(template.parameters, values, modelKeys);
+    const problem = nameProblem(name.trim());
+    setErrors(built.errors);
+    setNameError(problem);
+    return problem === null ? built.parameters : null;
+  };
+
+  const build = (): JobRequest | null => {
+    if (advanced) {
+      const empty = yaml.trim() === '';
+      setYamlEmpty(empty);
+      return empty ? null : { mode: 'yaml', yaml };
+    }
+    const parameters = checkForm();
+    if (parameters === null) return null;
+    return {
+      mode: 'form',
+      body: { name: name.trim(), priority, template: { id: template.id, version: template.version, parameters } },
+    };
+  };
+
+  const onCheck = () => {
+    const req = build();
+    submit.reset();
+    if (req) dryRun.mutate(req);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const req = build();
+    dryRun.reset();
+    if (req) submit.mutate(req);
+  };
+
+  const onToggleAdvanced = () => {
+    dryRun.reset();
+    submit.reset();
+    if (advanced) {
+      // Back to the form: its values are as they were; YAML edits are dropped.
+      setAdvanced(false);
+      render.reset();
+      return;
+    }
+    const parameters = checkForm();
+    if (parameters !== null) render.mutate(parameters);
+  };
+
+  const serverError = submit.error ?? dryRun.error ?? render.error;
+  const server = isApiError(serverError) ? serverParameterErrors(serverError.fieldErrors).byName : {};
+  const paramErrors: Record<string, string | undefined> = {};
+  for (const p of template.parameters) {
+    const local = errors[p.name];
+    paramErrors[p.name] = local ? t(local) : server[p.name];
+  }
+  const nameMessage = nameError ? t(nameError) : fieldError(serverError, 'name');
+  const priorityMessage = fieldError(serverError, 'priority');
+  const busy = dryRun.isPending || submit.isPending || render.isPending;
+  const invalid = !advanced && (nameError !== null || Object.keys(errors).length > 0);
+
+  return (
+    <form onSubmit={onSubmit} noValidate data-testid="template-form" data-template={template.id} className="flex flex-col gap-6">
+      <section className={`${card} flex flex-col gap-1`}>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h2 data-testid="template-form-name" className="text-base font-semibold text-slate-900">
+              {template.name}
+            </h2>
+            <p className="text-xs text-slate-500">
+              <span data-testid="template-form-version">{t('templates.version', { version: template.version })}</span>
+              {' · '}
+              {t(`jobs.kinds.${template.kind}`, { defaultValue: template.kind })}
+            </p>
+          </div>
+          <Link to="/jobs/new" data-testid="template-form-change" className="text-sm font-medium text-indigo-700 hover:underline">
+            {t('jobs.form.otherTemplate')}
+          </Link>
+        </div>
+        {template.description && <p className="text-sm text-slate-600">{template.description}</p>}
+      </section>
+
+      {advanced ? (
+        <section className={`${card} flex flex-col gap-2`}>
+          <Field
+            label={t('jobs.form.yaml')}
+            hint={t('jobs.form.advancedHint')}
+            error={yamlEmpty ? t('jobs.form.yamlRequired') : undefined}
+          >
+            <textarea
+              data-testid="template-yaml"
+              rows={22}
+              spellCheck={false}
+              autoCapitalize="off"
+              autoCorrect="off"
+              className={`${inputClass} ${yamlEmpty ? inputInvalid : ''} font-mono text-xs leading-relaxed`}
+              value={yaml}
+              onChange={(e) => {
+                setYaml(e.target.value);
+                if (dryRun.data || dryRun.error) dryRun.reset();
+              }}
+            />
+          </Field>
+        </section>
+      ) : (
+        <>
+          <section className={`${card} grid gap-4 sm:grid-cols-2`}>
+            <Field label={t('jobs.form.name')} error={nameMessage}>
+              <input
+                data-testid="job-name"
+                className={`${inputClass} ${nameMessage ? inputInvalid : ''}`}
+                value={name}
+                maxLength={MAX_JOB_NAME}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  touched();
+                }}
+              />
+            </Field>
+            <Field label={t('jobs.form.priority')} error={priorityMessage}>
+              <select
+                data-testid="job-priority"
+                className={`${inputClass} ${priorityMessage ? inputInvalid : ''}`}
+                value={priority}
+                onChange={(e) => {
+                  setPriority(e.target.value as JobPriority);
+                  touched();
+                }}
+              >
+                {JOB_PRIORITIES.map((p) => (
+                  <option key={p} value={p}>
+                    {t(`jobs.priority.${p}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </section>
+          <section className={`${card} flex flex-col gap-4`}>
+            <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.parameters')}</h2>
+            <TemplateParameterForm parameters={template.parameters} values={values} errors={paramErrors} onChange={onParameter} />
+          </section>
+        </>
+      )}
+
+      {invalid && (
+        <p role="alert" data-testid="job-form-invalid" className="text-sm text-rose-700">
+          {t('jobs.form.fixFields')}
+        </p>
+      )}
+      {render.error ? <FormError error={render.error} message={t('jobs.form.renderFailed')} /> : null}
+      {submit.error || dryRun.error ? <SubmitError error={submit.error ?? dryRun.error} /> : null}
+      {dryRun.data && <DryRunPanel result={dryRun.data} />}
+
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <button
+          type="button"
+          data-testid="template-advanced"
+          aria-pressed={advanced}
+          className={btnSecondary}
+          disabled={busy}
+          onClick={onToggleAdvanced}
+        >
+          {render.isPending ? t('jobs.form.rendering') : advanced ? t('jobs.form.backToForm') : t('jobs.form.advanced')}
+        </button>
+        <div className="flex gap-2">
+          <button type="button" data-testid="job-dryrun" className={btnSecondary} disabled={busy} onClick={onCheck}>
+            {dryRun.isPending ? t('jobs.form.checking') : t('jobs.form.check')}
+          </button>
+          <button type="submit" data-testid="job-submit" className={btnPrimary} disabled={busy}>
+            {submit.isPending ? t('jobs.form.submitting') : t('jobs.form.submit')}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+/** New job from a template (`/jobs/new?template=<id>[&version=<n>]`): loads the template, then its form. */
+export function TemplateJobForm({ templateId, version }: { templateId: string; version?: number | undefined }) {
+  const { t } = useTranslation();
+  const query = useQuery(templateQuery(templateId, version));
+  if (query.isPending) return <LoadingState />;
+  if (query.isError) {
+    return (
+      <div className="flex flex-col gap-3">
+        <ErrorState title={t('templates.loadOneError')} error={query.error} onRetry={() => void query.refetch()} />
+        <Link to="/jobs/new" className="text-sm font-medium text-indigo-700 hover:underline">
+          {t('jobs.form.otherTemplate')}
+        </Link>
+      </div>
+    );
+  }
+  return <TemplateForm template={query.data} />;
+}

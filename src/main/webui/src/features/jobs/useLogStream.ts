@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import { appendLines, nextRetryCount } from './logBuffer';
+
+/** connecting: opening or reopening; live: lines arrive; ended: the stream ended and is not reopened. */
+export type LogStreamStatus = 'connecting' | 'live' | 'ended';
+
+/** New lines are shown in batches this often, so a chatty log does not re-render per line. */
+const FLUSH_MS = 100;
+
+/**
+ * Follows a log stream (one line per `message` event) while `url` is set: keeps the last MAX_LOG_LINES
+ * lines. The server re-sends the whole tail on every connection, so the first lines of a reconnection
+ * replace what is shown. A dropped stream is reopened a few times only (see nextRetryCount): it also ends
+ * when the container does.
+ */
+export function useLogStream(url: string | null): { lines: string[]; status: LogStreamStatus } {
+  const [lines, setLines] = useState<string[]>([]);
+  const [status, setStatus] = useState<LogStreamStatus>('connecting');
+
+  useEffect(() => {
+    if (url === null) return undefined;
+    setLines([]);
+    if (typeof EventSource === 'undefined') {
+      setStatus('ended');
+      return undefined;
+    }
+    setStatus('connecting');
+    let source: EventSource | null = null;
+    let stopped = false;
+    let retries = 0;
+    let openedAt: number | null = null;
+    let pending: string[] = [];
+    let replace = false;
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const flush = () => {
+      flushTimer = undefined;
+      const added = pending;
+      const fresh = replace;
+      pending = [];
+      replace = false;
+      setLines((prev) => appendLines(fresh ? [] : prev, added));
+    };
+
+    const connect = () => {
+      if (stopped) return;
+      const es = new EventSource(url);
+      source = es;
+      es.onopen = () => {
+        openedAt = Date.now();
+        // The tail comes again: it replaces the lines shown (and any not shown yet).
+        replace = true;
+        pending = [];
+        setStatus('live');
+      };
+      es.onmessage = (ev: MessageEvent<string>) => {
+        pending.push(...ev.data.split('\n'));
+        if (flushTimer === undefined) flushTimer = setTimeout(flush, FLUSH_MS);
+      };
+      es.onerror = () => {
+        if (stopped || source !== es) return;
+        // Reconnect on our terms (the browser would retry forever).
+        es.close();
+        source = null;
+        const next = nextRetryCount(retries, openedAt === null ? null : Date.now() - openedAt);
+        openedAt = null;
+        if (next === null) {
+          setStatus('ended');
+          return;
+        }
+        retries = next;
+        setStatus('connecting');
+        retryTimer = setTimeout(connect, 1000 * next);
+      };
+    };
+
+    connect();
+    return () => {
+      stopped = true;
+      if (flushTimer !== undefined) clearTimeout(flushTimer);
+      if (retryTimer !== undefined) clearTimeout(retryTimer);
+      source?.close();
+      source = null;
+    };
+  }, [url]);
+
+  return { lines, status };
+}

@@ -1,0 +1,264 @@
+package io.crater;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.crater.platform.EmbeddedDatabase;
+import io.crater.platform.KubeClients;
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two packaged Crater replicas in kubernetes mode against a simulated cluster run by {@code crater sim}, sharing
+ * one PostgreSQL. While 80 one-GPU jobs are submitted to both against a quota of 8 GPUs, the replica leading
+ * admission is killed with SIGKILL. The other takes the Lease over; usage never exceeds the quota, exactly 8
+ * jobs run, each once in the cluster, and the rest wait with their reason.
+ */
+class FailoverIT {
+
+    static final int QUOTA = 8;
+    static final int JOBS = 80;
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void quotasHoldWhenTheLeaderIsKilledMidBurst() throws Exception {
+        Path base = Files.createTempDirectory("crater-failover");
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(base.resolve("pg"), base.resolve("pg-work"));
+                PackagedApp sim =
+                        new PackagedApp(base.resolve("sim"), "sim", Map.of(), "Simulated cluster API: ").start()) {
+            String api = sim.lineAfter("Simulated cluster API: ");
+            Map<String, String> env = Map.of(
+                    "CRATER_DB_URL", db.jdbcUrl(),
+                    "CRATER_DB_USER", "postgres",
+                    "CRATER_DB_PASSWORD", "postgres",
+                    "CRATER_CLUSTER_MODE", "kubernetes",
+                    "KUBERNETES_MASTER", api,
+                    "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
+                    "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+            try (PackagedApp a = new PackagedApp(base.resolve("a"), "server", env, "Console: http://").start();
+                    PackagedApp b = new PackagedApp(base.resolve("b"), "server", env, "Console: http://").start()) {
+                String[] admin = a.initialAdmin();
+                String token = login(a, admin[0], admin[1]);
+                setUp(a, token);
+                PackagedApp leader = awaitLeader(List.of(a, b), 1, Duration.ofSeconds(60));
+                PackagedApp survivor = leader == a ? b : a;
+                String[] members = new String[4];
+                for (int i = 0; i < members.length; i++) {
+                    members[i] = login(a, "fo.m" + i, "Failover-pass-2026");
+                }
+
+                AtomicLong maxUsed = new AtomicLong();
+                AtomicBoolean sampling = new AtomicBoolean(true);
+                Thread sampler = new Thread(() -> {
+                    while (sampling.get()) {
+                        try {
+                            maxUsed.accumulateAndGet(gpusInUse(db), Math::max);
+                            Thread.sleep(50);
+                        } catch (Exception e) {
+                            // the next sample retries
+                        }
+                    }
+                });
+                sampler.start();
+
+                AtomicInteger submitted = new AtomicInteger();
+                AtomicInteger retried = new AtomicInteger();
+                long killedAt;
+                ExecutorService pool = Executors.newFixedThreadPool(8);
+                try {
+                    List<Future<?>> done = new ArrayList<>();
+                    for (int i = 0; i < JOBS; i++) {
+                        int n = i;
+                        done.add(pool.submit(() -> {
+                            PackagedApp target = n % 2 == 0 ? a : b;
+                            String body = "{\"name\":\"burst-" + n + "\",\"kind\":\"custom\",\"image\":\"busybox\","
+                                    + "\"command\":[\"sleep\",\"3600\"],\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\","
+                                    + "\"acceleratorModel\":\"nvidia-a100-80gb\",\"accelerators\":1}}";
+                            for (PackagedApp t : List.of(target, target == a ? b : a)) {
+                                try {
+                                    HttpResponse<String> r = post(t, "/api/v1/jobs", members[n % 4], body);
+                                    if (r.statusCode() == 201) {
+                                        submitted.incrementAndGet();
+                                        return null;
+                                    }
+                                    throw new IllegalStateException(r.statusCode() + " " + r.body());
+                                } catch (java.io.IOException e) {
+                                    retried.incrementAndGet(); // the killed replica: submit to the other
+                                }
+                            }
+                            return null;
+                        }));
+                        if (i == JOBS / 3) {
+                            Thread.sleep(200);
+                        }
+                    }
+                    while (submitted.get() < JOBS / 3) {
+                        Thread.sleep(20);
+                    }
+                    leader.kill9();
+                    killedAt = System.nanoTime();
+                    for (Future<?> f : done) {
+                        f.get();
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                assertThat(submitted.get()).isEqualTo(JOBS);
+
+                awaitLeader(List.of(survivor), 1, Duration.ofSeconds(60));
+                long takeoverMs = (System.nanoTime() - killedAt) / 1_000_000;
+                long deadline = System.currentTimeMillis() + 90_000;
+                while (countActive(db) < QUOTA && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(200);
+                }
+                long admittedMs = (System.nanoTime() - killedAt) / 1_000_000;
+                // A few more rounds: nothing else may be admitted.
+                Thread.sleep(6_000);
+                sampling.set(false);
+                sampler.join();
+
+                assertThat(maxUsed.get()).as("GPUs in use at any sample").isLessThanOrEqualTo(QUOTA * 1000L);
+                assertThat(countActive(db)).isEqualTo(QUOTA);
+                assertThat(
+                                count(
+                                        db,
+                                        "SELECT count(*) FROM jobs WHERE state = 'Queued' AND reasons::text LIKE '%AccountQuotaExceeded%'"))
+                        .isEqualTo(JOBS - QUOTA);
+                assertThat(count(db, "SELECT epoch FROM leader_epochs WHERE name = 'admission'"))
+                        .isGreaterThanOrEqualTo(2);
+                try (KubernetesClient k8s = KubeClients.forUrl(api)) {
+                    List<VolcanoJob> created = k8s.resources(VolcanoJob.class)
+                            .inNamespace("crater-jobs")
+                            .list()
+                            .getItems();
+                    assertThat(created).hasSize(QUOTA);
+                }
+                System.out.printf(
+                        "failover: %d submissions (%d retried on the other replica after the kill); new leader %d ms"
+                                + " after the kill; %d jobs admitted %d ms after the kill; max GPUs in use %d%n",
+                        submitted.get(), retried.get(), takeoverMs, QUOTA, admittedMs, maxUsed.get() / 1000);
+            }
+        }
+    }
+
+    static long gpusInUse(EmbeddedDatabase db) throws Exception {
+        return count(
+                db,
+                "SELECT COALESCE(sum(r.milli), 0) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
+                        + " WHERE r.resource = 'nvidia-a100-80gb' AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')");
+    }
+
+    static long countActive(EmbeddedDatabase db) throws Exception {
+        return count(db, "SELECT count(*) FROM jobs WHERE state IN ('Admitted', 'Pending', 'Running', 'Stopping')");
+    }
+
+    static long count(EmbeddedDatabase db, String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Waits until one of the apps has logged taking the lead {@code times} times; returns it. */
+    static PackagedApp awaitLeader(List<PackagedApp> apps, int times, Duration within) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + within.toMillis();
+        while (System.currentTimeMillis() < deadline) {
+            for (PackagedApp app : apps) {
+                if (app.alive()
+                        && app.output().stream()
+                                        .filter(l -> l.contains("admission: leading with epoch"))
+                                        .count()
+                                >= times) {
+                    return app;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no replica took the lead within " + within);
+    }
+
+    /** The account fo-lab with a quota of 8 A100s and four members. */
+    static void setUp(PackagedApp app, String token) throws Exception {
+        expect(post(app, "/api/v1/accounts", token, "{\"slug\":\"fo-lab\",\"name\":\"Failover Lab\"}"), 201);
+        expect(
+                put(
+                        app,
+                        "/api/v1/accounts/fo-lab/quota",
+                        token,
+                        "{\"items\":[{\"resource\":\"nvidia-a100-80gb\",\"guaranteed\":\"8\",\"max\":\"8\"},"
+                                + "{\"resource\":\"cpu\",\"guaranteed\":\"200\",\"max\":\"200\"},"
+                                + "{\"resource\":\"memory\",\"guaranteed\":\"1Ti\",\"max\":\"1Ti\"}]}"),
+                200);
+        for (int i = 0; i < 4; i++) {
+            expect(
+                    post(
+                            app,
+                            "/api/v1/users",
+                            token,
+                            "{\"username\":\"fo.m" + i + "\",\"displayName\":\"m" + i
+                                    + "\",\"password\":\"Failover-pass-2026\"}"),
+                    201);
+            expect(put(app, "/api/v1/accounts/fo-lab/members/fo.m" + i, token, "{\"role\":\"member\"}"), 200);
+        }
+    }
+
+    static String login(PackagedApp app, String user, String password) throws Exception {
+        HttpResponse<String> r = post(
+                app, "/api/v1/auth/login", null, "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}");
+        expect(r, 200);
+        Matcher m = Pattern.compile("\"accessToken\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    static void expect(HttpResponse<String> r, int status) {
+        assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isEqualTo(status);
+    }
+
+    static HttpResponse<String> post(PackagedApp app, String path, String token, String json) throws Exception {
+        return send(app, path, token, "POST", json);
+    }
+
+    static HttpResponse<String> put(PackagedApp app, String path, String token, String json) throws Exception {
+        return send(app, path, token, "PUT", json);
+    }
+
+    static HttpResponse<String> send(PackagedApp app, String path, String token, String method, String json)
+            throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(app.url() + path))
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json))
+                .timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            req.header("Authorization", "Bearer " + token);
+        }
+        if (path.equals("/api/v1/jobs")) {
+            req.header("X-Crater-Account", "fo-lab");
+        }
+        return HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
