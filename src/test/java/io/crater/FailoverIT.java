@@ -6,9 +6,6 @@ import io.crater.platform.EmbeddedDatabase;
 import io.crater.platform.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +23,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +35,6 @@ class FailoverIT {
 
     static final int QUOTA = 8;
     static final int JOBS = 80;
-    static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void quotasHoldWhenTheLeaderIsKilledMidBurst() throws Exception {
@@ -227,12 +221,7 @@ class FailoverIT {
     }
 
     static String login(PackagedApp app, String user, String password) throws Exception {
-        HttpResponse<String> r = post(
-                app, "/api/v1/auth/login", null, "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}");
-        expect(r, 200);
-        Matcher m = Pattern.compile("\"accessToken\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
-        assertThat(m.find()).isTrue();
-        return m.group(1);
+        return app.login(user, password);
     }
 
     static void expect(HttpResponse<String> r, int status) {
@@ -249,16 +238,6 @@ class FailoverIT {
 
     static HttpResponse<String> send(PackagedApp app, String path, String token, String method, String json)
             throws Exception {
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(app.url() + path))
-                .header("Content-Type", "application/json")
-                .method(method, HttpRequest.BodyPublishers.ofString(json))
-                .timeout(Duration.ofSeconds(30));
-        if (token != null) {
-            req.header("Authorization", "Bearer " + token);
-        }
-        if (path.equals("/api/v1/jobs")) {
-            req.header("X-Crater-Account", "fo-lab");
-        }
-        return HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+        return app.call(method, path, token, path.equals("/api/v1/jobs") ? "fo-lab" : null, json);
     }
 }

@@ -146,6 +146,36 @@ public final class PackagedApp implements AutoCloseable {
         return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A call with a bearer token (none when null); {@code account} sets X-Crater-Account when not null. */
+    public HttpResponse<String> call(String method, String path, String token, String account, String json)
+            throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url() + path))
+                .header("Content-Type", "application/json")
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+                .timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            req.header("Authorization", "Bearer " + token);
+        }
+        if (account != null) {
+            req.header("X-Crater-Account", account);
+        }
+        return HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Signs in and gives the access token. */
+    public String login(String username, String password) throws Exception {
+        HttpResponse<String> r =
+                post("/api/v1/auth/login", "{\"username\":\"" + username + "\",\"password\":\"" + password + "\"}");
+        var m = java.util.regex.Pattern.compile("\"accessToken\"\\s*:\\s*\"([^\"]+)\"")
+                .matcher(r.body());
+        if (r.statusCode() != 200 || !m.find()) {
+            throw new IllegalStateException("sign-in failed: " + r.statusCode() + " " + r.body());
+        }
+        return m.group(1);
+    }
+
     /** The credentials the first start left in CRATER_HOME. */
     public String[] initialAdmin() throws IOException {
         String user = null;
