@@ -429,6 +429,16 @@ class AuthorizationMatrixTest {
                 new Call("DELETE", "/api/v1/jobs/{id}", "/api/v1/jobs/" + jobToStop, null, 401, 403, 204, 404, 404),
                 new Call(
                         "GET",
+                        "/api/v1/jobs/{id}/wait",
+                        "/api/v1/jobs/" + jobToRead + "/wait",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "GET",
                         "/api/v1/jobs/{id}/manifests",
                         "/api/v1/jobs/" + jobToRead + "/manifests",
                         null,

@@ -10,6 +10,7 @@ import io.crater.policy.Admission;
 import io.crater.policy.GangPlacement;
 import io.crater.policy.MemberLimits;
 import io.crater.policy.NodeCapacity;
+import io.crater.policy.Ordering;
 import io.crater.policy.Placement;
 import io.crater.policy.QuotaLine;
 import io.crater.policy.QuotaMath;
@@ -204,19 +205,41 @@ public class AdmissionService {
     private Uni<List<Long>> decideAll(long mine) {
         return Sql.rows(
                         "SELECT " + JobRow.COLUMNS
-                                + " FROM jobs j WHERE j.state IN ('Queued', 'Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
+                                + ", j.created_at FROM jobs j WHERE j.state IN ('Queued', 'Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
                 .flatMap(rows -> {
                     List<JobRow> jobs = rows.stream().map(JobRow::of).toList();
                     List<NodeCapacity> nodes = reserve(cache.capacities(), jobs);
                     Round round = new Round(nodes, mine);
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (JobRow job : jobs) {
-                        if (job.state().equals("Queued")) {
-                            chain = chain.flatMap(v -> round.decide(job));
+                    List<Object[]> queued =
+                            rows.stream().filter(r -> "Queued".equals(r[7])).toList();
+                    return round.preload(queued).flatMap(x -> {
+                        Uni<Void> chain = Uni.createFrom().voidItem();
+                        for (Ordering.Waiting w : order(queued, round.accounts)) {
+                            chain = chain.flatMap(v -> round.decide(round.rows.get(w.job()), w));
                         }
-                    }
-                    return chain.map(v -> round.admitted);
+                        return chain.map(v -> round.admitted);
+                    });
                 });
+    }
+
+    /**
+     * The waiting jobs (rows of {@link JobRow#COLUMNS} and {@code created_at}) in the order admission considers
+     * them: {@link Ordering} over the accounts' quota lines.
+     */
+    List<Ordering.Waiting> order(List<Object[]> queued, Map<Long, Map<String, QuotaLine>> accounts) {
+        List<Ordering.Waiting> waiting = new ArrayList<>();
+        for (Object[] r : queued) {
+            JobRow job = JobRow.of(r);
+            JobSpecs.Checked c = checked(job);
+            waiting.add(new Ordering.Waiting(
+                    job.publicId(),
+                    job.accountId(),
+                    job.id(),
+                    job.priority(),
+                    c == null ? Resources.NONE : c.quotaRequest(),
+                    Sql.instant(r[12])));
+        }
+        return Ordering.order(waiting, accounts);
     }
 
     /** Capacity already promised: admitted jobs whose pods are not bound yet are placed first. */
@@ -235,7 +258,7 @@ public class AdmissionService {
         return current;
     }
 
-    private JobSpecs.Checked checked(JobRow job) {
+    JobSpecs.Checked checked(JobRow job) {
         try {
             return JobSpecs.check(Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config);
         } catch (RuntimeException e) {
@@ -263,13 +286,32 @@ public class AdmissionService {
         final Map<Long, Map<String, QuotaLine>> accounts = new HashMap<>();
         final Map<String, QuotaMath.MemberUsage> members = new HashMap<>();
         final Map<String, MemberLimits> limits = new HashMap<>();
+        final Map<String, JobRow> rows = new HashMap<>();
+        /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
+        final Map<Map<String, String>, Ordering.Waiting> held = new HashMap<>();
 
         Round(List<NodeCapacity> nodes, long epoch) {
             this.nodes = nodes;
             this.epoch = epoch;
         }
 
-        Uni<Void> decide(JobRow job) {
+        /** Loads the quota lines of every account with a waiting job: the order depends on them. */
+        Uni<Void> preload(List<Object[]> queued) {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Object[] r : queued) {
+                JobRow job = JobRow.of(r);
+                rows.put(job.publicId(), job);
+                if (!accounts.containsKey(job.accountId())) {
+                    accounts.put(job.accountId(), Map.of());
+                    chain = chain.flatMap(v -> quotas.snapshot(job.accountId())
+                            .invoke(l -> accounts.put(job.accountId(), l))
+                            .replaceWithVoid());
+                }
+            }
+            return chain;
+        }
+
+        Uni<Void> decide(JobRow job, Ordering.Waiting waiting) {
             JobSpecs.Checked checked = checked(job);
             if (checked == null) {
                 return reject(
@@ -278,6 +320,28 @@ public class AdmissionService {
                                 "InvalidSpec", "the stored spec no longer passes the checks", Map.of())));
             }
             String memberKey = job.accountId() + "/" + job.userId();
+            Map<String, String> selector =
+                    checked.pods().isEmpty() ? Map.of() : checked.pods().get(0).nodeSelector();
+            Ordering.Waiting holder = held.get(selector);
+            if (holder != null) {
+                long waited = java.time.Duration.between(holder.submittedAt(), java.time.Instant.now())
+                        .toSeconds();
+                return Sql.update(
+                                "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
+                                job.id(),
+                                Json.write(List.of(new io.crater.policy.Reason(
+                                        "CapacityHeldForOlderJob",
+                                        "the capacity it needs is held for a job that has waited " + waited / 60
+                                                + " min, longer than the "
+                                                + config.agingTolerance().toMinutes()
+                                                + " min after which a waiting job is no longer passed by smaller ones",
+                                        Map.of(
+                                                "waitedSeconds",
+                                                waited,
+                                                "toleranceSeconds",
+                                                config.agingTolerance().toSeconds())))))
+                        .replaceWithVoid();
+            }
             return snapshot(job).flatMap(s -> {
                 Admission.Decision d = Admission.decide(
                         s.lines(),
@@ -287,6 +351,12 @@ public class AdmissionService {
                         job.interactive(),
                         nodes,
                         checked.pods());
+                if (d.kind() == Admission.Kind.QUEUE
+                        && d.reasons().stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))
+                        && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
+                    // Waited too long: smaller jobs for the same nodes no longer pass it; capacity accrues for it.
+                    held.putIfAbsent(selector, waiting);
+                }
                 return switch (d.kind()) {
                     case REJECT -> reject(job, d.reasons());
                     case QUEUE ->
@@ -359,7 +429,7 @@ public class AdmissionService {
         }
     }
 
-    private static Uni<QuotaMath.MemberUsage> memberUsage(long accountId, long userId) {
+    static Uni<QuotaMath.MemberUsage> memberUsage(long accountId, long userId) {
         String active =
                 " j.account_id = ?1 AND j.user_id = ?2 AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
         return Sql.rows(

@@ -44,6 +44,9 @@ public class JobResource {
     JobQueries queries;
 
     @Inject
+    WaitService waits;
+
+    @Inject
     JobLogs logs;
 
     @Inject
@@ -118,11 +121,20 @@ public class JobResource {
     @Path("/{id}/resubmit")
     @Operation(
             summary =
-                    "A new job with the same spec in the same account, owned by the caller, linked to this one and admitted against the current quota")
-    public Uni<Response> resubmit(@PathParam("id") String id) {
+                    "A new job with the same spec (or with the changes given, e.g. a suggestion's) in the same account, owned by the caller, linked to this one and admitted against the current quota; replace=true also stops this one while it waits")
+    public Uni<Response> resubmit(@PathParam("id") String id, JobViews.Resubmit req) {
         return current.caller()
-                .flatMap(c -> jobs.resubmit(id, c))
+                .flatMap(c -> jobs.resubmit(id, req, c))
                 .map(s -> Response.status(201).entity(s).build());
+    }
+
+    @GET
+    @Path("/{id}/wait")
+    @Operation(
+            summary =
+                    "Why the job waits (reasons with numbers, before and after admission), its place in its account's line and the cluster's, when it should start (or why that is unknown), and what would make it start now")
+    public Uni<JobViews.Wait> waitFor(@PathParam("id") String id) {
+        return current.caller().flatMap(c -> waits.explain(id, c));
     }
 
     @DELETE

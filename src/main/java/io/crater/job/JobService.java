@@ -353,7 +353,17 @@ public class JobService {
      * A new job with the same spec in the same account, owned by the caller (a member of that account), linked
      * to the original and admitted against the quota as it is now.
      */
-    public Uni<JobSummary> resubmit(String publicId, Caller caller) {
+    public Uni<JobSummary> resubmit(String publicId, JobViews.Resubmit req, Caller caller) {
+        Map<String, Object> changes = req == null || req.changes() == null ? Map.of() : req.changes();
+        boolean replace = req != null && Boolean.TRUE.equals(req.replace());
+        for (String field : changes.keySet()) {
+            if (!RESUBMIT_CHANGES.contains(field)) {
+                throw ApiException.badRequest(
+                        "InvalidChanges",
+                        "only " + String.join(", ", RESUBMIT_CHANGES) + " may be changed on resubmitting",
+                        List.of(new Problem.FieldError("changes." + field, "cannot be changed here")));
+            }
+        }
         return Panache.withSession(() -> queries.visible(publicId, caller)
                         .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())
                                 .map(r -> {
@@ -361,16 +371,55 @@ public class JobService {
                                         throw ApiException.forbidden(
                                                 "NotAMember", "only members of the job's account may resubmit it");
                                     }
+                                    if (replace && !v.mayAct()) {
+                                        throw ApiException.forbidden(
+                                                "NotJobOwner",
+                                                "only the job's owner or an admin of its account may replace it");
+                                    }
                                     JobViews.SubmitJob spec = Json.read((String) r.get(0)[0], JobViews.SubmitJob.class);
-                                    return new Object[] {spec, v.row()[5]};
+                                    return new Object[] {changed(spec, changes), v.row()[5], v.state()};
                                 })))
                 .flatMap(x -> {
                     JobViews.SubmitJob spec = (JobViews.SubmitJob) x[0];
                     // The rendered spec is resubmitted as it is: the template's later versions do not change it.
                     JobViews.SubmitJob again = spec.withLinks(null, publicId);
-                    return submit(again, (String) x[1], false, caller)
+                    Uni<JobSummary> created = submit(again, (String) x[1], false, caller)
                             .flatMap(o -> linkTemplate((JobSummary) o, publicId));
+                    return replace && x[2].equals("Queued") ? created.call(s -> stop(publicId, caller)) : created;
                 });
+    }
+
+    static final List<String> RESUBMIT_CHANGES = List.of(
+            "resources.accelerators",
+            "resources.acceleratorModel",
+            "resources.cpu",
+            "resources.memory",
+            "timeLimit",
+            "priority");
+
+    /** The spec with the changes put in (values as JSON gives them). */
+    private static JobViews.SubmitJob changed(JobViews.SubmitJob spec, Map<String, Object> changes) {
+        if (changes.isEmpty()) {
+            return spec;
+        }
+        ObjectNode tree = (ObjectNode) Json.tree(spec);
+        changes.forEach((field, value) -> {
+            ObjectNode at = tree;
+            String name = field;
+            if (field.startsWith("resources.")) {
+                if (!(tree.get("resources") instanceof ObjectNode)) {
+                    tree.putObject("resources");
+                }
+                at = (ObjectNode) tree.get("resources");
+                name = field.substring("resources.".length());
+            }
+            at.set(name, Json.tree(value));
+        });
+        try {
+            return Json.convert(tree, JobViews.SubmitJob.class);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("InvalidChanges", "the changes do not fit the job: " + e.getMessage(), null);
+        }
     }
 
     /** A resubmitted job keeps the template version of its original. */

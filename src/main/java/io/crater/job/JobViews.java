@@ -135,6 +135,44 @@ public final class JobViews {
             List<ContainerExit> exits,
             Permissions permissions) {}
 
+    /**
+     * A job ahead in the waiting line. Id, name and owner only when the viewer may see that account's jobs;
+     * {@code sameAccount} says whether it waits in the viewer's job's account.
+     */
+    public record AheadJob(
+            String id, String name, String owner, boolean sameAccount, String priority, Map<String, String> requests) {}
+
+    /** Where a waiting job stands: 1-based places in its account's line and the cluster's, and the jobs ahead. */
+    public record Position(
+            int inAccount, int accountWaiting, int inCluster, int clusterWaiting, List<AheadJob> ahead) {}
+
+    /**
+     * When it should start: {@code startBy} (an upper bound under today's queue, with every running job taken to
+     * run to its time limit) and the jobs whose end it waits for; or {@code unknown} with the reason.
+     */
+    public record WaitEstimate(Instant startBy, List<String> waitsFor, Reason unknown) {}
+
+    /**
+     * What would make it start: a stable code, a sentence, the change to make to the job ({@code resources.*}
+     * fields), and the numbers.
+     */
+    public record Suggestion(String code, String message, Map<String, Object> change, Map<String, Long> numbers) {}
+
+    /** Why a job waits, where it stands, when it should start, and what would make it start now. */
+    public record Wait(
+            String state,
+            List<Reason> reasons,
+            Position position,
+            WaitEstimate estimate,
+            List<Suggestion> suggestions) {}
+
+    /**
+     * Resubmit a job, optionally changed: {@code changes} maps fields ({@code resources.accelerators},
+     * {@code resources.acceleratorModel}, {@code resources.cpu}, {@code resources.memory}, {@code timeLimit},
+     * {@code priority}) to new values; {@code replace} also stops the original while it still waits.
+     */
+    public record Resubmit(Map<String, Object> changes, Boolean replace) {}
+
     /** The objects a job became, as YAML (Secret values withheld). */
     public record Manifests(String yaml) {}
 

@@ -43,6 +43,13 @@ public interface JobsConfig {
     @WithDefault("2s")
     Duration admissionInterval();
 
+    /**
+     * A waiting job that cannot start for lack of capacity and has waited longer than this is no longer passed by
+     * smaller jobs that need the same nodes: their capacity accrues for it.
+     */
+    @WithDefault("1h")
+    Duration agingTolerance();
+
     /** An admitted job whose Volcano Job is still missing after this long is created again. */
     @WithDefault("10s")
     Duration repairAfter();

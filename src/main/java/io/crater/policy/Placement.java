@@ -74,7 +74,7 @@ public final class Placement {
         return accelerators * 1_000_000L + r.get("cpu");
     }
 
-    static boolean isAccelerator(String resource) {
+    public static boolean isAccelerator(String resource) {
         return !resource.equals("cpu")
                 && !resource.equals("memory")
                 && !resource.equals("pods")

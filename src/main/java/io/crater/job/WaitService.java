@@ -1,0 +1,331 @@
+package io.crater.job;
+
+import io.crater.account.QuotaService;
+import io.crater.cluster.ClusterCache;
+import io.crater.identity.Caller;
+import io.crater.job.JobViews.AheadJob;
+import io.crater.job.JobViews.Position;
+import io.crater.platform.Json;
+import io.crater.platform.PodRequests;
+import io.crater.platform.Sql;
+import io.crater.policy.Forecast;
+import io.crater.policy.GangPlacement;
+import io.crater.policy.MemberLimits;
+import io.crater.policy.NodeCapacity;
+import io.crater.policy.Placement;
+import io.crater.policy.Quantities;
+import io.crater.policy.QuotaLine;
+import io.crater.policy.QuotaMath;
+import io.crater.policy.Reason;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Why a job waits, where it stands, when it should start and what would make it start sooner. Reads what
+ * admission reads (the waiting line in admission order, the jobs holding resources, quotas, member limits and
+ * usage, the nodes), runs the pure {@link Forecast} on it, and asks admission's own rule about variants of the
+ * job for suggestions.
+ */
+@ApplicationScoped
+public class WaitService {
+
+    static final Duration HORIZON = Duration.ofDays(60);
+    static final int AHEAD_SHOWN = 20;
+
+    @Inject
+    JobQueries queries;
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    AdmissionService admission;
+
+    @Inject
+    WaitAdvice advice;
+
+    @Inject
+    ClusterReasons clusterReasons;
+
+    /** Everything gathered for one explanation. */
+    record World(
+            List<JobRow> waiting,
+            List<Object[]> active,
+            Map<Long, Map<String, QuotaLine>> accounts,
+            Map<String, MemberLimits> limits,
+            Map<String, QuotaMath.MemberUsage> usage,
+            Set<Long> viewerAccounts,
+            Map<Long, String> owners) {}
+
+    public Uni<JobViews.Wait> explain(String publicId, Caller caller) {
+        return Panache.withSession(() -> queries.visible(publicId, caller).flatMap(v -> {
+            String state = v.state();
+            if (state.equals("Admitted") || state.equals("Pending")) {
+                return Sql.rows("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", v.id())
+                        .map(rows -> new JobViews.Wait(
+                                state,
+                                clusterReasons.of(JobRow.of(rows.get(0)), admission.checked(JobRow.of(rows.get(0)))),
+                                null,
+                                null,
+                                List.of()));
+            }
+            if (!state.equals("Queued")) {
+                return Uni.createFrom().item(new JobViews.Wait(state, List.of(), null, null, List.of()));
+            }
+            List<Reason> reasons =
+                    v.row()[8] == null ? List.of() : List.of(Json.read((String) v.row()[8], Reason[].class));
+            return world(caller).map(w -> explainQueued(publicId, w, reasons));
+        }));
+    }
+
+    private JobViews.Wait explainQueued(String publicId, World w, List<Reason> reasons) {
+        Instant now = Instant.now();
+        List<NodeCapacity> nodes = new ArrayList<>(cache.capacities());
+        List<Forecast.Holder> holders = holders(w, nodes, now);
+        List<Forecast.Candidate> candidates = new ArrayList<>();
+        JobRow target = null;
+        JobSpecs.Checked targetChecked = null;
+        for (JobRow row : w.waiting()) {
+            JobSpecs.Checked c = admission.checked(row);
+            if (c == null) {
+                continue;
+            }
+            candidates.add(candidate(row, c));
+            if (row.publicId().equals(publicId)) {
+                target = row;
+                targetChecked = c;
+            }
+        }
+        if (target == null) {
+            return new JobViews.Wait("Queued", List.of(), null, null, List.of());
+        }
+        // holders() placed the admitted jobs whose pods are not bound yet onto the nodes, as admission reserves them.
+        Forecast.Snapshot snapshot = new Forecast.Snapshot(nodes, w.accounts(), w.limits(), w.usage());
+        Forecast.Estimate e = Forecast.estimate(now, snapshot, holders, candidates, publicId, HORIZON);
+        List<Reason> all = new ArrayList<>(reasons);
+        if (reasons.stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))) {
+            Reason f = clusterReasons.fragmentation(targetChecked.pods());
+            if (f != null) {
+                all.add(f);
+            }
+        }
+        return new JobViews.Wait(
+                "Queued",
+                all,
+                position(target, w),
+                new JobViews.WaitEstimate(
+                        e.startBy(),
+                        e.waitsFor().stream()
+                                .map(Forecast.Release::job)
+                                .distinct()
+                                .toList(),
+                        e.unknown()),
+                advice.suggest(target, targetChecked, snapshot, reasons));
+    }
+
+    /** Jobs holding resources, with what they take of each node and when their time limit ends them. */
+    private List<Forecast.Holder> holders(World w, List<NodeCapacity> nodes, Instant now) {
+        List<Forecast.Holder> out = new ArrayList<>();
+        Set<String> bound = cache.jobsWithBoundPods();
+        for (Object[] r : w.active()) {
+            JobRow row = JobRow.of(r);
+            JobSpecs.Checked c = admission.checked(row);
+            if (c == null) {
+                continue;
+            }
+            Instant started = Sql.instant(r[12]);
+            Duration limit = c.spec().timeLimit();
+            Instant endsBy = row.state().equals("Stopping")
+                    ? now.plusSeconds(60)
+                    : limit == null ? null : (started == null ? now : started).plus(limit);
+            Map<String, Resources> perNode = new HashMap<>();
+            if (bound.contains(row.publicId())) {
+                for (Pod p : cache.podsOfJob(row.publicId())) {
+                    if (p.getSpec().getNodeName() != null && !terminal(p)) {
+                        perNode.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
+                    }
+                }
+            } else {
+                // Admitted but not bound: its pods are placed now, as admission's reservation does.
+                GangPlacement placement = Placement.placeGang(nodes, c.pods());
+                if (placement.placed()) {
+                    c.pods()
+                            .forEach(p ->
+                                    perNode.merge(placement.assignments().get(p.name()), p.request(), Resources::plus));
+                    for (int i = 0; i < nodes.size(); i++) {
+                        NodeCapacity n = nodes.get(i);
+                        if (perNode.containsKey(n.name())) {
+                            nodes.set(i, n.withUsed(n.used().plus(perNode.get(n.name()))));
+                        }
+                    }
+                }
+            }
+            out.add(new Forecast.Holder(
+                    row.publicId(),
+                    row.accountId(),
+                    row.accountId() + "/" + row.userId(),
+                    c.quotaRequest(),
+                    row.interactive(),
+                    perNode,
+                    endsBy));
+        }
+        return out;
+    }
+
+    private static boolean terminal(Pod p) {
+        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    static Forecast.Candidate candidate(JobRow row, JobSpecs.Checked c) {
+        return new Forecast.Candidate(
+                row.publicId(),
+                row.accountId(),
+                row.accountId() + "/" + row.userId(),
+                c.quotaRequest(),
+                row.interactive(),
+                c.pods(),
+                c.spec().timeLimit());
+    }
+
+    /** Place in the account's line and the cluster's, and the jobs ahead as far as the viewer may see them. */
+    private Position position(JobRow target, World w) {
+        int inCluster = 0;
+        int inAccount = 0;
+        int accountWaiting = 0;
+        List<JobRow> ahead = new ArrayList<>();
+        boolean passed = false;
+        for (JobRow row : w.waiting()) {
+            boolean same = row.accountId() == target.accountId();
+            if (same) {
+                accountWaiting++;
+            }
+            if (row.publicId().equals(target.publicId())) {
+                passed = true;
+                inCluster++;
+                if (same) {
+                    inAccount++;
+                }
+                continue;
+            }
+            if (!passed) {
+                inCluster++;
+                if (same) {
+                    inAccount++;
+                }
+                ahead.add(row);
+            }
+        }
+        List<AheadJob> shown = new ArrayList<>();
+        for (JobRow row : ahead.subList(Math.max(0, ahead.size() - AHEAD_SHOWN), ahead.size())) {
+            boolean visible = w.viewerAccounts() == null || w.viewerAccounts().contains(row.accountId());
+            JobSpecs.Checked c = admission.checked(row);
+            Map<String, String> requests = new TreeMap<>();
+            if (c != null) {
+                c.quotaRequest().amounts().forEach((k, val) -> requests.put(k, Quantities.format(val)));
+            }
+            shown.add(new AheadJob(
+                    visible ? row.publicId() : null,
+                    visible ? row.name() : null,
+                    visible ? w.owners().get(row.userId()) : null,
+                    row.accountId() == target.accountId(),
+                    switch (row.priority()) {
+                        case 0 -> "low";
+                        case 2 -> "high";
+                        default -> "normal";
+                    },
+                    requests));
+        }
+        return new Position(inAccount, accountWaiting, inCluster, w.waiting().size(), shown);
+    }
+
+    /** Reads the waiting line, the holders, and the quota, limits and usage of every account and member in them. */
+    private Uni<World> world(Caller caller) {
+        return Sql.rows("SELECT " + JobRow.COLUMNS
+                        + ", j.created_at FROM jobs j WHERE j.state = 'Queued' ORDER BY j.priority DESC, j.id")
+                .flatMap(waitingRows -> Sql.rows("SELECT " + JobRow.COLUMNS
+                                + ", j.started_at FROM jobs j WHERE j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
+                                + " ORDER BY j.id")
+                        .flatMap(active -> Sql.rows(
+                                        "SELECT id, username FROM users WHERE id IN (SELECT user_id FROM jobs"
+                                                + " WHERE state = 'Queued')")
+                                .flatMap(users -> {
+                                    Map<Long, String> owners = new HashMap<>();
+                                    users.forEach(u -> owners.put(Sql.longOf(u[0]), (String) u[1]));
+                                    List<JobRow> waiting =
+                                            waitingRows.stream().map(JobRow::of).toList();
+                                    Set<Long> accountIds = new HashSet<>();
+                                    Set<String> members = new HashSet<>();
+                                    waiting.forEach(j -> {
+                                        accountIds.add(j.accountId());
+                                        members.add(j.accountId() + "/" + j.userId());
+                                    });
+                                    active.forEach(a -> {
+                                        JobRow j = JobRow.of(a);
+                                        accountIds.add(j.accountId());
+                                        members.add(j.accountId() + "/" + j.userId());
+                                    });
+                                    return load(caller, waitingRows, active, accountIds, members, owners);
+                                })));
+    }
+
+    private Uni<World> load(
+            Caller caller,
+            List<Object[]> waitingRows,
+            List<Object[]> active,
+            Set<Long> accountIds,
+            Set<String> members,
+            Map<Long, String> owners) {
+        Map<Long, Map<String, QuotaLine>> accounts = new LinkedHashMap<>();
+        Map<String, MemberLimits> limits = new HashMap<>();
+        Map<String, QuotaMath.MemberUsage> usage = new HashMap<>();
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (long a : accountIds) {
+            chain = chain.flatMap(
+                    x -> quotas.snapshot(a).invoke(l -> accounts.put(a, l)).replaceWithVoid());
+        }
+        for (String m : members) {
+            long a = Long.parseLong(m.substring(0, m.indexOf('/')));
+            long u = Long.parseLong(m.substring(m.indexOf('/') + 1));
+            chain = chain.flatMap(x -> quotas.effectiveLimits(a, u)
+                    .invoke(l -> limits.put(m, l))
+                    .flatMap(l -> AdmissionService.memberUsage(a, u))
+                    .invoke(us -> usage.put(m, us))
+                    .replaceWithVoid());
+        }
+        Uni<Set<Long>> viewer = caller.platformAdmin()
+                ? Uni.createFrom().nullItem()
+                : Sql.rows("SELECT account_id FROM account_members WHERE user_id = ?1", caller.userId())
+                        .map(rows -> {
+                            Set<Long> ids = new HashSet<>();
+                            rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+                            return ids;
+                        });
+        return chain.flatMap(x -> viewer).map(v -> {
+            // The waiting line in the order admission considers it.
+            Map<String, JobRow> byId = new HashMap<>();
+            waitingRows.forEach(r -> byId.put((String) r[1], JobRow.of(r)));
+            List<JobRow> waiting = admission.order(waitingRows, accounts).stream()
+                    .map(o -> byId.get(o.job()))
+                    .toList();
+            return new World(waiting, active, accounts, limits, usage, v, owners);
+        });
+    }
+}

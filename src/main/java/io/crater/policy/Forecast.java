@@ -1,0 +1,258 @@
+package io.crater.policy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * When a waiting job should start: admission's own rules run forward in simulated time. Running jobs release
+ * what they hold when they reach their time limits; the jobs ahead are admitted in order as room appears
+ * (each taking its quota, member usage and nodes); the answer is the first moment the job itself is admitted.
+ * Because every holder is assumed to run to its limit, the time is an upper bound under today's queue
+ * ({@code startBy}); jobs that end sooner only bring it forward, jobs that arrive later with a higher priority
+ * may push it back. When the answer depends on a job that has no time limit, or the job cannot start even on
+ * an idle cluster, the estimate is {@code unknown} with the reason and its count.
+ */
+public final class Forecast {
+
+    private Forecast() {}
+
+    /**
+     * A job that holds resources now.
+     *
+     * @param member account and user, the key of member limits and usage
+     * @param quota what it counts against its account's quota
+     * @param perNode what its pods take of each node
+     * @param endsBy when its time limit ends it; null when it has none
+     */
+    public record Holder(
+            String job,
+            long account,
+            String member,
+            Resources quota,
+            boolean interactive,
+            Map<String, Resources> perNode,
+            Instant endsBy) {}
+
+    /**
+     * A waiting job, in admission order.
+     *
+     * @param timeLimit how long it may run once started; null for none
+     */
+    public record Candidate(
+            String job,
+            long account,
+            String member,
+            Resources quota,
+            boolean interactive,
+            List<PodDemand> pods,
+            Duration timeLimit) {}
+
+    /** What admission knows now: nodes, quota lines per account, member limits and usage per member. */
+    public record Snapshot(
+            List<NodeCapacity> nodes,
+            Map<Long, Map<String, QuotaLine>> accounts,
+            Map<String, MemberLimits> limits,
+            Map<String, QuotaMath.MemberUsage> usage) {}
+
+    /** A release the job waits for: a holder and when it ends. */
+    public record Release(String job, Instant at) {}
+
+    /**
+     * The estimate: {@code startBy} and the releases it waits for, or {@code unknown} with a reason (codes
+     * {@code WaitsForJobsWithoutTimeLimit}, {@code CannotStartOnIdleCluster}, {@code BeyondHorizon}).
+     */
+    public record Estimate(Instant startBy, List<Release> waitsFor, Reason unknown) {
+
+        public boolean known() {
+            return unknown == null;
+        }
+    }
+
+    /**
+     * Runs the queue forward until {@code target} (the last candidate, or any named one) is admitted.
+     *
+     * @param queue the waiting jobs in admission order, the target among them
+     * @param horizon how far ahead to look
+     */
+    public static Estimate estimate(
+            Instant now,
+            Snapshot snapshot,
+            List<Holder> running,
+            List<Candidate> queue,
+            String target,
+            Duration horizon) {
+        Sim sim = new Sim(snapshot, running);
+        List<Candidate> waiting = new ArrayList<>(queue);
+        List<Release> released = new ArrayList<>();
+        Instant t = now;
+        while (true) {
+            for (Candidate c : List.copyOf(waiting)) {
+                if (sim.tryAdmit(c, t)) {
+                    waiting.remove(c);
+                    if (c.job().equals(target)) {
+                        return new Estimate(t, List.copyOf(released), null);
+                    }
+                }
+            }
+            Instant next = sim.nextRelease();
+            if (next == null) {
+                return unknown(sim, waiting, target);
+            }
+            if (Duration.between(now, next).compareTo(horizon) > 0) {
+                return new Estimate(
+                        null,
+                        List.of(),
+                        new Reason(
+                                "BeyondHorizon",
+                                "it would start more than " + horizon.toDays() + " days from now",
+                                Map.of("horizonDays", horizon.toDays())));
+            }
+            t = next;
+            released.addAll(sim.releaseUntil(t));
+        }
+    }
+
+    private static Estimate unknown(Sim sim, List<Candidate> waiting, String target) {
+        Candidate c =
+                waiting.stream().filter(x -> x.job().equals(target)).findFirst().orElseThrow();
+        // The holders without a time limit that stand in its way: its account's (quota), or on nodes it may use.
+        long open = sim.holders.stream()
+                .filter(h -> h.endsBy() == null)
+                .filter(h -> h.account() == c.account() || sim.onNodesFor(h, c))
+                .count();
+        if (open > 0) {
+            return new Estimate(
+                    null,
+                    List.of(),
+                    new Reason(
+                            "WaitsForJobsWithoutTimeLimit",
+                            open + " running job" + (open == 1 ? " has" : "s have")
+                                    + " no time limit, and it cannot start before some of them end",
+                            Map.of("jobs", open)));
+        }
+        Admission.Decision d = sim.decide(c);
+        return new Estimate(
+                null,
+                List.of(),
+                new Reason(
+                        "CannotStartOnIdleCluster",
+                        "even with every running job ended it would not start: "
+                                + (d.reasons().isEmpty()
+                                        ? "no room"
+                                        : d.reasons().get(0).message()),
+                        d.reasons().isEmpty() ? Map.of() : d.reasons().get(0).numbers()));
+    }
+
+    /** The simulated state: nodes, quota lines, member usage, and who holds what until when. */
+    private static final class Sim {
+        final Map<String, NodeCapacity> nodes = new LinkedHashMap<>();
+        final Map<Long, Map<String, QuotaLine>> accounts = new HashMap<>();
+        final Map<String, MemberLimits> limits;
+        final Map<String, QuotaMath.MemberUsage> usage = new HashMap<>();
+        final List<Holder> holders = new ArrayList<>();
+
+        Sim(Snapshot s, List<Holder> running) {
+            s.nodes().forEach(n -> nodes.put(n.name(), n));
+            s.accounts().forEach((k, v) -> accounts.put(k, new HashMap<>(v)));
+            limits = s.limits();
+            usage.putAll(s.usage());
+            holders.addAll(running);
+        }
+
+        /** Whether the holder uses a node that one of the candidate's pods could go to. */
+        boolean onNodesFor(Holder h, Candidate c) {
+            return h.perNode().keySet().stream()
+                    .map(nodes::get)
+                    .filter(java.util.Objects::nonNull)
+                    .anyMatch(n -> c.pods().stream().anyMatch(p -> n.matches(p.nodeSelector())));
+        }
+
+        Admission.Decision decide(Candidate c) {
+            return Admission.decide(
+                    accounts.getOrDefault(c.account(), Map.of()),
+                    limits.getOrDefault(c.member(), MemberLimits.NONE),
+                    usage.getOrDefault(c.member(), QuotaMath.MemberUsage.NONE),
+                    c.quota(),
+                    c.interactive(),
+                    List.copyOf(nodes.values()),
+                    c.pods());
+        }
+
+        boolean tryAdmit(Candidate c, Instant t) {
+            Admission.Decision d = decide(c);
+            if (d.kind() != Admission.Kind.ADMIT) {
+                return false;
+            }
+            Map<String, Resources> perNode = new HashMap<>();
+            for (PodDemand p : c.pods()) {
+                perNode.merge(d.placement().get(p.name()), p.request(), Resources::plus);
+            }
+            Holder h = new Holder(
+                    c.job(),
+                    c.account(),
+                    c.member(),
+                    c.quota(),
+                    c.interactive(),
+                    perNode,
+                    c.timeLimit() == null ? null : t.plus(c.timeLimit()));
+            take(h, 1);
+            holders.add(h);
+            return true;
+        }
+
+        Instant nextRelease() {
+            return holders.stream()
+                    .map(Holder::endsBy)
+                    .filter(java.util.Objects::nonNull)
+                    .min(Comparator.naturalOrder())
+                    .orElse(null);
+        }
+
+        List<Release> releaseUntil(Instant t) {
+            List<Release> out = new ArrayList<>();
+            for (Holder h : List.copyOf(holders)) {
+                if (h.endsBy() != null && !h.endsBy().isAfter(t)) {
+                    take(h, -1);
+                    holders.remove(h);
+                    out.add(new Release(h.job(), h.endsBy()));
+                }
+            }
+            return out;
+        }
+
+        /** Adds (sign 1) or gives back (sign -1) what a holder takes. */
+        private void take(Holder h, int sign) {
+            Map<String, QuotaLine> lines = accounts.computeIfAbsent(h.account(), k -> new HashMap<>());
+            h.quota().amounts().forEach((res, amount) -> {
+                QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
+                lines.put(
+                        res,
+                        new QuotaLine(
+                                res, l.guaranteed(), l.max(), l.granted(), Math.max(0, l.used() + sign * amount)));
+            });
+            QuotaMath.MemberUsage u = usage.getOrDefault(h.member(), QuotaMath.MemberUsage.NONE);
+            usage.put(
+                    h.member(),
+                    new QuotaMath.MemberUsage(
+                            sign > 0
+                                    ? u.resources().plus(h.quota())
+                                    : u.resources().minus(h.quota()),
+                            Math.max(0, u.activeJobs() + sign),
+                            Math.max(0, u.interactiveSessions() + (h.interactive() ? sign : 0))));
+            h.perNode().forEach((node, r) -> {
+                NodeCapacity n = nodes.get(node);
+                if (n != null) {
+                    nodes.put(
+                            node,
+                            n.withUsed(sign > 0 ? n.used().plus(r) : n.used().minus(r)));
+                }
+            });
+        }
+    }
+}

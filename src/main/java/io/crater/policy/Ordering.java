@@ -1,0 +1,101 @@
+package io.crater.policy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The order in which waiting jobs are considered. Within an account: priority (high, normal, low), then
+ * submission. Across accounts: the account whose usage is the smallest share of its guarantee goes next (for
+ * the resources its next job asks for: the largest share among them, an accelerator model's share before CPU
+ * and memory), its share growing by each job placed in the order, so accounts interleave fairly; an account
+ * without a guarantee for what its job asks comes after those with one. Ties go to the earlier submission.
+ */
+public final class Ordering {
+
+    private Ordering() {}
+
+    /**
+     * A waiting job.
+     *
+     * @param sequence submission order (smaller first)
+     * @param priority 0 low, 1 normal, 2 high
+     */
+    public record Waiting(
+            String job, long account, long sequence, int priority, Resources quota, Instant submittedAt) {}
+
+    /** The jobs in the order admission considers them. */
+    public static List<Waiting> order(List<Waiting> jobs, Map<Long, Map<String, QuotaLine>> accounts) {
+        Map<Long, Deque<Waiting>> lines = new TreeMap<>();
+        jobs.stream()
+                .sorted(Comparator.comparingInt(Waiting::priority).reversed().thenComparingLong(Waiting::sequence))
+                .forEach(j -> lines.computeIfAbsent(j.account(), a -> new ArrayDeque<>())
+                        .add(j));
+        Map<Long, Resources> used = new HashMap<>();
+        accounts.forEach((a, l) -> {
+            Map<String, Long> m = new HashMap<>();
+            l.forEach((res, line) -> m.put(res, line.used()));
+            used.put(a, new Resources(m));
+        });
+        List<Waiting> out = new ArrayList<>(jobs.size());
+        while (!lines.isEmpty()) {
+            Waiting next = null;
+            double best = Double.MAX_VALUE;
+            for (Deque<Waiting> line : lines.values()) {
+                Waiting head = line.peekFirst();
+                double share =
+                        share(head, used.getOrDefault(head.account(), Resources.NONE), accounts.get(head.account()));
+                if (next == null || share < best || (share == best && head.sequence() < next.sequence())) {
+                    next = head;
+                    best = share;
+                }
+            }
+            out.add(next);
+            Deque<Waiting> line = lines.get(next.account());
+            line.removeFirst();
+            if (line.isEmpty()) {
+                lines.remove(next.account());
+            }
+            used.merge(next.account(), next.quota(), Resources::plus);
+        }
+        return out;
+    }
+
+    /** Usage ÷ guarantee of the account for what the job asks: its accelerators first, else CPU and memory. */
+    static double share(Waiting job, Resources used, Map<String, QuotaLine> lines) {
+        List<String> asked = job.quota().amounts().keySet().stream()
+                .filter(r -> job.quota().get(r) > 0 && isModel(r))
+                .toList();
+        if (asked.isEmpty()) {
+            asked = job.quota().amounts().keySet().stream()
+                    .filter(r -> job.quota().get(r) > 0)
+                    .toList();
+        }
+        double worst = 0;
+        for (String r : asked) {
+            QuotaLine line = lines == null ? null : lines.get(r);
+            long guaranteed = line == null ? 0 : line.effectiveGuaranteed();
+            double s = guaranteed <= 0 ? Double.MAX_VALUE / 2 : (double) used.get(r) / guaranteed;
+            worst = Math.max(worst, s);
+        }
+        return worst;
+    }
+
+    /** Quota resources other than cpu and memory are accelerator models. */
+    private static boolean isModel(String resource) {
+        return !resource.equals("cpu") && !resource.equals("memory");
+    }
+
+    /** Whether a waiting job has waited past the tolerance, and so holds capacity until it starts. */
+    public static boolean aged(Waiting job, Instant now, Duration tolerance) {
+        return job.submittedAt() != null
+                && Duration.between(job.submittedAt(), now).compareTo(tolerance) > 0;
+    }
+}
