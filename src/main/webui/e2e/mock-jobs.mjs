@@ -1,6 +1,6 @@
-// Jobs part of the mock Crater API: submit (with dry run), list, detail, stop, and a simulated lifecycle
-// (Queued → Admitted → Pending → Running → Succeeded after SIM_DURATION, or until stopped). In memory, for
-// console development only.
+// Jobs part of the mock Crater API: submit (with dry run), list, detail, why it waits, stop, resubmit (with
+// changes), and a simulated lifecycle (Queued → Admitted → Pending → Running → Succeeded after SIM_DURATION,
+// or until stopped). In memory, for console development only.
 
 import { toMilli } from './mock-governance.mjs';
 
@@ -38,6 +38,17 @@ function durationMs(text) {
   const n = Number(m[1]);
   return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2]];
 }
+
+/** A time limit such as "90m", "12h" or "3d" in ms; null when absent or malformed. */
+function limitMs(text) {
+  const m = /^(\d{1,6})([smhd])$/.exec(String(text ?? '').trim());
+  if (!m) return null;
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2]];
+}
+
+const PRIORITY_RANK = { low: 0, normal: 1, high: 2 };
+/** How many jobs just ahead of a waiting one its explanation lists. */
+const AHEAD_SHOWN = 20;
 
 export function createJobs({ accounts, models }) {
   const jobs = [];
@@ -194,6 +205,179 @@ export function createJobs({ accounts, models }) {
   }, 250);
   ticker.unref?.();
 
+  /** Admits and records a new job (201), or refuses one that can never run (422). */
+  function create(account, spec, v, me, sourceJob) {
+    const a = admit(account, v.perPod, v.requests, null);
+    if (a.decision === 'REJECT') return problem(422, 'JobRejected', 'Unprocessable Entity', 'the job can never run on this cluster', { reasons: a.reasons });
+    const created = new Date().toISOString();
+    const job = {
+      id: newId(),
+      name: v.name,
+      account: account.slug,
+      owner: me.username,
+      spec,
+      perPod: v.perPod,
+      requestsMilli: v.requests,
+      state: 'Queued',
+      stateReason: null,
+      stateMessage: null,
+      reasons: a.reasons,
+      history: [{ at: created, from: null, to: 'Queued', reason: 'Submitted', message: `submitted by ${me.username}` }],
+      createdAt: created,
+      startedAt: null,
+      finishedAt: null,
+      since: Date.now(),
+      runFor: spec.env?.SIM_DURATION !== undefined ? durationMs(spec.env.SIM_DURATION) : null,
+      stoppedBy: null,
+      sourceJob,
+    };
+    jobs.unshift(job);
+    return ok(summary(job), 201);
+  }
+
+  /** The spec with resubmit changes put in: {"resources.accelerators": 1, "priority": "high", …}. */
+  function changedSpec(spec, changes) {
+    const out = { ...spec, resources: { ...(spec.resources ?? {}) } };
+    for (const [field, value] of Object.entries(changes ?? {})) {
+      if (field.startsWith('resources.')) out.resources[field.slice('resources.'.length)] = value;
+      else out[field] = value;
+    }
+    return out;
+  }
+
+  /** When the job's time limit (or its SIM_DURATION) ends it, in epoch ms; null when it runs until stopped. */
+  function endsAt(j) {
+    const start = j.startedAt ? Date.parse(j.startedAt) : j.since;
+    if (j.runFor !== null) return start + j.runFor;
+    const limit = limitMs(j.spec.timeLimit);
+    return limit === null ? null : start + limit;
+  }
+
+  /** The waiting line in admission order: higher priority first, then oldest first. */
+  function waitingLine() {
+    return jobs
+      .filter((j) => j.state === 'Queued')
+      .map((j, i) => ({ j, i }))
+      .sort((x, y) => (PRIORITY_RANK[y.j.spec.priority ?? 'normal'] - PRIORITY_RANK[x.j.spec.priority ?? 'normal']) || y.i - x.i)
+      .map(({ j }) => j);
+  }
+
+  /** Why the job waits: reasons, place in line, estimated start and what would make it start now. */
+  function waitOf(job, isMember) {
+    const none = { state: job.state, reasons: [], position: null, estimate: null, suggestions: [] };
+    if (job.state === 'Admitted') {
+      return { ...none, reasons: [{ code: 'CreatingObjects', message: 'admitted; its Volcano Job and pods are being created', numbers: {} }] };
+    }
+    if (job.state === 'Pending') {
+      const image = job.spec.image || DEFAULT_IMAGES[job.spec.kind] || 'the image';
+      const since = Math.floor(job.since / 1000);
+      return {
+        ...none,
+        reasons: [{ code: 'ImagePulling', message: `pulling image ${image} since ${new Date(job.since).toISOString()}`, numbers: { sinceEpochSeconds: since } }],
+      };
+    }
+    if (job.state !== 'Queued') return none;
+
+    const line = waitingLine();
+    const at = line.indexOf(job);
+    const accountLine = line.filter((j) => j.account === job.account);
+    const ahead = line.slice(Math.max(0, at - AHEAD_SHOWN), at).map((j) => {
+      const visible = isMember(j.account);
+      return {
+        id: visible ? j.id : null,
+        name: visible ? j.name : null,
+        owner: visible ? j.owner : null,
+        sameAccount: j.account === job.account,
+        priority: j.spec.priority ?? 'normal',
+        requests: Object.fromEntries(Object.entries(j.requestsMilli).map(([k, v]) => [k, format(v)])),
+      };
+    });
+    const position = {
+      inAccount: accountLine.indexOf(job) + 1,
+      accountWaiting: accountLine.length,
+      inCluster: at + 1,
+      clusterWaiting: line.length,
+      ahead,
+    };
+
+    // Admission here is quota only: the job waits for its account's running jobs to end.
+    const holders = jobs.filter((j) => j.account === job.account && ACTIVE.includes(j.state));
+    const open = holders.filter((j) => endsAt(j) === null);
+    let estimate;
+    if (holders.length === 0) {
+      const first = job.reasons[0];
+      estimate = {
+        startBy: null,
+        waitsFor: [],
+        unknown: {
+          code: 'CannotStartOnIdleCluster',
+          message: `even with every running job ended it would not start: ${first?.message ?? 'no room'}`,
+          numbers: first?.numbers ?? {},
+        },
+      };
+    } else if (open.length > 0) {
+      estimate = {
+        startBy: null,
+        waitsFor: [],
+        unknown: {
+          code: 'WaitsForJobsWithoutTimeLimit',
+          message: `${open.length} running job${open.length === 1 ? ' has' : 's have'} no time limit, and it cannot start before some of them end`,
+          numbers: { jobs: open.length },
+        },
+      };
+    } else {
+      const last = Math.max(...holders.map(endsAt));
+      estimate = { startBy: new Date(Math.max(last, Date.now())).toISOString(), waitsFor: holders.map((j) => j.id), unknown: null };
+    }
+
+    const suggestions = [];
+    const account = accounts.get(job.account);
+    const res = job.spec.resources ?? {};
+    const model = res.acceleratorModel || null;
+    const count = res.accelerators ?? 0;
+    if (account && model && count > 1) {
+      for (let k = count - 1; k >= 1; k--) {
+        const v = validate(changedSpec(job.spec, { 'resources.accelerators': k }));
+        if (v.errors.length === 0 && admit(account, v.perPod, v.requests, job).decision === 'ADMIT') {
+          suggestions.push({
+            code: 'FewerAccelerators',
+            message: `with ${k} instead of ${count} ${model} per pod it would start now`,
+            change: { 'resources.accelerators': k },
+            numbers: { requested: count, startsNowWith: k },
+          });
+          break;
+        }
+      }
+    }
+    if (account && model && count > 0) {
+      for (const [key, m] of Object.entries(models)) {
+        if (key === model) continue;
+        const v = validate(changedSpec(job.spec, { 'resources.acceleratorModel': key }));
+        if (v.errors.length === 0 && admit(account, v.perPod, v.requests, job).decision === 'ADMIT') {
+          suggestions.push({
+            code: 'OtherModel',
+            message: `${count} ${m.displayName} per pod are free now: with that model it would start now`,
+            change: { 'resources.acceleratorModel': key },
+            numbers: { accelerators: count },
+          });
+        }
+      }
+    }
+    for (const r of job.reasons) {
+      if (r.code !== 'AccountQuotaExceeded') continue;
+      const resource = /\bof (\S+) but\b/.exec(r.message)?.[1];
+      const shortfall = r.numbers.used + r.numbers.requested - r.numbers.effectiveMax;
+      if (!resource || !(shortfall > 0)) continue;
+      suggestions.push({
+        code: 'RequestGrant',
+        message: `a grant of ${format(shortfall)} ${resource} to the account would lift its quota enough (an account admin approves it)`,
+        change: { resource, amount: format(shortfall) },
+        numbers: { shortfall, used: r.numbers.used, effectiveMax: r.numbers.effectiveMax },
+      });
+    }
+    return { state: 'Queued', reasons: job.reasons, position, estimate, suggestions };
+  }
+
   /** Handles /api/v1/jobs routes; returns null when the route is not one of them. */
   async function handle(req, url, me, readBody) {
     const path = url.pathname.replace(/^\/api\/v1/, '');
@@ -209,34 +393,11 @@ export function createJobs({ accounts, models }) {
       const spec = await readBody();
       const v = validate(spec);
       if (v.errors.length > 0) return problem(400, 'InvalidJob', 'Bad Request', 'the job cannot be submitted as given', { errors: v.errors });
-      const a = admit(account, v.perPod, v.requests, null);
       if (url.searchParams.get('dryRun') === 'true') {
+        const a = admit(account, v.perPod, v.requests, null);
         return ok({ decision: a.decision, reasons: a.reasons, borrowing: [], manifests: manifests(spec, v, slug) });
       }
-      if (a.decision === 'REJECT') return problem(422, 'JobRejected', 'Unprocessable Entity', 'the job can never run on this cluster', { reasons: a.reasons });
-      const created = new Date().toISOString();
-      const job = {
-        id: newId(),
-        name: v.name,
-        account: slug,
-        owner: me.username,
-        spec,
-        perPod: v.perPod,
-        requestsMilli: v.requests,
-        state: 'Queued',
-        stateReason: null,
-        stateMessage: null,
-        reasons: a.reasons,
-        history: [{ at: created, from: null, to: 'Queued', reason: 'Submitted', message: `submitted by ${me.username}` }],
-        createdAt: created,
-        startedAt: null,
-        finishedAt: null,
-        since: Date.now(),
-        runFor: spec.env?.SIM_DURATION !== undefined ? durationMs(spec.env.SIM_DURATION) : null,
-        stoppedBy: null,
-      };
-      jobs.unshift(job);
-      return ok(summary(job), 201);
+      return create(account, spec, v, me, null);
     }
     if (parts.length === 1 && method === 'GET') {
       const slug = url.searchParams.get('account') || req.headers['x-crater-account'] || me.defaultAccount;
@@ -258,12 +419,38 @@ export function createJobs({ accounts, models }) {
         stateMessage: job.stateMessage,
         history: job.history,
         template: null,
-        sourceJob: null,
+        sourceJob: job.sourceJob ?? null,
         pods: [],
         events: [],
         exits: [],
-        permissions: { stop: own, delete: false, readLogs: own, resubmit: false },
+        permissions: { stop: own && !FINISHED.includes(job.state), delete: false, readLogs: own, resubmit: true },
       });
+    }
+    if (parts.length === 3 && parts[2] === 'wait' && method === 'GET') return ok(waitOf(job, isMember));
+    if (parts.length === 3 && parts[2] === 'resubmit' && method === 'POST') {
+      const account = accounts.get(job.account);
+      if (!account || !account.members.has(me.username)) return problem(403, 'NotAMember', 'Forbidden', 'only members of the job\'s account may resubmit it');
+      const b = (await readBody()) ?? {};
+      const replace = b.replace === true;
+      if (replace && job.owner !== me.username && me.role !== 'admin') {
+        return problem(403, 'NotJobOwner', 'Forbidden', 'only the job\'s owner or an admin of its account may replace it');
+      }
+      const allowed = ['resources.accelerators', 'resources.acceleratorModel', 'resources.cpu', 'resources.memory', 'timeLimit', 'priority'];
+      const bad = Object.keys(b.changes ?? {}).filter((k) => !allowed.includes(k));
+      if (bad.length > 0) {
+        return problem(400, 'InvalidChanges', 'Bad Request', `only ${allowed.join(', ')} may be changed on resubmitting`, {
+          errors: bad.map((k) => ({ field: `changes.${k}`, message: 'cannot be changed here' })),
+        });
+      }
+      const spec = changedSpec(job.spec, b.changes);
+      const v = validate(spec);
+      if (v.errors.length > 0) return problem(400, 'InvalidJob', 'Bad Request', 'the job cannot be submitted as given', { errors: v.errors });
+      const created = create(account, spec, v, me, job.id);
+      if (created.status === 201 && replace && job.state === 'Queued') {
+        job.stoppedBy = me.username;
+        move(job, 'Stopped', 'StoppedByUser', `replaced by ${created.body.id}`);
+      }
+      return created;
     }
     if (parts.length === 3 && parts[2] === 'stop' && method === 'POST') {
       if (FINISHED.includes(job.state)) return problem(409, 'JobFinished', 'Conflict', `the job is already ${job.state}`);

@@ -6,10 +6,12 @@ import type {
   JobState,
   JobSummary,
   Page,
+  ResubmitJob,
   SaveJobAsTemplate,
   SubmitJob,
   SubmitTemplateJob,
   Template,
+  Wait,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -73,9 +75,17 @@ export function submitJobYaml(yaml: string, dryRun = false): Promise<JobSummary 
   });
 }
 
-/** A new job with the same spec, linked to this one, admitted against the current quota. */
-export function resubmitJob(id: string): Promise<JobSummary> {
-  return requestJson<JobSummary>(`/jobs/${enc(id)}/resubmit`, { method: 'POST' });
+/**
+ * A new job with the same spec, linked to this one, admitted against the current quota. `body.changes` alters
+ * fields of the spec; `body.replace` also stops this job while it still waits.
+ */
+export function resubmitJob(id: string, body?: ResubmitJob): Promise<JobSummary> {
+  return requestJson<JobSummary>(`/jobs/${enc(id)}/resubmit`, body === undefined ? { method: 'POST' } : { method: 'POST', body });
+}
+
+/** Why the job waits: reasons, place in line, estimated start and what would make it start now. */
+export function getJobWait(id: string, signal?: AbortSignal): Promise<Wait> {
+  return requestJson<Wait>(`/jobs/${enc(id)}/wait`, { signal });
 }
 
 /** Deletes a finished job from lists (409 JobNotFinished while it runs). */

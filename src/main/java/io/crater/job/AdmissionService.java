@@ -217,9 +217,37 @@ public class AdmissionService {
                         for (Ordering.Waiting w : order(queued, round.accounts)) {
                             chain = chain.flatMap(v -> round.decide(round.rows.get(w.job()), w));
                         }
-                        return chain.map(v -> round.admitted);
+                        return chain.flatMap(v -> writeReasons(round.waitingReasons))
+                                .map(v -> round.admitted);
                     });
                 });
+    }
+
+    /** Writes the reasons of waiting jobs in batches, only where they changed (no dead rows for unchanged ones). */
+    private static Uni<Void> writeReasons(Map<Long, String> reasons) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        List<Map.Entry<Long, String>> all = new ArrayList<>(reasons.entrySet());
+        for (int from = 0; from < all.size(); from += 500) {
+            List<Map.Entry<Long, String>> batch = all.subList(from, Math.min(all.size(), from + 500));
+            StringBuilder values = new StringBuilder();
+            List<Object> params = new ArrayList<>();
+            for (Map.Entry<Long, String> e : batch) {
+                params.add(e.getKey());
+                params.add(e.getValue());
+                values.append(values.isEmpty() ? "" : ", ")
+                        .append("(CAST(?")
+                        .append(params.size() - 1)
+                        .append(" AS bigint), CAST(CAST(?")
+                        .append(params.size())
+                        .append(" AS text) AS jsonb))");
+            }
+            chain = chain.flatMap(v -> Sql.update(
+                            "UPDATE jobs j SET reasons = v.r FROM (VALUES " + values + ") AS v (id, r)"
+                                    + " WHERE j.id = v.id AND j.state = 'Queued' AND j.reasons IS DISTINCT FROM v.r",
+                            params.toArray())
+                    .replaceWithVoid());
+        }
+        return chain;
     }
 
     /**
@@ -287,6 +315,8 @@ public class AdmissionService {
         final Map<String, QuotaMath.MemberUsage> members = new HashMap<>();
         final Map<String, MemberLimits> limits = new HashMap<>();
         final Map<String, JobRow> rows = new HashMap<>();
+        /** Reasons of the jobs that keep waiting, written together at the end of the round. */
+        final Map<Long, String> waitingReasons = new java.util.LinkedHashMap<>();
         /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
         final Map<Map<String, String>, Ordering.Waiting> held = new HashMap<>();
 
@@ -326,21 +356,20 @@ public class AdmissionService {
             if (holder != null) {
                 long waited = java.time.Duration.between(holder.submittedAt(), java.time.Instant.now())
                         .toSeconds();
-                return Sql.update(
-                                "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
-                                job.id(),
-                                Json.write(List.of(new io.crater.policy.Reason(
-                                        "CapacityHeldForOlderJob",
-                                        "the capacity it needs is held for a job that has waited " + waited / 60
-                                                + " min, longer than the "
-                                                + config.agingTolerance().toMinutes()
-                                                + " min after which a waiting job is no longer passed by smaller ones",
-                                        Map.of(
-                                                "waitedSeconds",
-                                                waited,
-                                                "toleranceSeconds",
-                                                config.agingTolerance().toSeconds())))))
-                        .replaceWithVoid();
+                waitingReasons.put(
+                        job.id(),
+                        Json.write(List.of(new io.crater.policy.Reason(
+                                "CapacityHeldForOlderJob",
+                                "the capacity it needs is held for a job that has waited " + waited / 60
+                                        + " min, longer than the "
+                                        + config.agingTolerance().toMinutes()
+                                        + " min after which a waiting job is no longer passed by smaller ones",
+                                Map.of(
+                                        "waitedSeconds",
+                                        waited,
+                                        "toleranceSeconds",
+                                        config.agingTolerance().toSeconds())))));
+                return Uni.createFrom().voidItem();
             }
             return snapshot(job).flatMap(s -> {
                 Admission.Decision d = Admission.decide(
@@ -359,12 +388,10 @@ public class AdmissionService {
                 }
                 return switch (d.kind()) {
                     case REJECT -> reject(job, d.reasons());
-                    case QUEUE ->
-                        Sql.update(
-                                        "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
-                                        job.id(),
-                                        Json.write(d.reasons()))
-                                .replaceWithVoid();
+                    case QUEUE -> {
+                        waitingReasons.put(job.id(), Json.write(d.reasons()));
+                        yield Uni.createFrom().voidItem();
+                    }
                     case ADMIT -> {
                         nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
                         Map<String, QuotaLine> lines = new HashMap<>(s.lines());

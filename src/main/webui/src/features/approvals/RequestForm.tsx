@@ -21,12 +21,24 @@ export interface RequestFormProps {
   account?: string | null;
   /** Extra resources to offer besides cpu, memory and the catalogue (e.g. the account's quota lines). */
   resources?: { key: string; label: string }[];
+  /** Prefilled resource of a quota grant (else the first of `resources`). */
+  initialResource?: string;
+  /** Prefilled amount of a quota grant, a quantity such as "2" or "16Gi". */
+  initialAmount?: string;
   onCreated: (approval: Approval) => void;
   onCancel?: () => void;
 }
 
 /** Form for a new approval request: quota grant, model access or job lock. */
-export function RequestForm({ kind: fixedKind, account, resources = [], onCreated, onCancel }: RequestFormProps) {
+export function RequestForm({
+  kind: fixedKind,
+  account,
+  resources = [],
+  initialResource,
+  initialAmount,
+  onCreated,
+  onCancel,
+}: RequestFormProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMyProfile();
@@ -34,8 +46,8 @@ export function RequestForm({ kind: fixedKind, account, resources = [], onCreate
   const [values, setValues] = useState<RequestFormValues>(() => ({
     kind: fixedKind ?? 'quota-grant',
     account: account ?? '',
-    resource: resources[0]?.key ?? '',
-    amount: '',
+    resource: initialResource ?? resources[0]?.key ?? '',
+    amount: initialAmount ?? '',
     until: toLocalInputValue(daysFrom(new Date(), 1)),
     model: '',
     jobId: '',
@@ -59,6 +71,8 @@ export function RequestForm({ kind: fixedKind, account, resources = [], onCreate
   options.set('cpu', options.get('cpu') ?? t('quota.cpu'));
   options.set('memory', options.get('memory') ?? t('quota.memory'));
   for (const m of models.data?.items ?? []) if (!options.has(m.key)) options.set(m.key, m.displayName);
+  // The prefilled resource stays choosable while the catalogue loads (or when it is not catalogued).
+  if (initialResource && !options.has(initialResource)) options.set(initialResource, initialResource);
 
   const accounts = me.data?.accounts ?? [];
   const accountChoices = accounts.some((a) => a.slug === values.account) || values.account === ''

@@ -19,6 +19,7 @@ vi.mock('../../api/jobs', async (importOriginal) => {
     saveJobAsTemplate: vi.fn(),
     getJobLogs: vi.fn(),
     getJobManifests: vi.fn(),
+    getJobWait: vi.fn(),
   };
 });
 
@@ -80,6 +81,7 @@ function renderAt(path: string) {
 beforeEach(() => {
   api.getJobLogs.mockResolvedValue('hello\nworld\n');
   api.getJobManifests.mockResolvedValue('apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n');
+  api.getJobWait.mockResolvedValue({ state: 'Queued', reasons: [], position: null, estimate: null, suggestions: [] });
 });
 
 afterEach(() => {
@@ -93,6 +95,7 @@ describe('JobDetailPage', () => {
     renderAt('/jobs/j1');
     await screen.findByTestId('job-detail');
 
+    expect(screen.queryByTestId('job-waiting')).toBeNull();
     expect(screen.getByTestId('job-clone').getAttribute('href')).toBe('/jobs/new?from=j1');
     expect(screen.getByTestId('job-resubmit')).toBeTruthy();
     expect(screen.getByTestId('job-save-template')).toBeTruthy();
@@ -167,6 +170,23 @@ describe('JobDetailPage', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/jobs/j2'));
     expect(api.resubmitJob).toHaveBeenCalledWith('j1');
     await waitFor(() => expect(screen.getByTestId('job-detail').dataset.id).toBe('j2'));
+  });
+
+  it('explains why a queued job waits, and shows no waiting panel for a running one', async () => {
+    api.getJob.mockResolvedValue(makeDetail(makeJob('j3', { state: 'Queued', startedAt: null })));
+    api.getJobWait.mockResolvedValue({
+      state: 'Queued',
+      reasons: [{ code: 'InsufficientCapacity', message: 'no room', numbers: { placed: 0, pods: 1, nodes: 4 } }],
+      position: { inAccount: 1, accountWaiting: 1, inCluster: 3, clusterWaiting: 4, ahead: [] },
+      estimate: { startBy: null, waitsFor: [], unknown: { code: 'BeyondHorizon', message: '', numbers: { horizonDays: 60 } } },
+      suggestions: [],
+    });
+    renderAt('/jobs/j3');
+    const position = await screen.findByTestId('job-wait-position');
+    expect(within(screen.getByTestId('job-waiting')).getByTestId('job-reason').dataset.code).toBe('InsufficientCapacity');
+    expect(position.textContent).toContain("1st in its account's line (of 1), 3rd in the cluster (of 4)");
+    expect(screen.getByTestId('job-wait-estimate').dataset.known).toBe('false');
+    expect(api.getJobWait).toHaveBeenCalledWith('j3', expect.anything());
   });
 
   it('saves the job as a template shared with its account', async () => {

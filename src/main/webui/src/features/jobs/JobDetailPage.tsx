@@ -15,10 +15,11 @@ import { JobExits } from './JobExits';
 import { JobHistory } from './JobHistory';
 import { JobLogs } from './JobLogs';
 import { JobManifests } from './JobManifests';
-import { BorrowingTag, JobRequests, ReasonList } from './JobParts';
+import { JobWaitPanel } from './JobWaitPanel';
+import { BorrowingTag, JobRequests } from './JobParts';
 import { JobEventsTable, JobPodsTable } from './JobPods';
 import { isFinished, jobStateLabelKey, jobStateTone } from './jobState';
-import { jobQuery } from './queries';
+import { isWaiting, jobQuery } from './queries';
 import { useJobEvents } from './useJobEvents';
 
 function Meta({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -104,12 +105,7 @@ function JobView({ detail }: { detail: JobDetail }) {
         </p>
       )}
 
-      {job.state === 'Queued' && (
-        <section data-testid="job-waiting" className="rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900">
-          <h2 className="mb-2 font-semibold">{t('jobs.waiting.title')}</h2>
-          {job.reasons.length > 0 ? <ReasonList reasons={job.reasons} /> : <p>{t('jobs.waiting.noReason')}</p>}
-        </section>
-      )}
+      {isWaiting(job.state) && <JobWaitPanel detail={detail} />}
 
       {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} />}
 

@@ -129,6 +129,7 @@ describe('applyJobEvent', () => {
     client.setQueryData<JobListData>(jobKeys.list(filter({ state: 'Running' })), pages({ items: [a, b] }));
     client.setQueryData<JobDetail>(jobKeys.detail('b'), makeDetail(b));
     client.setQueryData(jobKeys.manifests('b'), 'kind: Job');
+    client.setQueryData(jobKeys.wait('b'), { state: 'Queued', reasons: [], position: null, estimate: null, suggestions: [] });
 
     applyJobEvent(client, makeJob('b', { state: 'Succeeded', createdAt: b.createdAt }));
 
@@ -137,6 +138,7 @@ describe('applyJobEvent', () => {
     expect(client.getQueryState(jobKeys.list(filter({ state: 'Running' })))?.isInvalidated).toBe(true);
     expect(client.getQueryData<JobDetail>(jobKeys.detail('b'))?.job.state).toBe('Succeeded');
     expect(client.getQueryState(jobKeys.detail('b'))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(jobKeys.wait('b'))?.isInvalidated).toBe(true);
     expect(client.getQueryState(jobKeys.manifests('b'))?.isInvalidated).toBe(false);
   });
 

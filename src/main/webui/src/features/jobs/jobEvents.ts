@@ -124,14 +124,14 @@ export function applyJobEvent(client: QueryClient, job: JobSummary): JobEventPla
   const detailKey = jobKeys.detail(job.id);
   if (client.getQueryData<JobDetail>(detailKey) !== undefined) {
     client.setQueryData<JobDetail>(detailKey, (old) => applyJobToDetail(old, job));
-    // The event carries the summary only: fetch the pods and events again.
-    void client.invalidateQueries({ queryKey: detailKey, exact: true });
+    // The event carries the summary only: fetch the pods and events again, and why it waits (under the detail key).
+    void client.invalidateQueries({ queryKey: detailKey });
   }
   return plan;
 }
 
-/** Applies a `job-deleted` event: the job leaves every cached list, and its detail is dropped. */
+/** Applies a `job-deleted` event: the job leaves every cached list, and its detail (with what hangs under it) is dropped. */
 export function applyJobDeleted(client: QueryClient, id: string): void {
   client.setQueriesData<JobListData>({ queryKey: jobKeys.lists() }, (data) => removeJob(data, id));
-  client.removeQueries({ queryKey: jobKeys.detail(id), exact: true });
+  client.removeQueries({ queryKey: jobKeys.detail(id) });
 }

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getJob, getJobLogs, getJobManifests, listJobs } from '../../api/jobs';
+import { getJob, getJobLogs, getJobManifests, getJobWait, listJobs } from '../../api/jobs';
 import type { JobKind, JobState } from '../../api/types';
 import { isFinished } from './jobState';
 
@@ -13,6 +13,8 @@ export const JOB_DETAIL_POLL_MS = 3_000;
  * job's state, not its pods and Kubernetes events.
  */
 export const JOB_DETAIL_LIVE_POLL_MS = 15_000;
+/** Why a job waits refreshes this often while it waits (Queued, Admitted or Pending). */
+export const JOB_WAIT_POLL_MS = 5_000;
 /** Lines of log shown when not following. */
 export const LOG_TAIL_LINES = 2_000;
 
@@ -32,6 +34,8 @@ export const jobKeys = {
   list: (filter: JobListFilter) => [...jobKeys.lists(), filter] as const,
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
+  // Under the detail key: whatever refreshes the job (its live events, a stop) refreshes this too.
+  wait: (id: string) => [...jobKeys.detail(id), 'wait'] as const,
   // Kept apart from the detail key so that refreshing a job does not reload its manifests or logs.
   manifests: (id: string) => [...jobKeys.all, 'manifests', id] as const,
   logs: (id: string, pod: string) => [...jobKeys.all, 'logs', id, pod] as const,
@@ -65,6 +69,25 @@ export const jobQuery = (id: string, streamLive = false) =>
       if (query.state.status === 'error') return false;
       if (data && isFinished(data.job.state)) return false;
       return streamLive ? JOB_DETAIL_LIVE_POLL_MS : JOB_DETAIL_POLL_MS;
+    },
+  });
+
+/** States in which a job waits to start. */
+export const WAITING_STATES: readonly JobState[] = ['Queued', 'Admitted', 'Pending'];
+
+export function isWaiting(state: JobState | string): boolean {
+  return (WAITING_STATES as readonly string[]).includes(state);
+}
+
+/** Why the job waits; refreshed every JOB_WAIT_POLL_MS while it still waits. */
+export const jobWaitQuery = (id: string) =>
+  queryOptions({
+    queryKey: jobKeys.wait(id),
+    queryFn: ({ signal }) => getJobWait(id, signal),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (query.state.status === 'error') return false;
+      return data === undefined || isWaiting(data.state) ? JOB_WAIT_POLL_MS : false;
     },
   });
 

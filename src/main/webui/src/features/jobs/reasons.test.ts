@@ -111,3 +111,94 @@ describe('formatReason', () => {
     expect(formatReason(quota, zh)).toBe('账户的 nvidia-a100-80gb 用量将达到 10；其上限为 8（已用 6，本次请求 4）');
   });
 });
+
+describe('formatReason for waiting jobs', () => {
+  const fragmentation: Reason = {
+    code: 'Fragmentation',
+    message: 'enough nvidia-a100-80gb is free in all (2) but the largest free block on one node is 1 and each pod needs 2',
+    numbers: { largestFreeBlock: 1000, needs: 2000, totalFree: 2000 },
+  };
+  const now = Date.parse('2025-03-01T10:00:00Z');
+
+  it('explains fragmented capacity', () => {
+    expect(reasonResource(fragmentation)).toBe('nvidia-a100-80gb');
+    expect(formatReason(fragmentation, en)).toBe(
+      'Free capacity is fragmented: 1 GPU free on the best node, each pod needs 2 (2 free in all)',
+    );
+    expect(formatReason({ ...fragmentation, numbers: { largestFreeBlock: 3000, needs: 4000, totalFree: 8000 } }, en)).toBe(
+      'Free capacity is fragmented: 3 GPUs free on the best node, each pod needs 4 (8 free in all)',
+    );
+    expect(formatReason(fragmentation, zh)).toBe(
+      '空闲资源碎片化：最合适的节点上只有 1 个 GPU 空闲，而每个 Pod 需要 2 个（总共空闲 2 个）',
+    );
+  });
+
+  it('explains capacity held for an older job', () => {
+    const held: Reason = {
+      code: 'CapacityHeldForOlderJob',
+      message: 'the capacity it needs is held for a job that has waited 125 min, longer than the 30 min …',
+      numbers: { waitedSeconds: 7500, toleranceSeconds: 1800 },
+    };
+    expect(formatReason(held, en)).toBe(
+      'The capacity it needs is held for an older job that has waited 2 h 5 min (after 30 min of waiting, a job is no longer passed by smaller ones)',
+    );
+    expect(formatReason(held, zh)).toBe(
+      '所需资源正为一个已等待 2 小时 5 分钟的较早作业保留（作业等待超过 30 分钟后，较小的作业不再能插到它前面）',
+    );
+  });
+
+  it('explains why an admitted job has not started', () => {
+    expect(formatReason({ code: 'CreatingObjects', message: 'admitted; its Volcano Job and pods are being created', numbers: {} }, en)).toBe(
+      'Admitted; its Volcano Job and pods are being created',
+    );
+    expect(formatReason({ code: 'VolcanoQueueFull', message: "the account's Volcano Queue has no room: …", numbers: {} }, zh)).toBe(
+      '已准入，但账户的 Volcano 队列暂时没有空间',
+    );
+    expect(
+      formatReason({ code: 'GangWaiting', message: '1 of 4 pods placed; all must start together', numbers: { placed: 1, total: 4 } }, en),
+    ).toBe('1 of 4 pods placed; all must start together');
+    expect(
+      formatReason(
+        {
+          code: 'ImagePulling',
+          message: 'pulling image python:3.12 since 2025-03-01T09:57:00Z',
+          numbers: { sinceEpochSeconds: Date.parse('2025-03-01T09:57:00Z') / 1000 },
+        },
+        en,
+        now,
+      ),
+    ).toBe('Pulling image python:3.12 (for 3 min)');
+    expect(
+      formatReason(
+        { code: 'ImagePullFailed', message: 'image pytorch:nope cannot be pulled: manifest unknown', numbers: {} },
+        en,
+      ),
+    ).toBe('Image pytorch:nope cannot be pulled: manifest unknown');
+    expect(formatReason({ code: 'ImagePullFailed', message: '', numbers: {} }, en)).toBe('An image of the job cannot be pulled');
+    expect(
+      formatReason({ code: 'VolumeMountFailed', message: 'Pod/j1-main-0: MountVolume.SetUp failed', numbers: {} }, en),
+    ).toBe('A volume cannot be mounted: Pod/j1-main-0: MountVolume.SetUp failed');
+    expect(
+      formatReason({ code: 'NodeNotReady', message: 'pod j1-main-0 is on node a100-80gb-1, which is not ready', numbers: {} }, en),
+    ).toBe('Pod j1-main-0 is on node a100-80gb-1, which is not ready');
+    expect(
+      formatReason({ code: 'NodeNotReady', message: 'pod j1-main-0 is on node a100-80gb-1, which is not ready', numbers: {} }, zh),
+    ).toBe('Pod j1-main-0 所在的节点 a100-80gb-1 未就绪');
+  });
+
+  it('explains why no start time can be given', () => {
+    expect(
+      formatReason({ code: 'WaitsForJobsWithoutTimeLimit', message: '3 running jobs have no time limit …', numbers: { jobs: 3 } }, en),
+    ).toBe('3 running jobs without a time limit stand in its way, and it cannot start before some of them end');
+    expect(
+      formatReason({ code: 'WaitsForJobsWithoutTimeLimit', message: '1 running job has no time limit …', numbers: { jobs: 1 } }, en),
+    ).toBe('A running job without a time limit stands in its way, and it cannot start before it ends');
+    expect(formatReason({ code: 'BeyondHorizon', message: 'it would start more than 60 days from now', numbers: { horizonDays: 60 } }, en)).toBe(
+      'It would start more than 60 days from now',
+    );
+    expect(formatReason({ code: 'BeyondHorizon', message: '', numbers: { horizonDays: 60 } }, zh)).toBe('预计要在 60 天之后才能开始');
+    expect(formatReason({ code: 'CannotStartOnIdleCluster', message: 'even with every running job ended …', numbers: {} }, en)).toBe(
+      'Even if every running job ended it would not start as it is: its quota, limits or the nodes do not allow it',
+    );
+  });
+});

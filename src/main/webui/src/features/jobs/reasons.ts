@@ -1,5 +1,6 @@
 import type { Reason } from '../../api/types';
 import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { durationText } from './waitText';
 
 /** The translation function the formatter needs (i18next's `t` fits). */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -15,6 +16,8 @@ export function reasonResource(reason: Pick<Reason, 'message' | 'resource'>): st
   if (of?.[1]) return of[1];
   const asks = /\basks for \S+ (\S+)/.exec(message);
   if (asks?.[1]) return asks[1];
+  const enough = /\benough (\S+) is free\b/.exec(message);
+  if (enough?.[1]) return enough[1];
   return null;
 }
 
@@ -28,18 +31,24 @@ function has(numbers: Record<string, number>, ...keys: string[]): boolean {
   return keys.every((k) => typeof numbers[k] === 'number' && Number.isFinite(numbers[k]));
 }
 
+/** The first group of `pattern` in the reason's message, or null. */
+function quoted(reason: Reason, pattern: RegExp): RegExpExecArray | null {
+  return pattern.exec(reason.message ?? '');
+}
+
 function capitalize(text: string): string {
   return text === '' ? text : text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
  * One reason as a sentence with its figures, in the UI language. Known codes are rebuilt from the numbers
- * (milli-units → display units); other codes, or known ones missing a figure, use the server's message.
+ * (milli-units → display units) and the names the server's sentence quotes; other codes, or known ones
+ * missing a figure, use the server's message. `now` (epoch ms) dates reasons that say "since when".
  *
  * AccountQuotaExceeded {requested 4000, used 6000, effectiveMax 8000} on nvidia-a100-80gb →
  * "The account would use 10 of nvidia-a100-80gb; its max is 8 (6 in use, you ask for 4)"
  */
-export function formatReason(reason: Reason, t: Translate): string {
+export function formatReason(reason: Reason, t: Translate, now: number = Date.now()): string {
   const n = reason.numbers ?? {};
   const resource = reasonResource(reason);
   const amt = (key: string) => amountText(resource ?? '', n[key] ?? 0);
@@ -94,6 +103,64 @@ export function formatReason(reason: Reason, t: Translate): string {
           ? t('jobs.reason.InsufficientCapacityShort', values)
           : t('jobs.reason.InsufficientCapacity', values);
       }
+      break;
+    case 'Fragmentation':
+      if (has(n, 'largestFreeBlock', 'needs', 'totalFree')) {
+        const largest = amt('largestFreeBlock');
+        return t('jobs.reason.Fragmentation', {
+          count: Number(largest),
+          largest,
+          needs: amt('needs'),
+          total: amt('totalFree'),
+        });
+      }
+      break;
+    case 'CapacityHeldForOlderJob':
+      if (has(n, 'waitedSeconds', 'toleranceSeconds')) {
+        return t('jobs.reason.CapacityHeldForOlderJob', {
+          waited: durationText(n.waitedSeconds ?? 0, t),
+          tolerance: durationText(n.toleranceSeconds ?? 0, t),
+        });
+      }
+      break;
+    case 'CreatingObjects':
+      return t('jobs.reason.CreatingObjects');
+    case 'VolcanoQueueFull':
+      return t('jobs.reason.VolcanoQueueFull');
+    case 'GangWaiting':
+      if (has(n, 'placed', 'total')) return t('jobs.reason.GangWaiting', { placed: n.placed, total: n.total });
+      break;
+    case 'ImagePulling': {
+      const image = quoted(reason, /\bpulling image (\S+)/)?.[1];
+      if (has(n, 'sinceEpochSeconds')) {
+        const duration = durationText(now / 1000 - (n.sinceEpochSeconds ?? 0), t);
+        return image
+          ? t('jobs.reason.ImagePulling', { image, duration })
+          : t('jobs.reason.ImagePullingAny', { duration });
+      }
+      break;
+    }
+    case 'ImagePullFailed': {
+      const m = quoted(reason, /^image (\S+) cannot be pulled: ([\s\S]+)$/);
+      return m?.[1] && m[2]
+        ? t('jobs.reason.ImagePullFailed', { image: m[1], detail: m[2].trim() })
+        : t('jobs.reason.ImagePullFailedAny');
+    }
+    case 'VolumeMountFailed': {
+      const detail = (reason.message ?? '').trim();
+      return detail !== '' ? t('jobs.reason.VolumeMountFailed', { detail }) : t('jobs.reason.VolumeMountFailedAny');
+    }
+    case 'NodeNotReady': {
+      const m = quoted(reason, /\bpod (\S+) is on node (\S+?),? which is not ready/);
+      return m?.[1] && m[2] ? t('jobs.reason.NodeNotReady', { pod: m[1], node: m[2] }) : t('jobs.reason.NodeNotReadyAny');
+    }
+    case 'WaitsForJobsWithoutTimeLimit':
+      if (has(n, 'jobs')) return t('jobs.reason.WaitsForJobsWithoutTimeLimit', { count: n.jobs });
+      break;
+    case 'CannotStartOnIdleCluster':
+      return t('jobs.reason.CannotStartOnIdleCluster');
+    case 'BeyondHorizon':
+      if (has(n, 'horizonDays')) return t('jobs.reason.BeyondHorizon', { count: n.horizonDays });
       break;
     default:
       break;
