@@ -77,6 +77,12 @@ public class AdmissionService {
     JobApplier applier;
 
     @Inject
+    Reclaimer reclaimer;
+
+    @Inject
+    JobLogs logs;
+
+    @Inject
     io.vertx.core.Vertx vertx;
 
     @Inject
@@ -161,8 +167,18 @@ public class AdmissionService {
             return;
         }
         try {
-            List<Long> admitted = VertxContextSupport.subscribeAndAwait(
+            Outcome outcome = VertxContextSupport.subscribeAndAwait(
                     () -> Panache.withTransaction(() -> fence(mine).flatMap(v -> decideAll(mine))));
+            List<Long> admitted = outcome.admitted();
+            for (String victim : outcome.reclaimed()) {
+                try {
+                    logs.archive(victim);
+                    applier.delete(victim);
+                    LOG.infof("admission: reclaimed job %s", victim);
+                } catch (Throwable e) {
+                    LOG.warnf("admission: deleting reclaimed job %s failed (%s)", victim, e.getMessage());
+                }
+            }
             List<Long> stale = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
                             "SELECT id, public_id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
                             java.time.Instant.now().minus(config.repairAfter())))
@@ -202,7 +218,10 @@ public class AdmissionService {
     }
 
     /** One round: decide every waiting job in order against one snapshot; returns the ids admitted. */
-    private Uni<List<Long>> decideAll(long mine) {
+    /** What a round did: the jobs it admitted and those it took back for an account within its guarantee. */
+    record Outcome(List<Long> admitted, List<String> reclaimed) {}
+
+    private Uni<Outcome> decideAll(long mine) {
         return Sql.rows(
                         "SELECT " + JobRow.COLUMNS
                                 + ", j.created_at FROM jobs j WHERE j.state IN ('Queued', 'Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
@@ -218,7 +237,8 @@ public class AdmissionService {
                             chain = chain.flatMap(v -> round.decide(round.rows.get(w.job()), w));
                         }
                         return chain.flatMap(v -> writeReasons(round.waitingReasons))
-                                .map(v -> round.admitted);
+                                .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
+                                .map(reclaimed -> new Outcome(round.admitted, reclaimed));
                     });
                 });
     }
@@ -315,6 +335,8 @@ public class AdmissionService {
         final Map<String, QuotaMath.MemberUsage> members = new HashMap<>();
         final Map<String, MemberLimits> limits = new HashMap<>();
         final Map<String, JobRow> rows = new HashMap<>();
+        /** Jobs within their account's guarantee that found no room: reclaim serves the first it can. */
+        final List<Reclaimer.Claim> claims = new ArrayList<>();
         /** Reasons of the jobs that keep waiting, written together at the end of the round. */
         final Map<Long, String> waitingReasons = new java.util.LinkedHashMap<>();
         /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
@@ -385,6 +407,14 @@ public class AdmissionService {
                         && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
                     // Waited too long: smaller jobs for the same nodes no longer pass it; capacity accrues for it.
                     held.putIfAbsent(selector, waiting);
+                }
+                if (d.kind() == Admission.Kind.QUEUE
+                        && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))
+                        && io.crater.policy.Reclaim.withinGuarantee(
+                                new io.crater.policy.Reclaim.Claim(
+                                        job.publicId(), job.accountId(), checked.quotaRequest(), checked.pods()),
+                                s.lines())) {
+                    claims.add(new Reclaimer.Claim(job, checked));
                 }
                 return switch (d.kind()) {
                     case REJECT -> reject(job, d.reasons());

@@ -190,7 +190,9 @@ public class JobReconciler {
 
     /** Writes the state the Volcano Job shows; returns whether the job just finished. */
     private io.smallrye.mutiny.Uni<Boolean> update(String publicId, VolcanoJob job, boolean deleted) {
-        return Sql.rows("SELECT id, state, stop_requested FROM jobs WHERE public_id = ?1 FOR UPDATE", publicId)
+        return Sql.rows(
+                        "SELECT id, state, stop_requested, state_reason, state_message FROM jobs WHERE public_id = ?1 FOR UPDATE",
+                        publicId)
                 .flatMap(rows -> {
                     if (rows.isEmpty()) {
                         return io.smallrye.mutiny.Uni.createFrom().item(false);
@@ -207,10 +209,13 @@ public class JobReconciler {
                     String next;
                     String reason;
                     String message;
+                    boolean reclaimed = "Reclaimed".equals(rows.get(0)[3]);
                     if (deleted) {
                         next = stopRequested ? "Stopped" : "Failed";
-                        reason = stopRequested ? "Stopped" : "VolcanoJobDeleted";
-                        message = stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
+                        reason = reclaimed ? "Reclaimed" : stopRequested ? "Stopped" : "VolcanoJobDeleted";
+                        message = reclaimed
+                                ? (String) rows.get(0)[4]
+                                : stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
                     } else {
                         next = phase == null ? current : STATES.getOrDefault(phase, current);
                         if (stopRequested && !JobRow.terminal(next)) {

@@ -50,6 +50,10 @@ public interface JobsConfig {
     @WithDefault("1h")
     Duration agingTolerance();
 
+    /** A borrowing job that has run less than this is not taken back for an account within its guarantee. */
+    @WithDefault("0s")
+    Duration reclaimMinRunTime();
+
     /** An admitted job whose Volcano Job is still missing after this long is created again. */
     @WithDefault("10s")
     Duration repairAfter();

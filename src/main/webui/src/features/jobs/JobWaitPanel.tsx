@@ -275,28 +275,41 @@ export function JobWaitPanel({ detail }: { detail: JobDetail }) {
   const queued = job.state === 'Queued';
 
   return (
-    <section
-      data-testid="job-waiting"
-      data-state={job.state}
-      className="rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
-    >
-      <h2 className="mb-2 font-semibold">{queued ? t('jobs.waiting.title') : t('jobs.wait.startingTitle')}</h2>
-      {reasons.length > 0 ? (
-        <ReasonList reasons={reasons} />
-      ) : (
-        wait && <p>{queued ? t('jobs.waiting.noReason') : t('jobs.wait.noClusterReason')}</p>
-      )}
-      {query.isPending && <LoadingState label={t('jobs.wait.loading')} />}
-      {query.isError && wait === undefined && (
-        <div className="mt-3">
-          <ErrorState title={t('jobs.wait.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-        </div>
-      )}
-      {wait?.position && <Position position={wait.position} />}
-      {wait?.estimate && <Estimate estimate={wait.estimate} />}
-      {wait && wait.suggestions.length > 0 && (
-        <Suggestions detail={detail} suggestions={wait.suggestions} nameOf={nameOf} onFollow={setFollowing} />
-      )}
+    <>
+      <section
+        data-testid="job-waiting"
+        data-state={job.state}
+        className="rounded-xl border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
+      >
+        <h2 className="mb-2 font-semibold">{queued ? t('jobs.waiting.title') : t('jobs.wait.startingTitle')}</h2>
+        {reasons.length > 0 ? (
+          <ReasonList reasons={reasons} />
+        ) : (
+          wait && <p>{queued ? t('jobs.waiting.noReason') : t('jobs.wait.noClusterReason')}</p>
+        )}
+        {query.isPending && <LoadingState label={t('jobs.wait.loading')} />}
+        {query.isError && wait === undefined && (
+          <div className="mt-3">
+            <ErrorState title={t('jobs.wait.loadError')} error={query.error} onRetry={() => void query.refetch()} />
+          </div>
+        )}
+        {wait?.position && <Position position={wait.position} />}
+        {wait?.estimate && <Estimate estimate={wait.estimate} />}
+        {wait && wait.suggestions.length > 0 && (
+          <Suggestions detail={detail} suggestions={wait.suggestions} nameOf={nameOf} onFollow={setFollowing} />
+        )}
+        {granted && (
+          <div className="mt-4">
+            <SuccessNote testId="job-wait-grant-sent">
+              {t('request.created', { kind: t('approvals.kinds.quota-grant') })}{' '}
+              <Link to="/approvals" className="font-medium underline">
+                {t('request.viewRequests')}
+              </Link>
+            </SuccessNote>
+          </div>
+        )}
+      </section>
+      {/* Outside the panel so that they do not take on its colours. */}
       {following !== null && isResubmitSuggestion(following) && (
         <FollowDialog
           job={job}
@@ -321,16 +334,6 @@ export function JobWaitPanel({ detail }: { detail: JobDetail }) {
           />
         </Dialog>
       )}
-      {granted && (
-        <div className="mt-4">
-          <SuccessNote testId="job-wait-grant-sent">
-            {t('request.created', { kind: t('approvals.kinds.quota-grant') })}{' '}
-            <Link to="/approvals" className="font-medium underline">
-              {t('request.viewRequests')}
-            </Link>
-          </SuccessNote>
-        </div>
-      )}
-    </section>
+    </>
   );
 }

@@ -1,0 +1,174 @@
+package io.crater.job;
+
+import io.crater.audit.AuditService;
+import io.crater.cluster.ClusterCache;
+import io.crater.notify.NotificationService;
+import io.crater.platform.PodRequests;
+import io.crater.platform.Sql;
+import io.crater.policy.NodeCapacity;
+import io.crater.policy.QuotaLine;
+import io.crater.policy.Reclaim;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs {@link Reclaim} inside an admission round: for the first waiting job that is within its account's
+ * guarantee but finds no room, the borrowing jobs to take back are moved to {@code Stopping} with the reason
+ * {@code Reclaimed} naming the claimant, their owners are notified, and the round deletes their Volcano Jobs
+ * after its commit (the pods get their termination grace period: SIGTERM, then the kill).
+ */
+@ApplicationScoped
+public class Reclaimer {
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    JobsConfig config;
+
+    @Inject
+    io.crater.account.QuotaService quotas;
+
+    @Inject
+    AuditService audit;
+
+    @Inject
+    NotificationService notifications;
+
+    /** A waiting job that found no room although within its guarantee. */
+    record Claim(JobRow job, JobSpecs.Checked checked) {}
+
+    /** Chooses and marks the victims for the first claim that can be served; their public ids. */
+    Uni<List<String>> reclaim(
+            List<Claim> claims, List<NodeCapacity> nodes, Map<Long, Map<String, QuotaLine>> accounts) {
+        if (claims.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Sql.rows(
+                        "SELECT j.id, j.public_id, j.account_id, j.user_id, j.borrowing, j.started_at, a.slug, j.state FROM jobs j"
+                                + " JOIN accounts a ON a.id = j.account_id WHERE j.state IN ('Pending', 'Running') AND NOT j.stop_requested")
+                .flatMap(rows -> Sql.rows(
+                                "SELECT r.job_id, r.resource, r.milli FROM job_requests r JOIN jobs j ON j.id = r.job_id"
+                                        + " WHERE j.state IN ('Pending', 'Running')")
+                        .flatMap(requests -> {
+                            Map<Long, Map<String, Long>> quota = new HashMap<>();
+                            requests.forEach(q -> quota.computeIfAbsent(Sql.longOf(q[0]), k -> new HashMap<>())
+                                    .put((String) q[1], Sql.longOf(q[2])));
+                            List<Reclaim.Running> running = new ArrayList<>();
+                            Map<String, Object[]> byId = new HashMap<>();
+                            for (Object[] r : rows) {
+                                String publicId = (String) r[1];
+                                byId.put(publicId, r);
+                                running.add(new Reclaim.Running(
+                                        publicId,
+                                        Sql.longOf(r[2]),
+                                        new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
+                                        perNode(publicId),
+                                        (Boolean) r[4],
+                                        Sql.instant(r[5])));
+                            }
+                            return withQuotas(running, accounts).map(all -> plan(claims, nodes, all, running, byId));
+                        }))
+                .flatMap(found -> found == null
+                        ? Uni.createFrom().item(List.<String>of())
+                        : mark(found.plan(), found.claim(), found.rows()));
+    }
+
+    /** A plan and the claim it serves, with the rows of the running jobs. */
+    private record Found(Reclaim.Plan plan, Claim claim, Map<String, Object[]> rows) {}
+
+    /** The quota lines of every account with a borrowing job, added to those the round loaded. */
+    private Uni<Map<Long, Map<String, QuotaLine>>> withQuotas(
+            List<Reclaim.Running> running, Map<Long, Map<String, QuotaLine>> loaded) {
+        Map<Long, Map<String, QuotaLine>> all = new HashMap<>(loaded);
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (Reclaim.Running r : running) {
+            if (r.borrowing() && !all.containsKey(r.account())) {
+                all.put(r.account(), Map.of());
+                chain = chain.flatMap(x -> quotas.snapshot(r.account())
+                        .invoke(l -> all.put(r.account(), l))
+                        .replaceWithVoid());
+            }
+        }
+        return chain.replaceWith(all);
+    }
+
+    private Found plan(
+            List<Claim> claims,
+            List<NodeCapacity> nodes,
+            Map<Long, Map<String, QuotaLine>> accounts,
+            List<Reclaim.Running> running,
+            Map<String, Object[]> rowsById) {
+        Instant now = Instant.now();
+        for (Claim c : claims) {
+            Reclaim.Plan plan = Reclaim.plan(
+                    nodes,
+                    accounts,
+                    running,
+                    new Reclaim.Claim(
+                            c.job().publicId(),
+                            c.job().accountId(),
+                            c.checked().quotaRequest(),
+                            c.checked().pods()),
+                    now,
+                    config.reclaimMinRunTime());
+            if (plan.found()) {
+                return new Found(plan, c, rowsById);
+            }
+        }
+        return null;
+    }
+
+    private Map<String, Resources> perNode(String publicId) {
+        Map<String, Resources> out = new HashMap<>();
+        for (Pod p : cache.podsOfJob(publicId)) {
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            if (p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                out.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
+            }
+        }
+        return out;
+    }
+
+    private Uni<List<String>> mark(Reclaim.Plan plan, Claim claim, Map<String, Object[]> byId) {
+        return Sql.rows(
+                        "SELECT slug, name FROM accounts WHERE id = ?1",
+                        claim.job().accountId())
+                .flatMap(a -> mark(plan, claim, (String) a.get(0)[0], byId));
+    }
+
+    private Uni<List<String>> mark(Reclaim.Plan plan, Claim claim, String slug, Map<String, Object[]> byId) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        List<String> ids = new ArrayList<>();
+        String message = "reclaimed for job " + claim.job().publicId() + " of account '" + slug
+                + "', which is within its guarantee; this job was borrowing";
+        for (Reclaim.Running v : plan.victims()) {
+            Object[] r = byId.get(v.job());
+            long id = Sql.longOf(r[0]);
+            ids.add(v.job());
+            chain = chain.flatMap(x -> Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", id))
+                    .flatMap(x -> JobStates.move(id, (String) r[7], "Stopping", "Reclaimed", message))
+                    .flatMap(x -> notifications.notify(
+                            Sql.longOf(r[3]),
+                            "job.reclaimed",
+                            "Your job " + v.job() + " is being stopped: " + message,
+                            "/jobs/" + v.job()))
+                    .flatMap(x -> audit.record(
+                            io.crater.audit.AuditService.Actor.system(),
+                            "job.reclaim",
+                            "job",
+                            v.job(),
+                            null,
+                            Map.of("claimant", claim.job().publicId(), "account", slug)));
+        }
+        return chain.replaceWith(ids);
+    }
+}
