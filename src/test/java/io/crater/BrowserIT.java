@@ -44,6 +44,15 @@ class BrowserIT {
         run("jobs.mjs", "console-jobs.png", Map.of());
     }
 
+    /**
+     * A waiting job's panel shows the reason, its place, a start estimate and a suggestion; following the
+     * suggestion starts a copy of the job in its place.
+     */
+    @Test
+    void aWaitingJobSaysWhyWhenAndWhatWouldStartIt() throws Exception {
+        run("waits.mjs", "console-waits.png", Map.of());
+    }
+
     private static void run(String script, String screenshotName, Map<String, String> extraEnv) throws Exception {
         Path home = Files.createTempDirectory("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));
