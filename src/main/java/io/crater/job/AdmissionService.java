@@ -80,6 +80,9 @@ public class AdmissionService {
     Reclaimer reclaimer;
 
     @Inject
+    io.crater.notify.NotificationService notices;
+
+    @Inject
     JobLogs logs;
 
     @Inject
@@ -183,6 +186,7 @@ public class AdmissionService {
                             "SELECT id, public_id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
                             java.time.Instant.now().minus(config.repairAfter())))
                     .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList()));
+            warnTimeLimits();
             List<Long> toApply = new ArrayList<>(admitted);
             stale.stream().filter(id -> !admitted.contains(id)).forEach(toApply::add);
             for (long id : toApply) {
@@ -202,6 +206,36 @@ public class AdmissionService {
             }
             LOG.warn("admission round failed; the next round retries", e);
         }
+    }
+
+    /**
+     * Warns the owners of running jobs whose time limit ends within {@code crater.jobs.time-limit-warning}, once
+     * per job (the kubelet's {@code activeDeadlineSeconds} then ends it).
+     */
+    private void warnTimeLimits() throws Throwable {
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.rows(
+                        "UPDATE jobs j SET limit_warned_at = now() WHERE j.state = 'Running' AND j.time_limit_s IS NOT NULL"
+                                + " AND j.limit_warned_at IS NULL"
+                                + " AND j.started_at + j.time_limit_s * interval '1 second' < now() + ?1 * interval '1 second'"
+                                + " RETURNING j.public_id, j.user_id, j.name, j.started_at + j.time_limit_s * interval '1 second'",
+                        config.timeLimitWarning().toSeconds())
+                .flatMap(rows -> {
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (Object[] r : rows) {
+                        java.time.Instant end = Sql.instant(r[3]);
+                        long minutes = Math.max(
+                                0,
+                                java.time.Duration.between(java.time.Instant.now(), end)
+                                        .toMinutes());
+                        chain = chain.flatMap(v -> notices.notify(
+                                Sql.longOf(r[1]),
+                                "job.time-limit",
+                                "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in "
+                                        + minutes + " min) and is stopped then: save your work.",
+                                "/jobs/" + r[0]));
+                    }
+                    return chain;
+                })));
     }
 
     /** Fails the round unless this replica's epoch is still the current one; holds it for the transaction. */

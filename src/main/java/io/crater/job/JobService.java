@@ -69,7 +69,8 @@ public class JobService {
     Vertx vertx;
 
     /** The account a job is submitted to, checked, with its time limits. */
-    private record Target(long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits) {}
+    private record Target(
+            long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits, boolean accountAdmin) {}
 
     /** A submission made ready: the effective spec and where it came from. */
     private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
@@ -114,6 +115,11 @@ public class JobService {
 
     private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Caller caller) {
         JobSpecs.Checked checked = JobSpecs.check(p.spec(), catalogue.models(), config, t.limits());
+        if (checked.priority() > 1 && !t.accountAdmin() && !caller.platformAdmin()) {
+            throw ApiException.forbidden(
+                    "HighPriorityNeedsAccountAdmin",
+                    "only an admin of account '" + t.slug() + "' may submit jobs with high priority");
+        }
         // The time limit in force is written down, so later changes of the defaults do not move it.
         JobViews.SubmitJob stored = checked.spec().timeLimit() == null
                 ? p.spec()
@@ -147,7 +153,8 @@ public class JobService {
 
     private Uni<Target> target(String header, Caller caller) {
         String columns = "SELECT a.id, a.slug, a.kind, a.expires_at, a.interactive_default_limit_s,"
-                + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s FROM accounts a";
+                + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s,"
+                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1) FROM accounts a";
         String sql = header == null || header.isBlank()
                 ? columns + " JOIN users u ON u.default_account_id = a.id WHERE u.id = ?1"
                 : columns + " JOIN account_members m ON m.account_id = a.id WHERE m.user_id = ?1 AND a.slug = ?2";
@@ -161,7 +168,8 @@ public class JobService {
             Object[] r = rows.get(0);
             JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
                     .narrowedBy(seconds(r[4]), seconds(r[5]), seconds(r[6]), seconds(r[7]));
-            return new Target(Sql.longOf(r[0]), (String) r[1], (String) r[2], Sql.instant(r[3]), limits);
+            return new Target(
+                    Sql.longOf(r[0]), (String) r[1], (String) r[2], Sql.instant(r[3]), limits, "admin".equals(r[8]));
         });
     }
 
@@ -236,8 +244,8 @@ public class JobService {
         JobInputs.Spec s = checked.spec();
         return Panache.withTransaction(() -> Sql.insertReturningId(
                                 "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority,"
-                                        + " template_id, template_version, source_job_id)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11) RETURNING id",
+                                        + " template_id, template_version, source_job_id, time_limit_s)"
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12) RETURNING id",
                                 publicId,
                                 t.id(),
                                 caller.userId(),
@@ -248,7 +256,8 @@ public class JobService {
                                 checked.priority(),
                                 p.templateId(),
                                 p.templateVersion(),
-                                p.sourceJobId())
+                                p.sourceJobId(),
+                                s.timeLimit() == null ? null : s.timeLimit().toSeconds())
                         .call(id -> {
                             Uni<Void> chain = Uni.createFrom().voidItem();
                             for (var e : checked.quotaRequest().amounts().entrySet()) {

@@ -50,6 +50,10 @@ public interface JobsConfig {
     @WithDefault("1h")
     Duration agingTolerance();
 
+    /** How long before its time limit ends a running job its owner is warned (in the console's notifications). */
+    @WithDefault("30m")
+    Duration timeLimitWarning();
+
     /** A borrowing job that has run less than this is not taken back for an account within its guarantee. */
     @WithDefault("0s")
     Duration reclaimMinRunTime();

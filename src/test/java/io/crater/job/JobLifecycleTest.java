@@ -313,6 +313,35 @@ class JobLifecycleTest {
     }
 
     @Test
+    void theOwnerIsWarnedOnceBeforeTheTimeLimitEndsAJob() {
+        Map<String, Object> short10 = new java.util.HashMap<>(job("short", Map.of()));
+        short10.put("timeLimit", "10m");
+        String id = submit(jack, short10);
+        await().atMost(Duration.ofSeconds(40)).until(() -> state(jack, id).equals("Running"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> as(jack).get("/api/v1/me/notifications")
+                        .then()
+                        .body(
+                                "items.findAll { it.kind == 'job.time-limit' && it.link == '/jobs/" + id + "' }.size()",
+                                equalTo(1)));
+        as(jack).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+    }
+
+    @Test
+    void onlyAnAccountAdminSubmitsWithHighPriority() {
+        Map<String, Object> high = new java.util.HashMap<>(job("urgent", Map.of()));
+        high.put("priority", "high");
+        as(ivy).header("X-Crater-Account", "life-lab")
+                .body(high)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("HighPriorityNeedsAccountAdmin"));
+        // In one's personal account one is its admin.
+        as(ivy).body(high).post("/api/v1/jobs").then().statusCode(201);
+    }
+
+    @Test
     void aJobWhoseVolcanoJobVanishedUnseenIsEndedByTheSweep() throws Throwable {
         String id = JobNames.newPublicId();
         VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
