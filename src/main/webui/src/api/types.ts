@@ -446,6 +446,8 @@ export interface SubmitJob {
   template?: TemplateRef;
   /** The job this one was cloned from (recorded as its source). */
   sourceJob?: string;
+  /** Run on idle capacity outside the account's quota; stopped first when a job within its quota needs the room. */
+  backfill?: boolean;
 }
 
 /** A template, a version (the latest when absent) and the values of its parameters. */
@@ -690,7 +692,7 @@ export interface WaitEstimate {
   unknown: Reason | null;
 }
 
-export type SuggestionCode = 'FewerAccelerators' | 'OtherModel' | 'RequestGrant';
+export type SuggestionCode = 'FewerAccelerators' | 'OtherModel' | 'RequestGrant' | 'RunAsBackfill';
 
 /**
  * What would make the job start now: the change to resubmit it with (`resources.*` fields), or for
@@ -699,7 +701,7 @@ export type SuggestionCode = 'FewerAccelerators' | 'OtherModel' | 'RequestGrant'
 export interface Suggestion {
   code: SuggestionCode;
   message: string;
-  change: Record<string, string | number>;
+  change: Record<string, string | number | boolean>;
   numbers: Record<string, number>;
 }
 
@@ -714,6 +716,6 @@ export interface Wait {
 
 /** Resubmitting a job, optionally changed; `replace` also stops the original while it still waits. */
 export interface ResubmitJob {
-  changes?: Record<string, string | number>;
+  changes?: Record<string, string | number | boolean>;
   replace?: boolean;
 }

@@ -102,11 +102,12 @@ public class QuotaService {
                         .toList());
     }
 
-    /** Summed requests of the account's jobs in active states, per resource. */
+    /** Summed requests of the account's jobs in active states, per resource (backfill jobs are outside quota). */
     public Uni<Resources> usage(long accountId) {
         return Sql.rows(
                         "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
-                                + " WHERE j.account_id = ?1 AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping') GROUP BY r.resource",
+                                + " WHERE j.account_id = ?1 AND NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
+                                + " GROUP BY r.resource",
                         accountId)
                 .map(rows -> {
                     Map<String, Long> m = new TreeMap<>();

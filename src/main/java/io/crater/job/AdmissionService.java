@@ -321,7 +321,17 @@ public class AdmissionService {
                     c == null ? Resources.NONE : c.quotaRequest(),
                     Sql.instant(r[12])));
         }
-        return Ordering.order(waiting, accounts);
+        // Backfill jobs only take what nobody in the line can use: they come after every other job.
+        Set<String> backfill = new java.util.HashSet<>();
+        for (Object[] r : queued) {
+            JobSpecs.Checked c = checked(JobRow.of(r));
+            if (c != null && c.backfill()) {
+                backfill.add((String) r[1]);
+            }
+        }
+        List<Ordering.Waiting> ordered = new ArrayList<>(Ordering.order(waiting, accounts));
+        ordered.sort(java.util.Comparator.comparing(w -> backfill.contains(w.job())));
+        return ordered;
     }
 
     /** Capacity already promised: admitted jobs whose pods are not bound yet are placed first. */
@@ -428,14 +438,16 @@ public class AdmissionService {
                 return Uni.createFrom().voidItem();
             }
             return snapshot(job).flatMap(s -> {
-                Admission.Decision d = Admission.decide(
-                        s.lines(),
-                        s.limits(),
-                        s.usage(),
-                        checked.quotaRequest(),
-                        job.interactive(),
-                        nodes,
-                        checked.pods());
+                Admission.Decision d = checked.backfill()
+                        ? Admission.decideBackfill(nodes, checked.pods())
+                        : Admission.decide(
+                                s.lines(),
+                                s.limits(),
+                                s.usage(),
+                                checked.quotaRequest(),
+                                job.interactive(),
+                                nodes,
+                                checked.pods());
                 if (d.kind() == Admission.Kind.QUEUE
                         && d.reasons().stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))
                         && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
@@ -443,11 +455,9 @@ public class AdmissionService {
                     held.putIfAbsent(selector, waiting);
                 }
                 if (d.kind() == Admission.Kind.QUEUE
-                        && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))
-                        && io.crater.policy.Reclaim.withinGuarantee(
-                                new io.crater.policy.Reclaim.Claim(
-                                        job.publicId(), job.accountId(), checked.quotaRequest(), checked.pods()),
-                                s.lines())) {
+                        && !checked.backfill()
+                        && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))) {
+                    // Fits its quota, not the cluster: backfill jobs (and, within its guarantee, borrowers) make room.
                     claims.add(new Reclaimer.Claim(job, checked));
                 }
                 return switch (d.kind()) {
@@ -458,19 +468,24 @@ public class AdmissionService {
                     }
                     case ADMIT -> {
                         nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
-                        Map<String, QuotaLine> lines = new HashMap<>(s.lines());
-                        checked.quotaRequest().amounts().forEach((res, amount) -> {
-                            QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
-                            lines.put(res, new QuotaLine(res, l.guaranteed(), l.max(), l.granted(), l.used() + amount));
-                        });
-                        accounts.put(job.accountId(), lines);
-                        QuotaMath.MemberUsage u = s.usage();
-                        members.put(
-                                memberKey,
-                                new QuotaMath.MemberUsage(
-                                        u.resources().plus(checked.quotaRequest()),
-                                        u.activeJobs() + 1,
-                                        u.interactiveSessions() + (job.interactive() ? 1 : 0)));
+                        if (!checked.backfill()) {
+                            // Backfill jobs use idle capacity only: they count against no quota or limit.
+                            Map<String, QuotaLine> lines = new HashMap<>(s.lines());
+                            checked.quotaRequest().amounts().forEach((res, amount) -> {
+                                QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
+                                lines.put(
+                                        res,
+                                        new QuotaLine(res, l.guaranteed(), l.max(), l.granted(), l.used() + amount));
+                            });
+                            accounts.put(job.accountId(), lines);
+                            QuotaMath.MemberUsage u = s.usage();
+                            members.put(
+                                    memberKey,
+                                    new QuotaMath.MemberUsage(
+                                            u.resources().plus(checked.quotaRequest()),
+                                            u.activeJobs() + 1,
+                                            u.interactiveSessions() + (job.interactive() ? 1 : 0)));
+                        }
                         admitted.add(job.id());
                         yield Sql.update(
                                         "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3 WHERE id = ?1",
@@ -522,7 +537,7 @@ public class AdmissionService {
 
     static Uni<QuotaMath.MemberUsage> memberUsage(long accountId, long userId) {
         String active =
-                " j.account_id = ?1 AND j.user_id = ?2 AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
+                " j.account_id = ?1 AND j.user_id = ?2 AND NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
         return Sql.rows(
                         "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id WHERE"
                                 + active + " GROUP BY r.resource",

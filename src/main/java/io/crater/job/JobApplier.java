@@ -26,6 +26,8 @@ import java.util.Optional;
 public class JobApplier {
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The reclaimable Volcano Queue of backfill jobs. */
+    static final String BACKFILL_QUEUE = "crater-backfill";
 
     @Inject
     KubernetesClient client;
@@ -77,7 +79,10 @@ public class JobApplier {
         JobSpecs.Checked checked = JobSpecs.check(submitted, catalogue.models(), config);
         JobInputs.Spec spec = checked.spec().withPublicId(ctx.job().publicId());
         JobInputs.Placement placement = new JobInputs.Placement(
-                cluster.namespace(), ctx.queue(), config.sharedClaim(), config.ttlAfterFinished());
+                cluster.namespace(),
+                checked.backfill() ? BACKFILL_QUEUE : ctx.queue(),
+                config.sharedClaim(),
+                config.ttlAfterFinished());
         byte[] token = new byte[24];
         RANDOM.nextBytes(token);
         JobManifests.Manifests m = JobManifests.build(

@@ -213,6 +213,9 @@ public class JobService {
                                 List.of(),
                                 Map.of()));
             }
+            if (checked.backfill()) {
+                return Uni.createFrom().item(Admission.decideBackfill(cache.capacities(), checked.pods()));
+            }
             return quotas.snapshot(t.id())
                     .flatMap(lines -> quotas.effectiveLimits(t.id(), caller.userId())
                             .map(limits -> Admission.decide(
@@ -230,7 +233,9 @@ public class JobService {
         JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0");
         JobInputs.Owner owner = new JobInputs.Owner(
                 t.id(), t.slug(), false, caller.userId(), caller.user().username(), 0, 0);
-        String queue = "personal".equals(t.kind()) ? "crater-personal" : "crater-" + t.slug();
+        String queue = checked.backfill()
+                ? JobApplier.BACKFILL_QUEUE
+                : "personal".equals(t.kind()) ? "crater-personal" : "crater-" + t.slug();
         JobManifests.Manifests m = JobManifests.build(
                 spec,
                 owner,
@@ -244,8 +249,8 @@ public class JobService {
         JobInputs.Spec s = checked.spec();
         return Panache.withTransaction(() -> Sql.insertReturningId(
                                 "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority,"
-                                        + " template_id, template_version, source_job_id, time_limit_s)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12) RETURNING id",
+                                        + " template_id, template_version, source_job_id, time_limit_s, backfill)"
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
                                 publicId,
                                 t.id(),
                                 caller.userId(),
@@ -257,7 +262,8 @@ public class JobService {
                                 p.templateId(),
                                 p.templateVersion(),
                                 p.sourceJobId(),
-                                s.timeLimit() == null ? null : s.timeLimit().toSeconds())
+                                s.timeLimit() == null ? null : s.timeLimit().toSeconds(),
+                                checked.backfill())
                         .call(id -> {
                             Uni<Void> chain = Uni.createFrom().voidItem();
                             for (var e : checked.quotaRequest().amounts().entrySet()) {
@@ -399,6 +405,7 @@ public class JobService {
     }
 
     static final List<String> RESUBMIT_CHANGES = List.of(
+            "backfill",
             "resources.accelerators",
             "resources.acceleratorModel",
             "resources.cpu",
@@ -470,7 +477,9 @@ public class JobService {
                                     (String) r[4],
                                     ((Number) r[5]).intValue(),
                                     ((Number) r[3]).intValue());
-                            String queue = "personal".equals(r[2]) ? "crater-personal" : "crater-" + r[1];
+                            String queue = checked.backfill()
+                                    ? JobApplier.BACKFILL_QUEUE
+                                    : "personal".equals(r[2]) ? "crater-personal" : "crater-" + r[1];
                             return new JobViews.Manifests(yaml(JobManifests.build(
                                     checked.spec().withPublicId(publicId),
                                     owner,

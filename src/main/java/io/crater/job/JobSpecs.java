@@ -27,7 +27,7 @@ final class JobSpecs {
     static final int MAX_WORKERS = 255;
 
     /** A checked job: its manifest inputs (id filled in later), quota requests and pod demands. */
-    record Checked(JobInputs.Spec spec, Resources quotaRequest, List<PodDemand> pods, int priority) {}
+    record Checked(JobInputs.Spec spec, Resources quotaRequest, List<PodDemand> pods, int priority, boolean backfill) {}
 
     private JobSpecs() {}
 
@@ -155,6 +155,9 @@ final class JobSpecs {
                     "workers", kind == JobKind.PYTORCH ? "0 to " + MAX_WORKERS : "only pytorch jobs have workers"));
         }
         Duration limit = timeLimit(req.timeLimit(), kind, limits, errors);
+        if (Boolean.TRUE.equals(req.backfill()) && kind != JobKind.CUSTOM && kind != JobKind.PYTORCH) {
+            errors.add(new Problem.FieldError("backfill", "only custom and pytorch jobs run as backfill"));
+        }
         int priority = switch (req.priority() == null ? "normal" : req.priority()) {
             case "low" -> 0;
             case "normal" -> 1;
@@ -204,7 +207,7 @@ final class JobSpecs {
         for (int i = 0; i < podCount; i++) {
             pods.add(new PodDemand("pod-" + i, podRequest, selector));
         }
-        return new Checked(spec, new Resources(quota), pods, priority);
+        return new Checked(spec, new Resources(quota), pods, priority, Boolean.TRUE.equals(req.backfill()));
     }
 
     private static String defaultImage(JobKind kind, JobsConfig config) {

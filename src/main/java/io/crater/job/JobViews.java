@@ -17,6 +17,8 @@ public final class JobViews {
     /**
      * A job to submit. {@code workers}: extra pods beside the master ({@code pytorch} only). {@code timeLimit}:
      * e.g. {@code 2h}, {@code 3d}; the kind's default when absent.
+     * {@code backfill}: run on idle capacity outside the account's quota, in the {@code crater-backfill} Volcano
+     * Queue, first to be stopped when a job within its quota needs the room (custom and pytorch jobs only).
      */
     public record SubmitJob(
             String name,
@@ -31,7 +33,8 @@ public final class JobViews {
             String timeLimit,
             String priority,
             TemplateRef template,
-            String sourceJob) {
+            String sourceJob,
+            Boolean backfill) {
 
         /** The same job linked to another source job and template reference. */
         public SubmitJob withLinks(TemplateRef newTemplate, String newSourceJob) {
@@ -48,7 +51,8 @@ public final class JobViews {
                     timeLimit,
                     priority,
                     newTemplate,
-                    newSourceJob);
+                    newSourceJob,
+                    backfill);
         }
 
         /** The same job with an explicit time limit. */
@@ -66,7 +70,8 @@ public final class JobViews {
                     limit,
                     priority,
                     template,
-                    sourceJob);
+                    sourceJob,
+                    backfill);
         }
     }
 

@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs {@link Reclaim} inside an admission round: for the first waiting job that is within its account's
- * guarantee but finds no room, the borrowing jobs to take back are moved to {@code Stopping} with the reason
+ * Runs {@link Reclaim} inside an admission round: for the first waiting job that fits its quota but finds no
+ * room, the backfill jobs (and, when it is within its account's guarantee, the borrowing jobs) to take back are moved to {@code Stopping} with the reason
  * {@code Reclaimed} naming the claimant, their owners are notified, and the round deletes their Volcano Jobs
  * after its commit (the pods get their termination grace period: SIGTERM, then the kill).
  */
@@ -43,7 +43,7 @@ public class Reclaimer {
     @Inject
     NotificationService notifications;
 
-    /** A waiting job that found no room although within its guarantee. */
+    /** A waiting job that fits its quota but found no room. */
     record Claim(JobRow job, JobSpecs.Checked checked) {}
 
     /** Chooses and marks the victims for the first claim that can be served; their public ids. */
@@ -53,7 +53,7 @@ public class Reclaimer {
             return Uni.createFrom().item(List.of());
         }
         return Sql.rows(
-                        "SELECT j.id, j.public_id, j.account_id, j.user_id, j.borrowing, j.started_at, a.slug, j.state FROM jobs j"
+                        "SELECT j.id, j.public_id, j.account_id, j.user_id, j.borrowing, j.started_at, a.slug, j.state, j.backfill FROM jobs j"
                                 + " JOIN accounts a ON a.id = j.account_id WHERE j.state IN ('Pending', 'Running') AND NOT j.stop_requested")
                 .flatMap(rows -> Sql.rows(
                                 "SELECT r.job_id, r.resource, r.milli FROM job_requests r JOIN jobs j ON j.id = r.job_id"
@@ -73,13 +73,36 @@ public class Reclaimer {
                                         new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
                                         perNode(publicId),
                                         (Boolean) r[4],
-                                        Sql.instant(r[5])));
+                                        Sql.instant(r[5]),
+                                        (Boolean) r[8]));
                             }
-                            return withQuotas(running, accounts).map(all -> plan(claims, nodes, all, running, byId));
+                            return releasing()
+                                    .flatMap(freed -> withQuotas(running, accounts)
+                                            .map(all -> plan(claims, minus(nodes, freed), all, running, byId)));
                         }))
                 .flatMap(found -> found == null
                         ? Uni.createFrom().item(List.<String>of())
                         : mark(found.plan(), found.claim(), found.rows()));
+    }
+
+    /**
+     * What jobs being stopped (stop asked for, pods not gone yet) still hold, per node: earlier reclaims free it
+     * soon, so a later round must not pick more victims for the same claim.
+     */
+    private Uni<Map<String, Resources>> releasing() {
+        return Sql.rows(
+                        "SELECT public_id FROM jobs WHERE stop_requested AND state IN ('Admitted', 'Pending', 'Running', 'Stopping')")
+                .map(rows -> {
+                    Map<String, Resources> out = new HashMap<>();
+                    rows.forEach(r -> perNode((String) r[0]).forEach((n, res) -> out.merge(n, res, Resources::plus)));
+                    return out;
+                });
+    }
+
+    private static List<NodeCapacity> minus(List<NodeCapacity> nodes, Map<String, Resources> freed) {
+        return nodes.stream()
+                .map(n -> freed.containsKey(n.name()) ? n.withUsed(n.used().minus(freed.get(n.name()))) : n)
+                .toList();
     }
 
     /** A plan and the claim it serves, with the rows of the running jobs. */
@@ -148,9 +171,11 @@ public class Reclaimer {
     private Uni<List<String>> mark(Reclaim.Plan plan, Claim claim, String slug, Map<String, Object[]> byId) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         List<String> ids = new ArrayList<>();
-        String message = "reclaimed for job " + claim.job().publicId() + " of account '" + slug
-                + "', which is within its guarantee; this job was borrowing";
         for (Reclaim.Running v : plan.victims()) {
+            String message = "reclaimed for job " + claim.job().publicId() + " of account '" + slug + "'"
+                    + (v.backfill()
+                            ? ": this backfill job ran on idle capacity"
+                            : ", which is within its guarantee; this job was borrowing");
             Object[] r = byId.get(v.job());
             long id = Sql.longOf(r[0]);
             ids.add(v.job());

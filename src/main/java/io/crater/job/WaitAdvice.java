@@ -63,6 +63,21 @@ public class WaitAdvice {
                 }
             }
         }
+        boolean quotaBound = reasons.stream()
+                .anyMatch(
+                        r -> r.code().equals("AccountQuotaExceeded") || r.code().equals("MemberLimitReached"));
+        JobKind kind = checked.spec().kind();
+        if (quotaBound
+                && !checked.backfill()
+                && (kind == JobKind.CUSTOM || kind == JobKind.PYTORCH)
+                && Admission.decideBackfill(s.nodes(), checked.pods()).kind() == Admission.Kind.ADMIT) {
+            out.add(new Suggestion(
+                    "RunAsBackfill",
+                    "the cluster has room now: as a backfill job (outside the quota, stopped first when a job within"
+                            + " its quota needs the room) it would start now",
+                    Map.of("backfill", true),
+                    Map.of()));
+        }
         Map<String, QuotaLine> lines = s.accounts().getOrDefault(job.accountId(), Map.of());
         checked.quotaRequest().amounts().forEach((res, want) -> {
             QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));

@@ -181,7 +181,7 @@ public class WaitService {
                     row.publicId(),
                     row.accountId(),
                     row.accountId() + "/" + row.userId(),
-                    c.quotaRequest(),
+                    c.backfill() ? Resources.NONE : c.quotaRequest(),
                     row.interactive(),
                     perNode,
                     endsBy));
@@ -199,7 +199,8 @@ public class WaitService {
                 row.publicId(),
                 row.accountId(),
                 row.accountId() + "/" + row.userId(),
-                c.quotaRequest(),
+                // A backfill job counts against no quota: only room decides.
+                c.backfill() ? Resources.NONE : c.quotaRequest(),
                 row.interactive(),
                 c.pods(),
                 c.spec().timeLimit());

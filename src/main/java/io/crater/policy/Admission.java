@@ -67,6 +67,27 @@ public final class Admission {
         return new Decision(Kind.ADMIT, List.of(), quota.borrowing(), placement.assignments());
     }
 
+    /**
+     * A backfill job: outside its account's quota and the member's limits, it starts whenever its pods fit the
+     * idle capacity (and is the first taken back when a job within its quota needs the room).
+     */
+    public static Decision decideBackfill(List<NodeCapacity> nodes, List<PodDemand> pods) {
+        List<Reason> impossible = impossible(nodes, pods);
+        if (!impossible.isEmpty()) {
+            return new Decision(Kind.REJECT, impossible, List.of(), Map.of());
+        }
+        GangPlacement placement = Placement.placeGang(nodes, pods);
+        if (!placement.placed()) {
+            Reason why = placement.reasons().get(0);
+            return new Decision(
+                    Kind.QUEUE,
+                    List.of(new Reason("InsufficientCapacity", why.message(), why.numbers())),
+                    List.of(),
+                    Map.of());
+        }
+        return new Decision(Kind.ADMIT, List.of(), List.of(), placement.assignments());
+    }
+
     /** Reasons the job can never run on this fleet, however long it waits. */
     static List<Reason> impossible(List<NodeCapacity> nodes, List<PodDemand> pods) {
         List<Reason> out = new ArrayList<>();

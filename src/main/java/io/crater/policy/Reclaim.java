@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Taking lent capacity back. A guarantee is lent while idle; when an account within its guarantee has a job
- * that fits its quota but not the cluster, Crater stops borrowing jobs of other accounts to make room: those of
- * the account furthest above its guarantee first, newest first, and never a job that was not borrowing, never
- * one younger than the minimum run time. Victims are chosen only if stopping them lets the claimant's pods all
- * be placed; otherwise nobody is stopped.
+ * Taking lent capacity back. Backfill jobs run outside quota on idle capacity and go first, newest first, for
+ * any job that fits its quota but not the cluster. A guarantee is lent while idle; when an account within its
+ * guarantee has such a job, Crater also stops borrowing jobs of other accounts: those of the account furthest
+ * above its guarantee first, newest first, and never a job that was not borrowing, never one younger than the
+ * minimum run time. Victims are chosen only if stopping them lets the claimant's pods all be placed; otherwise
+ * nobody is stopped.
  */
 public final class Reclaim {
 
@@ -25,6 +26,7 @@ public final class Reclaim {
      *
      * @param borrowing admitted above its account's guarantee
      * @param perNode what its pods take of each node
+     * @param backfill runs outside quota on idle capacity: taken back first, for any job that needs the room
      */
     public record Running(
             String job,
@@ -32,7 +34,8 @@ public final class Reclaim {
             Resources quota,
             Map<String, Resources> perNode,
             boolean borrowing,
-            Instant startedAt) {}
+            Instant startedAt,
+            boolean backfill) {}
 
     /** The waiting job that claims its guarantee. */
     public record Claim(String job, long account, Resources quota, List<PodDemand> pods) {}
@@ -69,21 +72,28 @@ public final class Reclaim {
             Claim claim,
             Instant now,
             Duration minRunTime) {
-        if (!withinGuarantee(claim, accounts.get(claim.account()))
-                || Placement.placeGang(nodes, claim.pods()).placed()) {
-            // Not entitled, or no one needs to make room.
-            return new Plan(List.of(), Map.of());
+        if (Placement.placeGang(nodes, claim.pods()).placed()) {
+            return new Plan(List.of(), Map.of()); // no one needs to make room
         }
+        boolean entitled = withinGuarantee(claim, accounts.get(claim.account()));
+        List<Running> backfill = new ArrayList<>();
         List<Running> candidates = new ArrayList<>();
         Map<String, NodeCapacity> byName = new LinkedHashMap<>();
         nodes.forEach(n -> byName.put(n.name(), n));
         for (Running r : running) {
-            if (!r.borrowing()
+            if (!helps(r, claim, byName)) {
+                continue;
+            }
+            if (r.backfill()) {
+                backfill.add(r);
+                continue;
+            }
+            if (!entitled
+                    || !r.borrowing()
                     || r.account() == claim.account()
                     || (r.startedAt() != null
                             && Duration.between(r.startedAt(), now).compareTo(minRunTime) < 0)
-                    || !aboveGuarantee(accounts.get(r.account()), r.quota())
-                    || !helps(r, claim, byName)) {
+                    || !aboveGuarantee(accounts.get(r.account()), r.quota())) {
                 continue;
             }
             candidates.add(r);
@@ -93,9 +103,13 @@ public final class Reclaim {
         candidates.sort(Comparator.comparing((Running r) -> -excess.get(r.account()))
                 .thenComparing(Running::startedAt, Comparator.nullsFirst(Comparator.reverseOrder()))
                 .thenComparing(Running::job));
+        backfill.sort(Comparator.comparing(Running::startedAt, Comparator.nullsFirst(Comparator.reverseOrder()))
+                .thenComparing(Running::job));
+        List<Running> order = new ArrayList<>(backfill);
+        order.addAll(candidates);
         List<Running> victims = new ArrayList<>();
         Map<String, NodeCapacity> current = new LinkedHashMap<>(byName);
-        for (Running r : candidates) {
+        for (Running r : order) {
             victims.add(r);
             r.perNode().forEach((node, res) -> {
                 NodeCapacity n = current.get(node);

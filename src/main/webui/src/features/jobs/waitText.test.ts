@@ -133,6 +133,13 @@ describe('suggestions', () => {
     expect(suggestionLabel(grant, zh)).toBe('申请临时授予');
   });
 
+  it('offers running as backfill as a resubmission', () => {
+    const backfill = { code: 'RunAsBackfill' as const, message: 'x', change: { backfill: true }, numbers: {} };
+    expect(isResubmitSuggestion(backfill)).toBe(true);
+    expect(suggestionLabel(backfill, en)).toBe('Run as backfill instead');
+    expect(suggestionLabel(backfill, zh)).toBe('改为回填作业运行');
+  });
+
   it('says what they would change', () => {
     expect(suggestionText(fewer, en)).toBe('With 1 instead of 2 accelerators per pod it would start now.');
     expect(suggestionText(other, en, names)).toBe('2 × NVIDIA H100 80GB per pod are free now: with that model it would start now.');

@@ -59,7 +59,7 @@ export function aheadLabel(job: AheadJob, t: Translate): string {
   return job.name ?? job.id;
 }
 
-function changeValue(s: Suggestion, key: string): string | number | undefined {
+function changeValue(s: Suggestion, key: string): string | number | boolean | undefined {
   return s.change[key];
 }
 
@@ -79,7 +79,7 @@ export function grantOf(s: Suggestion): { resource: string; amount: string } | n
 
 /** Whether following the suggestion resubmits the job with a change (rather than asking for a grant). */
 export function isResubmitSuggestion(s: Suggestion): boolean {
-  return s.code === 'FewerAccelerators' || s.code === 'OtherModel';
+  return s.code === 'FewerAccelerators' || s.code === 'OtherModel' || s.code === 'RunAsBackfill';
 }
 
 /** The label of the button that follows a suggestion: "Submit with 1 accelerator instead", "Use … instead", "Request a grant". */
@@ -95,6 +95,8 @@ export function suggestionLabel(s: Suggestion, t: Translate, nameOf: NameOf = pl
     }
     case 'RequestGrant':
       return t('jobs.wait.follow.RequestGrant');
+    case 'RunAsBackfill':
+      return t('jobs.wait.follow.RunAsBackfill');
   }
 }
 
@@ -116,6 +118,8 @@ export function suggestionText(s: Suggestion, t: Translate, nameOf: NameOf = pla
       }
       break;
     }
+    case 'RunAsBackfill':
+      return t('jobs.wait.suggestion.RunAsBackfill');
     case 'RequestGrant': {
       const grant = grantOf(s);
       // The amount as the grant form takes it ("2", "16Gi").

@@ -32,7 +32,8 @@ class ReclaimTest {
                 Resources.of(H100, gpus * 1000L),
                 Map.of(node, Resources.of(GPU, gpus * 1000L)),
                 borrowing,
-                NOW.minus(Duration.ofMinutes(minutesAgo)));
+                NOW.minus(Duration.ofMinutes(minutesAgo)),
+                false);
     }
 
     static Map<String, QuotaLine> line(long guaranteed, long used) {
@@ -68,6 +69,28 @@ class ReclaimTest {
                 Duration.ZERO);
         assertThat(victims(plan)).containsExactly("a-new");
         assertThat(plan.placement()).containsEntry("p", "n1");
+    }
+
+    @Test
+    void backfillJobsGoFirstAndForAnyClaimantEvenAboveItsGuarantee() {
+        var nodes = List.of(node("n1", 8), node("n2", 8));
+        var backfill = new Reclaim.Running(
+                "bf",
+                1,
+                Resources.of(H100, 4000),
+                Map.of("n2", Resources.of(GPU, 4000)),
+                false,
+                NOW.minusSeconds(60),
+                true);
+        var plan = Reclaim.plan(
+                nodes,
+                Map.of(1L, line(0, 8), 3L, line(2, 8)),
+                List.of(running("a", 1, "n1", 8, true, 60), running("b", 3, "n2", 4, false, 60), backfill),
+                claim(3, 4),
+                NOW,
+                Duration.ZERO);
+        assertThat(victims(plan)).containsExactly("bf");
+        assertThat(plan.placement()).containsEntry("p", "n2");
     }
 
     @Test
