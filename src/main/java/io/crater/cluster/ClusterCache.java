@@ -233,6 +233,18 @@ public class ClusterCache {
         return pods == null ? List.of() : pods.getIndexer().byIndex(BY_JOB, publicId);
     }
 
+    /** What the job's bound, unfinished pods request of each node. */
+    public Map<String, Resources> boundRequests(String publicId) {
+        Map<String, Resources> out = new java.util.HashMap<>();
+        for (Pod p : podsOfJob(publicId)) {
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            if (p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                out.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
+            }
+        }
+        return out;
+    }
+
     public int podCount(String node) {
         return boundByNode.getOrDefault(node, Map.of()).size();
     }

@@ -95,13 +95,12 @@ public class JobQueries {
         if (rows.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        StringBuilder in = new StringBuilder();
         List<Object> ids = new ArrayList<>();
-        for (Object[] r : rows) {
-            ids.add(Sql.longOf(r[0]));
-            in.append(in.isEmpty() ? "" : ", ").append('?').append(ids.size());
-        }
-        return Sql.rows("SELECT job_id, resource, milli FROM job_requests WHERE job_id IN (" + in + ")", ids.toArray())
+        rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+        return Sql.rows(
+                        "SELECT job_id, resource, milli FROM job_requests WHERE job_id IN ("
+                                + Sql.placeholders(ids.size()) + ")",
+                        ids.toArray())
                 .map(req -> {
                     Map<Long, List<Object[]>> byJob = new HashMap<>();
                     req.forEach(q -> byJob.computeIfAbsent(Sql.longOf(q[0]), k -> new ArrayList<>())
@@ -154,13 +153,12 @@ public class JobQueries {
                 if (idRows.isEmpty()) {
                     return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
                 }
-                StringBuilder in = new StringBuilder();
                 List<Object> idParams = new ArrayList<>();
-                for (Object[] r : idRows) {
-                    idParams.add(Sql.longOf(r[0]));
-                    in.append(in.isEmpty() ? "" : ", ").append('?').append(idParams.size());
-                }
-                return Sql.rows(SUMMARY + " WHERE j.id IN (" + in + ") ORDER BY j.id " + order, idParams.toArray())
+                idRows.forEach(r -> idParams.add(Sql.longOf(r[0])));
+                return Sql.rows(
+                                SUMMARY + " WHERE j.id IN (" + Sql.placeholders(idParams.size()) + ") ORDER BY j.id "
+                                        + order,
+                                idParams.toArray())
                         .flatMap(rows -> {
                             List<Object[]> shown = rows.size() > n ? rows.subList(0, n) : rows;
                             return requestsOf(shown)

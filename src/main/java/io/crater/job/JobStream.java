@@ -73,7 +73,7 @@ public class JobStream {
         try {
             List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
                     JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j" + JobQueries.SUMMARY_JOINS
-                            + " WHERE j.public_id IN (" + placeholders(ids.size()) + ")",
+                            + " WHERE j.public_id IN (" + Sql.placeholders(ids.size()) + ")",
                     ids.toArray())));
             Map<Long, List<Object[]>> requests =
                     VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> jobs.requestsOf(rows)));
@@ -84,14 +84,6 @@ public class JobStream {
             LOG.warnf("publishing job changes failed (%s); they are retried", e.getMessage());
             pending.addAll(ids);
         }
-    }
-
-    private static String placeholders(int n) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 1; i <= n; i++) {
-            sb.append(i == 1 ? "?" : ", ?").append(i);
-        }
-        return sb.toString();
     }
 
     private void publish(Object[] r, List<Object[]> requests) {

@@ -3,13 +3,11 @@ package io.crater.job;
 import io.crater.audit.AuditService;
 import io.crater.cluster.ClusterCache;
 import io.crater.notify.NotificationService;
-import io.crater.platform.PodRequests;
 import io.crater.platform.Sql;
 import io.crater.policy.NodeCapacity;
 import io.crater.policy.QuotaLine;
 import io.crater.policy.Reclaim;
 import io.crater.policy.Resources;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -71,7 +69,7 @@ public class Reclaimer {
                                         publicId,
                                         Sql.longOf(r[2]),
                                         new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
-                                        perNode(publicId),
+                                        cache.boundRequests(publicId),
                                         (Boolean) r[4],
                                         Sql.instant(r[5]),
                                         (Boolean) r[8]));
@@ -94,7 +92,8 @@ public class Reclaimer {
                         "SELECT public_id FROM jobs WHERE stop_requested AND state IN ('Admitted', 'Pending', 'Running', 'Stopping')")
                 .map(rows -> {
                     Map<String, Resources> out = new HashMap<>();
-                    rows.forEach(r -> perNode((String) r[0]).forEach((n, res) -> out.merge(n, res, Resources::plus)));
+                    rows.forEach(r ->
+                            cache.boundRequests((String) r[0]).forEach((n, res) -> out.merge(n, res, Resources::plus)));
                     return out;
                 });
     }
@@ -148,17 +147,6 @@ public class Reclaimer {
             }
         }
         return null;
-    }
-
-    private Map<String, Resources> perNode(String publicId) {
-        Map<String, Resources> out = new HashMap<>();
-        for (Pod p : cache.podsOfJob(publicId)) {
-            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-            if (p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                out.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
-            }
-        }
-        return out;
     }
 
     private Uni<List<String>> mark(Reclaim.Plan plan, Claim claim, Map<String, Object[]> byId) {

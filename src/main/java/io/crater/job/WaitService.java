@@ -6,7 +6,6 @@ import io.crater.identity.Caller;
 import io.crater.job.JobViews.AheadJob;
 import io.crater.job.JobViews.Position;
 import io.crater.platform.Json;
-import io.crater.platform.PodRequests;
 import io.crater.platform.Sql;
 import io.crater.policy.Forecast;
 import io.crater.policy.GangPlacement;
@@ -18,7 +17,6 @@ import io.crater.policy.QuotaLine;
 import io.crater.policy.QuotaMath;
 import io.crater.policy.Reason;
 import io.crater.policy.Resources;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -157,11 +155,7 @@ public class WaitService {
                     : limit == null ? null : (started == null ? now : started).plus(limit);
             Map<String, Resources> perNode = new HashMap<>();
             if (bound.contains(row.publicId())) {
-                for (Pod p : cache.podsOfJob(row.publicId())) {
-                    if (p.getSpec().getNodeName() != null && !terminal(p)) {
-                        perNode.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
-                    }
-                }
+                perNode.putAll(cache.boundRequests(row.publicId()));
             } else {
                 // Admitted but not bound: its pods are placed now, as admission's reservation does.
                 GangPlacement placement = Placement.placeGang(nodes, c.pods());
@@ -187,11 +181,6 @@ public class WaitService {
                     endsBy));
         }
         return out;
-    }
-
-    private static boolean terminal(Pod p) {
-        String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
     static Forecast.Candidate candidate(JobRow row, JobSpecs.Checked c) {

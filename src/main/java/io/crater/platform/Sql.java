@@ -64,6 +64,15 @@ public final class Sql {
         return rows(sql, params).map(r -> ((Number) single(r.get(0))).longValue());
     }
 
+    /** Positional placeholders {@code ?1, ?2, ...} for an IN list of {@code n} values. */
+    public static String placeholders(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            sb.append(i == 1 ? "?" : ", ?").append(i);
+        }
+        return sb.toString();
+    }
+
     private static Object single(Object row) {
         return row instanceof Object[] a ? a[0] : row;
     }
