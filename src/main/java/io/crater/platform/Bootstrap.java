@@ -86,7 +86,11 @@ public final class Bootstrap implements AutoCloseable {
                     "crater.cluster.mode must be 'simulated' or 'kubernetes', not '" + mode + "'");
         }
         String namespace = setting("crater.cluster.namespace", "CRATER_NAMESPACE", "crater-jobs");
-        simulator = new Simulator(Simulator.Settings.defaults(fleet(home), namespace), Clock.systemUTC());
+        Simulator.Settings settings = Simulator.Settings.defaults(fleet(home), namespace)
+                .paced(
+                        setting("crater.sim.tick", "CRATER_SIM_TICK", null),
+                        setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null));
+        simulator = new Simulator(settings, Clock.systemUTC());
         started.add(simulator);
         String url = simulator.start(0);
         properties.put("crater.cluster.mode", "simulated");

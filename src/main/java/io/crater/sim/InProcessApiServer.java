@@ -1,56 +1,71 @@
 package io.crater.sim;
 
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.time.Clock;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * The simulated cluster's Kubernetes API server: a Vert.x HTTP host on 127.0.0.1 in front of fabric8's CRUD
- * store. It serves {@code pods/{name}/log} itself (with {@code follow} streamed chunk by chunk as the simulated
- * containers write), answers the pod subresources it does not simulate with a Kubernetes 405 Status instead of
- * the store's silently wrong answer, and hands every other request to the store.
+ * The simulated cluster's Kubernetes API server: a Vert.x HTTP host on 127.0.0.1 in front of {@link KubeStore},
+ * an indexed object store with the API server's semantics for what Crater uses. It routes the Kubernetes URL
+ * space (core and named groups, namespaced and cluster-scoped resources, the {@code status} subresource,
+ * watches over chunked HTTP or WebSocket, discovery), serves {@code pods/{name}/log} itself (with {@code follow}
+ * streamed as the simulated containers write), and answers the pod subresources it does not simulate with a
+ * Kubernetes 405 Status.
  */
 public final class InProcessApiServer implements AutoCloseable {
 
+    /** Requests served and the time spent serving them (watch streams count only their start). */
+    public record Stats(long requests, long busyNanos, int watches, long revision) {}
+
     private static final Logger LOG = Logger.getLogger(InProcessApiServer.class);
-    private static final Pattern POD_SUBRESOURCE =
-            Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/([a-z]+)$");
     private static final List<String> UNSERVED =
-            List.of("exec", "attach", "portforward", "proxy", "binding", "eviction", "ephemeralcontainers", "resize");
+            List.of("exec", "attach", "portforward", "proxy", "eviction", "ephemeralcontainers", "resize");
+    private static final long BOOKMARK_EVERY_MS = 30_000;
 
     private final Vertx vertx;
-    private final KubernetesCrudDispatcher store = new KubernetesCrudDispatcher(List.of());
+    private final KubeStore store;
     private final PodLogs logs;
+    private final ObjectMapper json = new ObjectMapper();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong busyNanos = new AtomicLong();
     private HttpServer server;
 
     public InProcessApiServer(PodLogs logs) {
+        this(logs, Clock.systemUTC());
+    }
+
+    InProcessApiServer(PodLogs logs, Clock clock) {
         this.vertx = Vertx.vertx();
         this.logs = logs;
+        this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
     }
 
     /** Starts listening on 127.0.0.1 and the given port (0 = any free port); returns the base URL. */
     public String start(int port) {
-        HttpServerRequestHandler toStore = new HttpServerRequestHandler(vertx) {
-            @Override
-            protected MockResponse onHttpRequest(RecordedRequest request) {
-                return store.dispatch(request);
-            }
-        };
         try {
             server = vertx.createHttpServer(
                             new HttpServerOptions().setHost("127.0.0.1").setPort(port))
-                    .requestHandler(req -> route(req, toStore))
+                    .requestHandler(this::handle)
                     .listen()
                     .toCompletionStage()
                     .toCompletableFuture()
@@ -58,41 +73,436 @@ public final class InProcessApiServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the simulated cluster's API server could not start", e);
         }
+        vertx.setPeriodic(BOOKMARK_EVERY_MS, id -> store.bookmarks());
         String url = "http://127.0.0.1:" + server.actualPort();
         LOG.infof("simulated Kubernetes API server listening on %s", url);
         return url;
     }
 
-    private void route(HttpServerRequest req, HttpServerRequestHandler toStore) {
-        Matcher m = POD_SUBRESOURCE.matcher(req.path());
-        if (m.matches()) {
-            String sub = m.group(3);
-            if (sub.equals("log") && req.method().name().equals("GET")) {
-                serveLog(req, m.group(1), m.group(2));
+    public Stats stats() {
+        return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision());
+    }
+
+    private void handle(HttpServerRequest req) {
+        requests.incrementAndGet();
+        if (req.method() == HttpMethod.GET || req.method() == HttpMethod.DELETE && !hasBody(req)) {
+            serve(req, null);
+        } else {
+            req.body().onSuccess(body -> serve(req, body)).onFailure(e -> fail(req, 400, "BadRequest", e.getMessage()));
+        }
+    }
+
+    private static boolean hasBody(HttpServerRequest req) {
+        String length = req.getHeader("Content-Length");
+        return req.getHeader("Transfer-Encoding") != null || length != null && !length.equals("0");
+    }
+
+    private void serve(HttpServerRequest req, Buffer body) {
+        long t0 = System.nanoTime();
+        try {
+            route(req, body);
+        } catch (KubeStore.ApiError e) {
+            fail(req, e.code, e.reason, e.getMessage());
+        } catch (Selectors.BadSelector e) {
+            fail(req, 400, "BadRequest", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("the simulated API server failed a request", e);
+            fail(req, 500, "InternalError", String.valueOf(e.getMessage()));
+        } finally {
+            busyNanos.addAndGet(System.nanoTime() - t0);
+        }
+    }
+
+    /** Where a request points: a resource, maybe a namespace, a name and a subresource. */
+    private record Target(
+            ApiResource resource, String version, String namespace, String name, String subresource, boolean watch) {}
+
+    private void route(HttpServerRequest req, Buffer body) {
+        List<String> seg = new ArrayList<>(Arrays.asList(req.path().split("/")));
+        seg.removeIf(String::isEmpty);
+        if (seg.isEmpty() || discovery(req, seg)) {
+            if (seg.isEmpty()) {
+                ok(req, 200, "{\"paths\":[\"/api\",\"/api/v1\",\"/apis\",\"/version\"]}");
+            }
+            return;
+        }
+        Target t = target(seg);
+        String sub = t.subresource();
+        if (t.resource().key().equals("/pods") && sub != null) {
+            if (sub.equals("log") && req.method() == HttpMethod.GET) {
+                serveLog(req, t.namespace(), t.name());
+                return;
+            }
+            if (sub.equals("binding") && req.method() == HttpMethod.POST) {
+                bind(req, t.namespace(), t.name(), object(body));
                 return;
             }
             if (UNSERVED.contains(sub)) {
-                status(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
+                fail(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
                 return;
             }
         }
-        toStore.handle(req);
+        if (sub != null && !(sub.equals("status") && t.resource().statusSubresource())) {
+            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+        }
+        if (t.resource().key().equals("/bindings")) {
+            if (req.method() != HttpMethod.POST || t.name() != null || t.namespace() == null) {
+                throw new KubeStore.ApiError(405, "MethodNotAllowed", "bindings can only be created");
+            }
+            ObjectNode binding = object(body);
+            bind(req, t.namespace(), binding.path("metadata").path("name").asText(""), binding);
+            return;
+        }
+        boolean statusOnly = sub != null;
+        ApiResource r = t.resource();
+        if (t.name() == null) {
+            collection(req, body, t);
+            return;
+        }
+        switch (req.method().name()) {
+            case "GET" -> ok(req, 200, store.get(r, t.namespace(), t.name()).json());
+            case "PUT" ->
+                ok(
+                        req,
+                        200,
+                        store.update(r, t.version(), t.namespace(), t.name(), object(body), statusOnly)
+                                .json());
+            case "PATCH" ->
+                ok(
+                        req,
+                        200,
+                        store.patch(r, t.namespace(), t.name(), mediaType(req), tree(body), statusOnly)
+                                .json());
+            case "DELETE" -> {
+                JsonNode options = body == null || body.length() == 0 ? null : tree(body);
+                JsonNode pre = options == null ? null : options.path("preconditions");
+                ok(
+                        req,
+                        200,
+                        store.delete(
+                                        r,
+                                        t.namespace(),
+                                        t.name(),
+                                        pre == null
+                                                ? null
+                                                : pre.path("resourceVersion").asText(null),
+                                        pre == null ? null : pre.path("uid").asText(null))
+                                .json());
+            }
+            default ->
+                throw new KubeStore.ApiError(
+                        405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
+        }
+    }
+
+    private void bind(HttpServerRequest req, String namespace, String pod, ObjectNode binding) {
+        String bodyName = binding.path("metadata").path("name").asText("");
+        if (!bodyName.isEmpty() && !bodyName.equals(pod)) {
+            throw new KubeStore.ApiError(400, "BadRequest", "the binding's name does not match the pod's");
+        }
+        store.bind(namespace, pod, binding.path("target").path("name").asText(""));
+        ok(req, 201, KubeStore.status(201, "", ""));
+    }
+
+    private void collection(HttpServerRequest req, Buffer body, Target t) {
+        ApiResource r = t.resource();
+        Selectors.Selector labels = Selectors.labels(req.getParam("labelSelector"));
+        Selectors.Selector fields = Selectors.fields(req.getParam("fieldSelector"), r.fields(), r.plural());
+        switch (req.method().name()) {
+            case "GET" -> {
+                String w = req.getParam("watch");
+                if (t.watch() || "true".equals(w) || "1".equals(w)) {
+                    watch(req, t, labels, fields);
+                    return;
+                }
+                int limit;
+                try {
+                    limit = req.getParam("limit") == null ? 0 : Integer.parseInt(req.getParam("limit"));
+                } catch (NumberFormatException e) {
+                    throw new KubeStore.ApiError(400, "BadRequest", "limit must be an integer");
+                }
+                ok(
+                        req,
+                        200,
+                        store.list(r, t.version(), t.namespace(), labels, fields, limit, req.getParam("continue")));
+            }
+            case "POST" -> {
+                if (r.namespaced() && t.namespace() == null) {
+                    throw new KubeStore.ApiError(
+                            405, "MethodNotAllowed", "create " + r.plural() + " needs a namespace in the URL");
+                }
+                ok(
+                        req,
+                        201,
+                        store.create(r, t.version(), t.namespace(), object(body))
+                                .json());
+            }
+            case "DELETE" -> {
+                List<KubeStore.Entry> gone = store.deleteCollection(r, t.namespace(), labels, fields);
+                StringBuilder out = new StringBuilder("{\"kind\":\"" + r.kind() + "List\",\"apiVersion\":\""
+                        + r.apiVersion(t.version()) + "\",\"metadata\":{},\"items\":[");
+                for (int i = 0; i < gone.size(); i++) {
+                    out.append(i == 0 ? "" : ",").append(gone.get(i).json());
+                }
+                ok(req, 200, out.append("]}").toString());
+            }
+            default ->
+                throw new KubeStore.ApiError(
+                        405, "MethodNotAllowed", req.method() + " is not supported on the collection " + r.plural());
+        }
+    }
+
+    private Target target(List<String> seg) {
+        String group;
+        String version;
+        int i;
+        if (seg.get(0).equals("api") && seg.size() >= 2) {
+            group = "";
+            version = seg.get(1);
+            i = 2;
+        } else if (seg.get(0).equals("apis") && seg.size() >= 3) {
+            group = seg.get(1);
+            version = seg.get(2);
+            i = 3;
+        } else {
+            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+        }
+        List<String> rest = seg.subList(i, seg.size());
+        boolean watch = false;
+        if (!rest.isEmpty() && rest.get(0).equals("watch")) {
+            watch = true;
+            rest = rest.subList(1, rest.size());
+        }
+        String namespace = null;
+        boolean namespaceItself = group.isEmpty()
+                && rest.size() == 3
+                && rest.get(0).equals("namespaces")
+                && (rest.get(2).equals("status") || rest.get(2).equals("finalize"));
+        if (rest.size() >= 3 && rest.get(0).equals("namespaces") && !namespaceItself) {
+            namespace = rest.get(1);
+            rest = rest.subList(2, rest.size());
+        }
+        if (rest.isEmpty() || rest.size() > 3) {
+            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+        }
+        ApiResource r = store.resource(group, version, rest.get(0));
+        if (r == null || (namespace != null && !r.namespaced())) {
+            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+        }
+        String name = rest.size() >= 2 ? rest.get(1) : null;
+        if (name != null && r.namespaced() && namespace == null) {
+            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+        }
+        return new Target(r, version, namespace, name, rest.size() == 3 ? rest.get(2) : null, watch);
+    }
+
+    private void watch(HttpServerRequest req, Target t, Selectors.Selector labels, Selectors.Selector fields) {
+        String from = req.getParam("resourceVersion");
+        boolean bookmarks = "true".equals(req.getParam("allowWatchBookmarks"));
+        long timeout = parseTimeout(req.getParam("timeoutSeconds"));
+        if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
+            req.toWebSocket().onSuccess(ws -> {
+                KubeStore.Watch w = store.watch(
+                        t.resource(),
+                        t.version(),
+                        t.namespace(),
+                        labels,
+                        fields,
+                        from,
+                        bookmarks,
+                        new KubeStore.Sink() {
+                            @Override
+                            public void send(String event) {
+                                if (!ws.isClosed()) {
+                                    ws.writeTextMessage(event);
+                                }
+                            }
+
+                            @Override
+                            public void close() {
+                                if (!ws.isClosed()) {
+                                    ws.close();
+                                }
+                            }
+                        });
+                ws.closeHandler(v -> w.cancel());
+                timeout(timeout, w);
+            });
+            return;
+        }
+        HttpServerResponse response = req.response().setChunked(true).putHeader("Content-Type", "application/json");
+        KubeStore.Watch w = store.watch(
+                t.resource(), t.version(), t.namespace(), labels, fields, from, bookmarks, new KubeStore.Sink() {
+                    @Override
+                    public void send(String event) {
+                        if (!response.ended() && !response.closed()) {
+                            response.write(event + "\n");
+                        }
+                    }
+
+                    @Override
+                    public void close() {
+                        if (!response.ended() && !response.closed()) {
+                            response.end();
+                        }
+                    }
+                });
+        if (!response.headWritten()) {
+            response.write("");
+        }
+        response.closeHandler(v -> w.cancel());
+        timeout(timeout, w);
+        if (response.ended()) {
+            w.cancel();
+        }
+    }
+
+    private void timeout(long seconds, KubeStore.Watch w) {
+        if (seconds > 0) {
+            vertx.setTimer(seconds * 1000, id -> {
+                w.cancel();
+                w.sink.close();
+            });
+        }
+    }
+
+    private static long parseTimeout(String v) {
+        try {
+            return v == null ? 0 : Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new KubeStore.ApiError(400, "BadRequest", "timeoutSeconds must be an integer");
+        }
+    }
+
+    /** Discovery and health: answers and returns true when the path is one of them. */
+    private boolean discovery(HttpServerRequest req, List<String> seg) {
+        String path = String.join("/", seg);
+        switch (path) {
+            case "version" ->
+                ok(
+                        req,
+                        200,
+                        "{\"major\":\"1\",\"minor\":\"31\",\"gitVersion\":\"v1.31.0-crater-sim\",\"platform\":\"linux/amd64\"}");
+            case "healthz", "readyz", "livez" ->
+                req.response().putHeader("Content-Type", "text/plain").end("ok");
+            case "api" ->
+                ok(req, 200, "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[]}");
+            case "api/v1" -> ok(req, 200, resourceList("", "v1"));
+            case "apis" -> ok(req, 200, groupList());
+            default -> {
+                if (seg.size() == 3 && seg.get(0).equals("apis")) {
+                    if (store.resources().stream()
+                            .noneMatch(r -> r.group().equals(seg.get(1)) && r.serves(seg.get(2)))) {
+                        return false;
+                    }
+                    ok(req, 200, resourceList(seg.get(1), seg.get(2)));
+                    return true;
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String groupList() {
+        ObjectNode list = JsonNodeFactory.instance
+                .objectNode()
+                .put("kind", "APIGroupList")
+                .put("apiVersion", "v1");
+        ArrayNode groups = list.putArray("groups");
+        Set<String> names = new LinkedHashSet<>();
+        store.resources().stream().filter(r -> !r.group().isEmpty()).forEach(r -> names.add(r.group()));
+        for (String g : names) {
+            ObjectNode group = groups.addObject().put("name", g);
+            ArrayNode versions = group.putArray("versions");
+            Set<String> vs = new LinkedHashSet<>();
+            store.resources().stream().filter(r -> r.group().equals(g)).forEach(r -> vs.addAll(r.versions()));
+            vs.forEach(
+                    v -> versions.addObject().put("groupVersion", g + "/" + v).put("version", v));
+            String preferred = vs.iterator().next();
+            group.putObject("preferredVersion")
+                    .put("groupVersion", g + "/" + preferred)
+                    .put("version", preferred);
+        }
+        return list.toString();
+    }
+
+    private String resourceList(String group, String version) {
+        ObjectNode list = JsonNodeFactory.instance
+                .objectNode()
+                .put("kind", "APIResourceList")
+                .put("apiVersion", "v1")
+                .put("groupVersion", group.isEmpty() ? version : group + "/" + version);
+        ArrayNode items = list.putArray("resources");
+        for (ApiResource r : store.resources()) {
+            if (!r.group().equals(group) || !r.serves(version)) {
+                continue;
+            }
+            ObjectNode item = items.addObject()
+                    .put("name", r.plural())
+                    .put("singularName", r.kind().toLowerCase())
+                    .put("namespaced", r.namespaced())
+                    .put("kind", r.kind());
+            ArrayNode verbs = item.putArray("verbs");
+            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
+                    .forEach(verbs::add);
+            if (r.statusSubresource()) {
+                ObjectNode status = items.addObject()
+                        .put("name", r.plural() + "/status")
+                        .put("singularName", "")
+                        .put("namespaced", r.namespaced())
+                        .put("kind", r.kind());
+                status.putArray("verbs").add("get").add("patch").add("update");
+            }
+        }
+        return list.toString();
+    }
+
+    private ObjectNode object(Buffer body) {
+        if (!(tree(body) instanceof ObjectNode o)) {
+            throw new KubeStore.ApiError(400, "BadRequest", "the request body is not a JSON object");
+        }
+        return o;
+    }
+
+    private JsonNode tree(Buffer body) {
+        if (body == null || body.length() == 0) {
+            throw new KubeStore.ApiError(400, "BadRequest", "the request needs a body");
+        }
+        try {
+            return json.readTree(body.getBytes());
+        } catch (IOException e) {
+            throw new KubeStore.ApiError(400, "BadRequest", "the request body is not JSON: " + e.getMessage());
+        }
+    }
+
+    private static String mediaType(HttpServerRequest req) {
+        String type = req.getHeader("Content-Type");
+        return type == null ? "" : type.split(";")[0].trim().toLowerCase();
+    }
+
+    private static void ok(HttpServerRequest req, int code, String body) {
+        req.response()
+                .setStatusCode(code)
+                .putHeader("Content-Type", "application/json")
+                .end(body);
+    }
+
+    private static void fail(HttpServerRequest req, int code, String reason, String message) {
+        if (!req.response().ended()) {
+            ok(req, code, KubeStore.status(code, reason, message));
+        }
     }
 
     private void serveLog(HttpServerRequest req, String namespace, String pod) {
-        MockResponse existing = store.handleGet("/api/v1/namespaces/" + namespace + "/pods/" + pod);
-        if (existing.code() != 200) {
-            status(req, 404, "NotFound", "pods \"" + pod + "\" not found");
-            return;
-        }
+        store.get(store.resource("", "v1", "pods"), namespace, pod);
         boolean follow = "true".equals(req.getParam("follow"));
         boolean timestamps = "true".equals(req.getParam("timestamps"));
         int tail;
         try {
             tail = req.getParam("tailLines") == null ? -1 : Integer.parseInt(req.getParam("tailLines"));
         } catch (NumberFormatException e) {
-            status(req, 400, "BadRequest", "tailLines must be an integer");
-            return;
+            throw new KubeStore.ApiError(400, "BadRequest", "tailLines must be an integer");
         }
         var response = req.response().setChunked(true).putHeader("Content-Type", "text/plain");
         var context = vertx.getOrCreateContext();
@@ -133,15 +543,6 @@ public final class InProcessApiServer implements AutoCloseable {
         return timestamps
                 ? DateTimeFormatter.ISO_INSTANT.format(line.time()) + " " + line.text() + "\n"
                 : line.text() + "\n";
-    }
-
-    private static void status(HttpServerRequest req, int code, String reason, String message) {
-        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
-                + message.replace("\"", "\\\"") + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
-        req.response()
-                .setStatusCode(code)
-                .putHeader("Content-Type", "application/json")
-                .end(body);
     }
 
     @Override

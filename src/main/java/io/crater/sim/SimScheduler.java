@@ -9,13 +9,12 @@ import io.crater.policy.Quantities;
 import io.crater.policy.Resources;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoQueue;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -141,12 +140,20 @@ final class SimScheduler {
     }
 
     private void bind(Pod pod, String node) {
-        String patch = "[{\"op\":\"add\",\"path\":\"/spec/nodeName\",\"value\":" + Serialization.asJson(node) + "}]";
         try {
-            client.pods()
+            client.bindings()
                     .inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .patch(PatchContext.of(PatchType.JSON), patch);
+                    .resource(new BindingBuilder()
+                            .withNewMetadata()
+                            .withName(pod.getMetadata().getName())
+                            .endMetadata()
+                            .withNewTarget()
+                            .withApiVersion("v1")
+                            .withKind("Node")
+                            .withName(node)
+                            .endTarget()
+                            .build())
+                    .create();
             events.record(
                     pod,
                     "Normal",

@@ -44,6 +44,29 @@ public final class Simulator implements AutoCloseable {
                     Duration.ofMillis(500),
                     Duration.ofSeconds(1));
         }
+
+        /**
+         * The defaults with the simulated cluster's pace taken from {@code crater.sim.tick} /
+         * {@code CRATER_SIM_TICK} and {@code crater.sim.start-delay} / {@code CRATER_SIM_START_DELAY}
+         * ({@code 0.05s}, {@code 200ms}-style values as {@code 0.2s}).
+         */
+        public Settings paced(String tick, String startDelay) {
+            return new Settings(
+                    fleet,
+                    namespaces,
+                    tick == null ? this.tick : positive("tick", tick),
+                    startDelay == null ? this.startDelay : positive("start delay", startDelay),
+                    logInterval);
+        }
+
+        private static Duration positive(String what, String value) {
+            Duration d = Kubelet.parse(value);
+            if (d == null || d.isNegative() || (what.equals("tick") && d.isZero())) {
+                throw new IllegalArgumentException("the simulated cluster's " + what + " '" + value
+                        + "' is not a duration such as 0.05s, 2s or 1m");
+            }
+            return d;
+        }
     }
 
     private final Settings settings;
@@ -115,6 +138,11 @@ public final class Simulator implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /** Requests the in-process API server has served and the time it spent serving them. */
+    public InProcessApiServer.Stats apiServerStats() {
+        return apiServer.stats();
     }
 
     public PodLogs logs() {
