@@ -277,6 +277,14 @@ public class AdmissionService {
                 });
     }
 
+    /** The resources a job holds quota for: its accelerators when it has any, else everything it requests. */
+    static Set<String> scarce(Resources request) {
+        Set<String> keys = new java.util.TreeSet<>(request.amounts().keySet());
+        Set<String> accelerators = new java.util.TreeSet<>(keys);
+        accelerators.removeAll(Set.of("cpu", "memory"));
+        return accelerators.isEmpty() ? keys : accelerators;
+    }
+
     /** Writes the reasons of waiting jobs in batches, only where they changed (no dead rows for unchanged ones). */
     private static Uni<Void> writeReasons(Map<Long, String> reasons) {
         Uni<Void> chain = Uni.createFrom().voidItem();
@@ -385,6 +393,11 @@ public class AdmissionService {
         final Map<Long, String> waitingReasons = new java.util.LinkedHashMap<>();
         /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
         final Map<Map<String, String>, Ordering.Waiting> held = new HashMap<>();
+        /**
+         * Accounts whose quota is held for a job of theirs that waited past the aging tolerance on the account's
+         * quota, with the resources it holds: later jobs of the account needing them no longer pass it.
+         */
+        final Map<Long, Map.Entry<Ordering.Waiting, Set<String>>> heldQuota = new HashMap<>();
 
         Round(List<NodeCapacity> nodes, long epoch) {
             this.nodes = nodes;
@@ -419,6 +432,12 @@ public class AdmissionService {
             Map<String, String> selector =
                     checked.pods().isEmpty() ? Map.of() : checked.pods().get(0).nodeSelector();
             Ordering.Waiting holder = held.get(selector);
+            Map.Entry<Ordering.Waiting, Set<String>> quotaHolder = heldQuota.get(job.accountId());
+            if (holder == null
+                    && quotaHolder != null
+                    && waiting.quota().amounts().keySet().stream().anyMatch(quotaHolder.getValue()::contains)) {
+                holder = quotaHolder.getKey();
+            }
             if (holder != null) {
                 long waited = java.time.Duration.between(holder.submittedAt(), java.time.Instant.now())
                         .toSeconds();
@@ -453,6 +472,13 @@ public class AdmissionService {
                         && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
                     // Waited too long: smaller jobs for the same nodes no longer pass it; capacity accrues for it.
                     held.putIfAbsent(selector, waiting);
+                }
+                if (d.kind() == Admission.Kind.QUEUE
+                        && !checked.backfill()
+                        && d.reasons().stream().anyMatch(r -> r.code().equals("AccountQuotaExceeded"))
+                        && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
+                    // The same within the account: its later jobs no longer take the quota this one waits for.
+                    heldQuota.putIfAbsent(job.accountId(), Map.entry(waiting, scarce(waiting.quota())));
                 }
                 if (d.kind() == Admission.Kind.QUEUE
                         && !checked.backfill()

@@ -1,0 +1,134 @@
+package io.crater.job;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Best-effort FIFO with aging, end to end in the simulated cluster: a job that needs a whole RTX 4090 node
+ * waits behind a stream of one-GPU jobs that keep taking every GPU as it frees; once it has waited past the aging
+ * tolerance (4 s here) the capacity it needs is held for it, the one-GPU jobs after it wait with
+ * {@code CapacityHeldForOlderJob}, and it starts.
+ */
+@QuarkusTest
+@TestProfile(AgingFlowTest.ShortAging.class)
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class AgingFlowTest {
+
+    /** The same application with an aging tolerance of seconds instead of an hour. */
+    public static class ShortAging implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("crater.jobs.aging-tolerance", "4s");
+        }
+    }
+
+    static final String PW = "Aging-pass-2026";
+    static final String RTX = "nvidia-rtx-4090";
+
+    static Map<String, Object> job(String name, int gpus, String duration) {
+        Map<String, Object> m = new HashMap<>(Map.of(
+                "name",
+                name,
+                "kind",
+                "custom",
+                "image",
+                "python:3.12",
+                "command",
+                List.of("python", "run.py"),
+                "resources",
+                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", RTX, "accelerators", gpus)));
+        m.put("env", Map.of("SIM_DURATION", duration));
+        return m;
+    }
+
+    static String submit(String token, Map<String, Object> body) {
+        return as(token)
+                .header("X-Crater-Account", "ag-team")
+                .body(body)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    static String state(String token, String id) {
+        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+    }
+
+    @Test
+    void aWholeNodeJobIsNotStarvedByAStreamOfSmallOnes() throws Exception {
+        String token = Api.user("ag.uma", PW);
+        admin().body(Map.of("slug", "ag-team", "name", "ag-team")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", RTX, "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "cpu", "guaranteed", "64", "max", "64"),
+                                Map.of("resource", "memory", "guaranteed", "512Gi", "max", "512Gi"))))
+                .put("/api/v1/accounts/ag-team/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member")).put("/api/v1/accounts/ag-team/members/ag.uma");
+
+        // Both RTX 4090 nodes (4 GPUs each) busy with one-GPU jobs that end at staggered times.
+        List<String> small = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            small.add(submit(token, job("fill-" + i, 1, String.format("%.1fs", 3 + i * 0.4))));
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> small.stream()
+                        .allMatch(id -> List.of("Running", "Succeeded").contains(state(token, id))));
+
+        String whole = submit(token, job("whole-node", 4, "5s"));
+        long t0 = System.currentTimeMillis();
+        // A stream of one-GPU jobs: without aging, each GPU that frees goes to the next of them.
+        List<String> stream = new ArrayList<>();
+        boolean heldSeen = false;
+        while (System.currentTimeMillis() - t0 < 60_000 && !state(token, whole).equals("Running")) {
+            stream.add(submit(token, job("stream-" + stream.size(), 1, "3s")));
+            Thread.sleep(300);
+            for (int i = Math.max(0, stream.size() - 4); i < stream.size() && !heldSeen; i++) {
+                List<String> codes = as(token)
+                        .get("/api/v1/jobs/" + stream.get(i) + "/wait")
+                        .then()
+                        .extract()
+                        .path("reasons.code");
+                heldSeen = codes != null && codes.contains("CapacityHeldForOlderJob");
+            }
+        }
+        double waited = (System.currentTimeMillis() - t0) / 1000.0;
+        System.out.printf(
+                "aging: the whole-node job was %s %.1f s after submission; %d one-GPU jobs arrived meanwhile%n",
+                state(token, whole), waited, stream.size());
+        assertThat(state(token, whole))
+                .as("the whole-node job starts (after %.1f s)", waited)
+                .isEqualTo("Running");
+        assertThat(stream).as("one-GPU jobs kept arriving while it waited").hasSizeGreaterThan(5);
+        assertThat(stream.stream().filter(id -> !state(token, id).equals("Queued")))
+                .as("some one-GPU jobs passed it before it had waited the tolerance")
+                .isNotEmpty();
+        assertThat(heldSeen)
+                .as("a one-GPU job arriving after the tolerance waited with CapacityHeldForOlderJob")
+                .isTrue();
+        for (String id : stream) {
+            as(token).post("/api/v1/jobs/" + id + "/stop");
+        }
+        as(token).post("/api/v1/jobs/" + whole + "/stop");
+    }
+}
