@@ -149,6 +149,17 @@ public final class PackagedApp implements AutoCloseable {
     /** A call with a bearer token (none when null); {@code account} sets X-Crater-Account when not null. */
     public HttpResponse<String> call(String method, String path, String token, String account, String json)
             throws Exception {
+        return call(method, path, token, account, json, java.util.Map.of());
+    }
+
+    public HttpResponse<String> call(
+            String method,
+            String path,
+            String token,
+            String account,
+            String json,
+            java.util.Map<String, String> headers)
+            throws Exception {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url() + path))
                 .header("Content-Type", "application/json")
                 .method(
@@ -161,6 +172,7 @@ public final class PackagedApp implements AutoCloseable {
         if (account != null) {
             req.header("X-Crater-Account", account);
         }
+        headers.forEach(req::header);
         return HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -60,24 +60,32 @@ public class JobResource {
     public Uni<Response> submit(
             JobViews.SubmitJob req,
             @QueryParam("dryRun") boolean dryRun,
-            @HeaderParam("X-Crater-Account") String account) {
+            @HeaderParam("X-Crater-Account") String account,
+            @HeaderParam("Idempotency-Key") String idempotencyKey) {
         return current.caller()
-                .flatMap(c -> jobs.submit(req, account, dryRun, c))
-                .map(o -> Response.status(dryRun ? 200 : 201).entity(o).build());
+                .flatMap(c -> jobs.submit(req, account, dryRun, idempotencyKey, c))
+                .map(o -> o instanceof JobService.Replayed r
+                        ? Response.ok(r.job())
+                                .header("Idempotent-Replayed", "true")
+                                .build()
+                        : Response.status(dryRun ? 200 : 201).entity(o).build());
     }
 
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml"})
     @Operation(summary = "Submit a job written as YAML (the same fields as JSON; unknown fields are refused)")
     public Uni<Response> submitYaml(
-            String yaml, @QueryParam("dryRun") boolean dryRun, @HeaderParam("X-Crater-Account") String account) {
+            String yaml,
+            @QueryParam("dryRun") boolean dryRun,
+            @HeaderParam("X-Crater-Account") String account,
+            @HeaderParam("Idempotency-Key") String idempotencyKey) {
         JobViews.SubmitJob req;
         try {
             req = yaml == null || yaml.isBlank() ? null : Json.readYaml(yaml, JobViews.SubmitJob.class);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("InvalidYaml", "the YAML is not a job spec: " + e.getMessage(), null);
         }
-        return submit(req, dryRun, account);
+        return submit(req, dryRun, account, idempotencyKey);
     }
 
     @GET

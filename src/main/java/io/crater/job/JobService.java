@@ -75,13 +75,98 @@ public class JobService {
     /** A submission made ready: the effective spec and where it came from. */
     private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
 
+    /** A submission answered from an earlier one with the same idempotency key: the job it created. */
+    public record Replayed(JobSummary job) {}
+
+    /** A client's key for a submission and the hash of the request it came with. */
+    private record Idempotency(String key, String hash) {}
+
     public Uni<Object> submit(JobViews.SubmitJob req, String accountHeader, boolean dryRun, Caller caller) {
+        return submit(req, accountHeader, dryRun, null, caller);
+    }
+
+    /**
+     * Submits a job. With an idempotency key, a retry of the same request by the same user answers the job the
+     * first one created ({@link Replayed}) and creates nothing; the key with a different request is 422.
+     */
+    public Uni<Object> submit(
+            JobViews.SubmitJob req, String accountHeader, boolean dryRun, String idempotencyKey, Caller caller) {
         if (req == null) {
             throw ApiException.badRequest(
                     "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
         }
+        Idempotency idem = idempotency(idempotencyKey, req, accountHeader);
+        if (idem != null && !dryRun) {
+            return Panache.withSession(() -> replay(idem, caller))
+                    .flatMap(found -> found != null
+                            ? Uni.createFrom().item(found)
+                            : submitOnce(req, accountHeader, false, idem, caller)
+                                    .onFailure(JobService::uniqueViolation)
+                                    .recoverWithUni(e -> Panache.withSession(() -> replay(idem, caller))
+                                            .map(again -> {
+                                                if (again == null) {
+                                                    throw new IllegalStateException(e);
+                                                }
+                                                return again;
+                                            })));
+        }
+        return submitOnce(req, accountHeader, dryRun, null, caller);
+    }
+
+    private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
+        if (key == null) {
+            return null;
+        }
+        if (key.isEmpty() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
+            throw ApiException.badRequest(
+                    "InvalidIdempotencyKey",
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters",
+                    List.of(new Problem.FieldError("Idempotency-Key", "1 to 255 visible ASCII characters")));
+        }
+        String account = accountHeader == null ? "" : accountHeader.trim();
+        return new Idempotency(key, io.crater.platform.Hashes.sha256Hex(account + "\n" + Json.write(req)));
+    }
+
+    /** The job an earlier submission with this key created, or null; 422 when it came with another request. */
+    private Uni<Object> replay(Idempotency idem, Caller caller) {
+        return Sql.rows(
+                        "SELECT public_id, request_hash FROM jobs WHERE user_id = ?1 AND idempotency_key = ?2",
+                        caller.userId(),
+                        idem.key())
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    if (!idem.hash().equals(rows.get(0)[1])) {
+                        throw new ApiException(
+                                422,
+                                "IdempotencyKeyReused",
+                                "Unprocessable",
+                                "this Idempotency-Key was used for a different submission (job " + rows.get(0)[0] + ")",
+                                null,
+                                null,
+                                null);
+                    }
+                    return queries.summary((String) rows.get(0)[0]).map(Replayed::new);
+                });
+    }
+
+    private static boolean uniqueViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
+                    || t instanceof org.hibernate.exception.ConstraintViolationException c
+                            && "jobs_idempotency".equals(c.getConstraintName())
+                    || String.valueOf(t.getMessage()).contains("\"jobs_idempotency\"")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Uni<Object> submitOnce(
+            JobViews.SubmitJob req, String accountHeader, boolean dryRun, Idempotency idem, Caller caller) {
         return Panache.withSession(() -> target(accountHeader, caller)
-                        .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, caller))))
+                        .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller))))
                 .invoke(o -> {
                     if (o instanceof JobSummary) {
                         admission.wake();
@@ -113,7 +198,7 @@ public class JobService {
                 }));
     }
 
-    private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Caller caller) {
+    private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller) {
         JobSpecs.Checked checked = JobSpecs.check(p.spec(), catalogue.models(), config, t.limits());
         if (checked.priority() > 1 && !t.accountAdmin() && !caller.platformAdmin()) {
             throw ApiException.forbidden(
@@ -146,6 +231,7 @@ public class JobService {
                             new Prepared(stored, p.templateId(), p.templateVersion(), p.sourceJobId()),
                             checked,
                             t,
+                            idem,
                             caller)
                     .map(s -> (Object) s);
         });
@@ -244,13 +330,14 @@ public class JobService {
         return yaml(m);
     }
 
-    private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Caller caller) {
+    private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller) {
         String publicId = JobNames.newPublicId();
         JobInputs.Spec s = checked.spec();
         return Panache.withTransaction(() -> Sql.insertReturningId(
                                 "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority,"
-                                        + " template_id, template_version, source_job_id, time_limit_s, backfill)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+                                        + " template_id, template_version, source_job_id, time_limit_s, backfill,"
+                                        + " idempotency_key, request_hash)"
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id",
                                 publicId,
                                 t.id(),
                                 caller.userId(),
@@ -263,7 +350,9 @@ public class JobService {
                                 p.templateVersion(),
                                 p.sourceJobId(),
                                 s.timeLimit() == null ? null : s.timeLimit().toSeconds(),
-                                checked.backfill())
+                                checked.backfill(),
+                                idem == null ? null : idem.key(),
+                                idem == null ? null : idem.hash())
                         .call(id -> {
                             Uni<Void> chain = Uni.createFrom().voidItem();
                             for (var e : checked.quotaRequest().amounts().entrySet()) {
