@@ -23,6 +23,7 @@ import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -333,43 +334,52 @@ public class JobService {
     private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller) {
         String publicId = JobNames.newPublicId();
         JobInputs.Spec s = checked.spec();
+        // One statement: the row, its requests (the usage admission counts), its first transition and the wake-up
+        // of admission's leader on every replica.
+        List<String> resources =
+                new ArrayList<>(checked.quotaRequest().amounts().keySet());
+        String requests = resources.isEmpty()
+                ? ""
+                : ", r AS (INSERT INTO job_requests (job_id, resource, milli) SELECT j.id, x.resource, x.milli FROM j,"
+                        + " unnest(string_to_array(?16, ','), CAST(string_to_array(?17, ',') AS bigint[])) AS x (resource, milli))";
+        List<Object> params = new ArrayList<>(java.util.Arrays.asList(
+                publicId,
+                t.id(),
+                caller.userId(),
+                s.displayName(),
+                s.kind().id(),
+                s.kind().interactive(),
+                Json.write(p.spec()),
+                checked.priority(),
+                p.templateId(),
+                p.templateVersion(),
+                p.sourceJobId(),
+                s.timeLimit() == null ? null : s.timeLimit().toSeconds(),
+                checked.backfill(),
+                idem == null ? null : idem.key(),
+                idem == null ? null : idem.hash()));
+        if (!resources.isEmpty()) {
+            // Resource names are DNS labels and quantities integers: a comma never occurs inside one.
+            params.add(String.join(",", resources));
+            params.add(String.join(
+                    ",",
+                    resources.stream()
+                            .map(k -> Long.toString(
+                                    checked.quotaRequest().amounts().get(k)))
+                            .toList()));
+        }
         return Panache.withTransaction(() -> Sql.insertReturningId(
-                                "INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec, priority,"
-                                        + " template_id, template_version, source_job_id, time_limit_s, backfill,"
+                                "WITH j AS (INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec,"
+                                        + " priority, template_id, template_version, source_job_id, time_limit_s, backfill,"
                                         + " idempotency_key, request_hash)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id",
-                                publicId,
-                                t.id(),
-                                caller.userId(),
-                                s.displayName(),
-                                s.kind().id(),
-                                s.kind().interactive(),
-                                Json.write(p.spec()),
-                                checked.priority(),
-                                p.templateId(),
-                                p.templateVersion(),
-                                p.sourceJobId(),
-                                s.timeLimit() == null ? null : s.timeLimit().toSeconds(),
-                                checked.backfill(),
-                                idem == null ? null : idem.key(),
-                                idem == null ? null : idem.hash())
-                        .call(id -> {
-                            Uni<Void> chain = Uni.createFrom().voidItem();
-                            for (var e : checked.quotaRequest().amounts().entrySet()) {
-                                chain = chain.flatMap(v -> Sql.update(
-                                                "INSERT INTO job_requests (job_id, resource, milli) VALUES (?1, ?2, ?3)",
-                                                id,
-                                                e.getKey(),
-                                                e.getValue())
-                                        .replaceWithVoid());
-                            }
-                            return chain;
-                        })
-                        .call(id -> Sql.update(
-                                "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message) VALUES (?1, '', 'Queued', 'Submitted', '')",
-                                id))
-                        .call(id -> Sql.count(
-                                "SELECT count(*) FROM (SELECT pg_notify('crater_admission', ?1)) AS n", publicId))
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10,"
+                                        + " ?11, ?12, ?13, ?14, ?15) RETURNING id)"
+                                        + requests
+                                        + ", t AS (INSERT INTO job_transitions (job_id, from_state, to_state, reason, message)"
+                                        + " SELECT j.id, '', 'Queued', 'Submitted', '' FROM j)"
+                                        + ", n AS (SELECT pg_notify('crater_admission', ?1))"
+                                        + " SELECT j.id FROM j, n",
+                                params.toArray())
                         .call(id -> audit.record(
                                 caller.actor(t.slug()),
                                 "job.submit",
