@@ -5,7 +5,7 @@ WEBUI := src/main/webui
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench browsers fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -22,8 +22,11 @@ build: ## Build the application (console included) into target/quarkus-app
 test: browsers test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
 	$(MVN) verify
 
-bench: ## Print performance figures of this machine (API, admission, job list at 100k jobs); see docs/benchmarks.md
-	$(MVN) test -Dtest='*Bench' -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
+bench: ## Print performance figures of this machine (API, admission, job list at 100k jobs, Kueue's baseline trace); see docs/benchmarks.md
+	set -o pipefail; $(MVN) test -Dtest='*Bench' -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
+
+bench-large: ## Replay Kueue's large-scale trace (50,000 jobs, 1,000 accounts) against Crater; see docs/benchmarks.md
+	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
 
 test-ui: ## Run the console's unit tests (Vitest)
 	cd $(WEBUI) && npm ci --no-audit --no-fund && npm test

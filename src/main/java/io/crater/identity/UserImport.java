@@ -193,24 +193,22 @@ public class UserImport {
     }
 
     private Uni<Void> insertAll(List<Row> rows, Map<String, Long> accounts, AuditService.Actor actor) {
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (Row r : rows) {
-            chain = chain.flatMap(v -> users.insert(r.user(), actor)
-                    .flatMap(id -> r.account().isEmpty()
-                            ? Uni.createFrom().voidItem()
-                            : Sql.update(
-                                            "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, ?3)",
-                                            accounts.get(r.account()),
-                                            id,
-                                            r.accountRole())
-                                    .flatMap(x -> audit.record(
-                                            actor,
-                                            "member.add",
-                                            "member",
-                                            r.account() + "/" + r.user().username(),
-                                            null,
-                                            Map.of("role", r.accountRole(), "fileAccess", "rw")))));
-        }
-        return chain;
+        return io.crater.platform.Unis.sequentially(
+                rows,
+                r -> users.insert(r.user(), actor)
+                        .flatMap(id -> r.account().isEmpty()
+                                ? Uni.createFrom().voidItem()
+                                : Sql.update(
+                                                "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, ?3)",
+                                                accounts.get(r.account()),
+                                                id,
+                                                r.accountRole())
+                                        .flatMap(x -> audit.record(
+                                                actor,
+                                                "member.add",
+                                                "member",
+                                                r.account() + "/" + r.user().username(),
+                                                null,
+                                                Map.of("role", r.accountRole(), "fileAccess", "rw")))));
     }
 }

@@ -6,6 +6,7 @@ import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
+import io.crater.platform.Unis;
 import io.crater.policy.Admission;
 import io.crater.policy.GangPlacement;
 import io.crater.policy.MemberLimits;
@@ -219,23 +220,19 @@ public class AdmissionService {
                                 + " AND j.started_at + j.time_limit_s * interval '1 second' < now() + ?1 * interval '1 second'"
                                 + " RETURNING j.public_id, j.user_id, j.name, j.started_at + j.time_limit_s * interval '1 second'",
                         config.timeLimitWarning().toSeconds())
-                .flatMap(rows -> {
-                    Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (Object[] r : rows) {
-                        java.time.Instant end = Sql.instant(r[3]);
-                        long minutes = Math.max(
-                                0,
-                                java.time.Duration.between(java.time.Instant.now(), end)
-                                        .toMinutes());
-                        chain = chain.flatMap(v -> notices.notify(
-                                Sql.longOf(r[1]),
-                                "job.time-limit",
-                                "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in "
-                                        + minutes + " min) and is stopped then: save your work.",
-                                "/jobs/" + r[0]));
-                    }
-                    return chain;
-                })));
+                .flatMap(rows -> Unis.sequentially(rows, r -> {
+                    java.time.Instant end = Sql.instant(r[3]);
+                    long minutes = Math.max(
+                            0,
+                            java.time.Duration.between(java.time.Instant.now(), end)
+                                    .toMinutes());
+                    return notices.notify(
+                            Sql.longOf(r[1]),
+                            "job.time-limit",
+                            "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in " + minutes
+                                    + " min) and is stopped then: save your work.",
+                            "/jobs/" + r[0]);
+                }))));
     }
 
     /** Fails the round unless this replica's epoch is still the current one; holds it for the transaction. */
@@ -266,11 +263,10 @@ public class AdmissionService {
                     List<Object[]> queued =
                             rows.stream().filter(r -> "Queued".equals(r[7])).toList();
                     return round.preload(queued).flatMap(x -> {
-                        Uni<Void> chain = Uni.createFrom().voidItem();
-                        for (Ordering.Waiting w : order(queued, round.accounts)) {
-                            chain = chain.flatMap(v -> round.decide(round.rows.get(w.job()), w));
-                        }
-                        return chain.flatMap(v -> writeReasons(round.waitingReasons))
+                        // One job after another without nesting: a round may decide thousands of jobs.
+                        return Unis.sequentially(
+                                        order(queued, round.accounts), w -> round.decide(round.rows.get(w.job()), w))
+                                .flatMap(v -> writeReasons(round.waitingReasons))
                                 .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
                                 .map(reclaimed -> new Outcome(round.admitted, reclaimed));
                     });
@@ -406,18 +402,16 @@ public class AdmissionService {
 
         /** Loads the quota lines of every account with a waiting job: the order depends on them. */
         Uni<Void> preload(List<Object[]> queued) {
-            Uni<Void> chain = Uni.createFrom().voidItem();
+            List<Long> load = new ArrayList<>();
             for (Object[] r : queued) {
                 JobRow job = JobRow.of(r);
                 rows.put(job.publicId(), job);
                 if (!accounts.containsKey(job.accountId())) {
                     accounts.put(job.accountId(), Map.of());
-                    chain = chain.flatMap(v -> quotas.snapshot(job.accountId())
-                            .invoke(l -> accounts.put(job.accountId(), l))
-                            .replaceWithVoid());
+                    load.add(job.accountId());
                 }
             }
-            return chain;
+            return Unis.sequentially(load, a -> quotas.snapshot(a).invoke(l -> accounts.put(a, l)));
         }
 
         Uni<Void> decide(JobRow job, Ordering.Waiting waiting) {

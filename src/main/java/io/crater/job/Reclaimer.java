@@ -4,6 +4,7 @@ import io.crater.audit.AuditService;
 import io.crater.cluster.ClusterCache;
 import io.crater.notify.NotificationService;
 import io.crater.platform.Sql;
+import io.crater.platform.Unis;
 import io.crater.policy.NodeCapacity;
 import io.crater.policy.QuotaLine;
 import io.crater.policy.Reclaim;
@@ -111,16 +112,15 @@ public class Reclaimer {
     private Uni<Map<Long, Map<String, QuotaLine>>> withQuotas(
             List<Reclaim.Running> running, Map<Long, Map<String, QuotaLine>> loaded) {
         Map<Long, Map<String, QuotaLine>> all = new HashMap<>(loaded);
-        Uni<Void> chain = Uni.createFrom().voidItem();
+        List<Long> load = new ArrayList<>();
         for (Reclaim.Running r : running) {
             if (r.borrowing() && !all.containsKey(r.account())) {
                 all.put(r.account(), Map.of());
-                chain = chain.flatMap(x -> quotas.snapshot(r.account())
-                        .invoke(l -> all.put(r.account(), l))
-                        .replaceWithVoid());
+                load.add(r.account());
             }
         }
-        return chain.replaceWith(all);
+        return Unis.sequentially(load, a -> quotas.snapshot(a).invoke(l -> all.put(a, l)))
+                .replaceWith(all);
     }
 
     private Found plan(

@@ -39,7 +39,7 @@ public final class InProcessApiServer implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(InProcessApiServer.class);
     private static final List<String> UNSERVED =
-            List.of("exec", "attach", "portforward", "proxy", "eviction", "ephemeralcontainers", "resize");
+            List.of("attach", "portforward", "proxy", "eviction", "ephemeralcontainers", "resize");
     private static final long BOOKMARK_EVERY_MS = 30_000;
 
     private final Vertx vertx;
@@ -63,8 +63,10 @@ public final class InProcessApiServer implements AutoCloseable {
     /** Starts listening on 127.0.0.1 and the given port (0 = any free port); returns the base URL. */
     public String start(int port) {
         try {
-            server = vertx.createHttpServer(
-                            new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+            server = vertx.createHttpServer(new HttpServerOptions()
+                            .setHost("127.0.0.1")
+                            .setPort(port)
+                            .setWebSocketSubProtocols(List.of(ExecSession.PROTOCOL)))
                     .requestHandler(this::handle)
                     .listen()
                     .toCompletionStage()
@@ -133,6 +135,10 @@ public final class InProcessApiServer implements AutoCloseable {
                 serveLog(req, t.namespace(), t.name());
                 return;
             }
+            if (sub.equals("exec") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
+                exec(req, t.namespace(), t.name());
+                return;
+            }
             if (sub.equals("binding") && req.method() == HttpMethod.POST) {
                 bind(req, t.namespace(), t.name(), object(body));
                 return;
@@ -193,6 +199,35 @@ public final class InProcessApiServer implements AutoCloseable {
                 throw new KubeStore.ApiError(
                         405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
         }
+    }
+
+    /** {@code pods/exec}: a WebSocket session with the simulated shell of a running pod's container. */
+    private void exec(HttpServerRequest req, String namespace, String pod) {
+        JsonNode object =
+                store.get(store.resource("", "v1", "pods"), namespace, pod).object();
+        if (!"Running".equals(object.path("status").path("phase").asText())) {
+            throw new KubeStore.ApiError(
+                    400,
+                    "BadRequest",
+                    "pod " + pod + " is not running ("
+                            + object.path("status").path("phase").asText()
+                            + "): cannot exec into a container in a completed or pending pod");
+        }
+        String container = req.getParam("container");
+        List<String> containers = new ArrayList<>();
+        object.path("spec")
+                .path("containers")
+                .forEach(c -> containers.add(c.path("name").asText()));
+        if (container != null && !containers.contains(container)) {
+            throw new KubeStore.ApiError(400, "BadRequest", "container " + container + " is not valid for pod " + pod);
+        }
+        if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
+            throw new KubeStore.ApiError(
+                    400, "BadRequest", "pods/exec is served over WebSocket (" + ExecSession.PROTOCOL + ")");
+        }
+        List<String> command = req.params().getAll("command");
+        boolean tty = "true".equals(req.getParam("tty")) || "1".equals(req.getParam("tty"));
+        req.toWebSocket().onSuccess(ws -> ExecSession.start(ws, namespace, pod, command, tty));
     }
 
     private void bind(HttpServerRequest req, String namespace, String pod, ObjectNode binding) {

@@ -194,6 +194,8 @@ public final class Simulator implements AutoCloseable {
                 String key = SimState.key(pod);
                 state.ledger.release(key);
                 logs.remove(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                SimShell.forget(
+                        pod.getMetadata().getNamespace(), pod.getMetadata().getName());
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }

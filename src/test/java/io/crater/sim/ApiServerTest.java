@@ -319,7 +319,7 @@ class ApiServerTest {
                 "application/json",
                 "{\"target\":{\"kind\":\"Node\",\"name\":\"node-2\"}}");
         assertThat(again.statusCode()).as("a pod is bound once").isEqualTo(409);
-        assertThat(call("GET", "/api/v1/namespaces/" + NS + "/pods/x/exec", null, null)
+        assertThat(call("GET", "/api/v1/namespaces/" + NS + "/pods/x/attach", null, null)
                         .statusCode())
                 .isEqualTo(405);
         assertThat(call("GET", "/apis/example.com/v1/things", null, null).statusCode())
@@ -457,6 +457,74 @@ class ApiServerTest {
                     public void close() {}
                 });
         assertThat(events).hasSize(2).allMatch(e -> e.startsWith("{\"type\":\"ADDED\""));
+    }
+
+    @Test
+    void execRunsTheSimulatedShellWithAndWithoutATerminal() throws Exception {
+        client.pods().inNamespace(NS).resource(pod("ex-1", Map.of())).create();
+        assertThatThrownBy(() -> client.pods()
+                        .inNamespace(NS)
+                        .withName("ex-1")
+                        .writingOutput(new java.io.ByteArrayOutputStream())
+                        .exec("echo", "hi")
+                        .exitCode()
+                        .get(10, java.util.concurrent.TimeUnit.SECONDS))
+                .as("a pending pod cannot be exec'd into")
+                .isNotNull();
+        Pod p = client.pods().inNamespace(NS).withName("ex-1").get();
+        p.getStatus().setPhase("Running");
+        client.pods().inNamespace(NS).resource(p).updateStatus();
+
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = client.pods()
+                .inNamespace(NS)
+                .withName("ex-1")
+                .writingOutput(out)
+                .writingError(err)
+                .exec("sh", "-c", "echo hello > note.txt")
+                .exitCode()
+                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(code).isZero();
+        out.reset();
+        code = client.pods()
+                .inNamespace(NS)
+                .withName("ex-1")
+                .writingOutput(out)
+                .writingError(err)
+                .exec("cat", "note.txt", "missing.txt")
+                .exitCode()
+                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(code).isEqualTo(1);
+        assertThat(out.toString()).isEqualTo("hello\n");
+        assertThat(err.toString()).contains("missing.txt: No such file or directory");
+
+        java.io.ByteArrayOutputStream term = new java.io.ByteArrayOutputStream();
+        io.fabric8.kubernetes.client.dsl.ExecWatch session = client.pods()
+                .inNamespace(NS)
+                .withName("ex-1")
+                .redirectingInput()
+                .writingOutput(term)
+                .withTTY()
+                .exec("bash");
+        try {
+            session.getInput().write("ech\u007fho typed\r".getBytes());
+            session.getInput().flush();
+            await().atMost(Duration.ofSeconds(5)).until(() -> term.toString().contains("typed\r\n"));
+            session.resize(120, 40);
+            Thread.sleep(200);
+            session.getInput().write("stty size\rls\rnosuch\rexit 3\r".getBytes());
+            session.getInput().flush();
+            assertThat(session.exitCode().get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo(3);
+        } finally {
+            session.close();
+        }
+        assertThat(term.toString())
+                .contains("crater@ex-1:/workspace$ ")
+                .contains("40 120")
+                .contains("note.txt")
+                .contains("nosuch: command not found");
     }
 
     static List<String> names(List<? extends io.fabric8.kubernetes.api.model.HasMetadata> items) {
