@@ -43,6 +43,9 @@ import java.util.TreeMap;
 public class WaitService {
 
     static final Duration HORIZON = Duration.ofDays(60);
+    /** Admission decisions one estimate may play forward (about a tenth of a second of a core). */
+    static final int MAX_DECISIONS = 20_000;
+
     static final int AHEAD_SHOWN = 20;
 
     @Inject
@@ -74,24 +77,36 @@ public class WaitService {
             Map<Long, String> owners) {}
 
     public Uni<JobViews.Wait> explain(String publicId, Caller caller) {
-        return Panache.withSession(() -> queries.visible(publicId, caller).flatMap(v -> {
-            String state = v.state();
-            if (state.equals("Admitted") || state.equals("Pending")) {
-                return Sql.rows("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", v.id())
-                        .map(rows -> new JobViews.Wait(
-                                state,
-                                clusterReasons.of(JobRow.of(rows.get(0)), admission.checked(JobRow.of(rows.get(0)))),
-                                null,
-                                null,
-                                List.of()));
-            }
-            if (!state.equals("Queued")) {
-                return Uni.createFrom().item(new JobViews.Wait(state, List.of(), null, null, List.of()));
-            }
-            List<Reason> reasons =
-                    v.row()[8] == null ? List.of() : List.of(Json.read((String) v.row()[8], Reason[].class));
-            return world(caller).map(w -> explainQueued(publicId, w, reasons));
-        }));
+        // The data is read in the session; the forecast, which plays admission forward, runs on a worker thread.
+        Uni<java.util.function.Supplier<JobViews.Wait>> read = Panache.withSession(() -> queries.visible(
+                        publicId, caller)
+                .<java.util.function.Supplier<JobViews.Wait>>flatMap(v -> {
+                    String state = v.state();
+                    if (state.equals("Admitted") || state.equals("Pending")) {
+                        return Sql.rows("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", v.id())
+                                .map(rows -> later(() -> new JobViews.Wait(
+                                        state,
+                                        clusterReasons.of(
+                                                JobRow.of(rows.get(0)), admission.checked(JobRow.of(rows.get(0)))),
+                                        null,
+                                        null,
+                                        List.of())));
+                    }
+                    if (!state.equals("Queued")) {
+                        return Uni.createFrom()
+                                .<java.util.function.Supplier<JobViews.Wait>>item(
+                                        later(() -> new JobViews.Wait(state, List.of(), null, null, List.of())));
+                    }
+                    List<Reason> reasons =
+                            v.row()[8] == null ? List.of() : List.of(Json.read((String) v.row()[8], Reason[].class));
+                    return world(caller).map(w -> later(() -> explainQueued(publicId, w, reasons)));
+                }));
+        return read.emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                .map(java.util.function.Supplier::get);
+    }
+
+    private static java.util.function.Supplier<JobViews.Wait> later(java.util.function.Supplier<JobViews.Wait> s) {
+        return s;
     }
 
     private JobViews.Wait explainQueued(String publicId, World w, List<Reason> reasons) {
@@ -117,7 +132,7 @@ public class WaitService {
         }
         // holders() placed the admitted jobs whose pods are not bound yet onto the nodes, as admission reserves them.
         Forecast.Snapshot snapshot = new Forecast.Snapshot(nodes, w.accounts(), w.limits(), w.usage());
-        Forecast.Estimate e = Forecast.estimate(now, snapshot, holders, candidates, publicId, HORIZON);
+        Forecast.Estimate e = Forecast.estimate(now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS);
         List<Reason> all = new ArrayList<>(reasons);
         if (reasons.stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))) {
             Reason f = clusterReasons.fragmentation(targetChecked.pods());

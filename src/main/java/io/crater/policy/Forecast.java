@@ -87,12 +87,38 @@ public final class Forecast {
             List<Candidate> queue,
             String target,
             Duration horizon) {
+        return estimate(now, snapshot, running, queue, target, horizon, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The same with at most {@code maxDecisions} admission decisions played: beyond them the answer is
+     * {@code unknown} with {@code TooManyJobsAhead} rather than a computation that grows with the square of a
+     * long line.
+     */
+    public static Estimate estimate(
+            Instant now,
+            Snapshot snapshot,
+            List<Holder> running,
+            List<Candidate> queue,
+            String target,
+            Duration horizon,
+            int maxDecisions) {
         Sim sim = new Sim(snapshot, running);
         List<Candidate> waiting = new ArrayList<>(queue);
         List<Release> released = new ArrayList<>();
         Instant t = now;
         while (true) {
             for (Candidate c : List.copyOf(waiting)) {
+                if (sim.decisions >= maxDecisions) {
+                    return new Estimate(
+                            null,
+                            List.of(),
+                            new Reason(
+                                    "TooManyJobsAhead",
+                                    "too many jobs are ahead of it (" + (queue.size() - 1)
+                                            + ") to play admission forward within " + maxDecisions + " decisions",
+                                    Map.of("jobsAhead", (long) queue.size() - 1, "decisions", (long) maxDecisions)));
+                }
                 if (sim.tryAdmit(c, t)) {
                     waiting.remove(c);
                     if (c.job().equals(target)) {
@@ -173,7 +199,10 @@ public final class Forecast {
                     .anyMatch(n -> c.pods().stream().anyMatch(p -> n.matches(p.nodeSelector())));
         }
 
+        int decisions;
+
         Admission.Decision decide(Candidate c) {
+            decisions++;
             return Admission.decide(
                     accounts.getOrDefault(c.account(), Map.of()),
                     limits.getOrDefault(c.member(), MemberLimits.NONE),

@@ -193,6 +193,12 @@ describe('formatReason for waiting jobs', () => {
     expect(
       formatReason({ code: 'WaitsForJobsWithoutTimeLimit', message: '1 running job has no time limit …', numbers: { jobs: 1 } }, en),
     ).toBe('A running job without a time limit stands in its way, and it cannot start before it ends');
+    expect(
+      formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, en),
+    ).toContain('3000');
+    expect(
+      formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, zh),
+    ).toContain('3000');
     expect(formatReason({ code: 'BeyondHorizon', message: 'it would start more than 60 days from now', numbers: { horizonDays: 60 } }, en)).toBe(
       'It would start more than 60 days from now',
     );

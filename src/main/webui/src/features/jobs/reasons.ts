@@ -159,6 +159,10 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     case 'CannotStartOnIdleCluster':
       return t('jobs.reason.CannotStartOnIdleCluster');
+    case 'TooManyJobsAhead':
+      if (has(n, 'jobsAhead', 'decisions'))
+        return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });
+      break;
     case 'BeyondHorizon':
       if (has(n, 'horizonDays')) return t('jobs.reason.BeyondHorizon', { count: n.horizonDays });
       break;

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
  * max = nominal + borrowingLimit (120), memory plentiful, and one user {@code kq.<n>}, the account's admin (so it may
  * submit {@code high}). Workload classes are priorities: small = low, medium = normal, large = high. A workload of
  * request r is a one-pod {@code custom} job with {@code resources.cpu} = r, 64Mi, {@code SIM_DURATION} = its runtime
- * and a time limit of 2 s ({@link #TIME_LIMIT}). The fleet's allocatable CPU equals the trace's Σ nominal quota; the
+ * and a time limit of 5 s ({@link #TIME_LIMIT}). The fleet's allocatable CPU equals the trace's Σ nominal quota; the
  * simulated cluster ticks every 0.05 s and starts a bound pod at once.
  *
  * <p>Not replicated: cohorts (a Crater account borrows from the whole cluster, not from its cohort of 6 or 100),
@@ -65,13 +65,12 @@ class TraceBench {
     static final int CLIENTS = 32;
     static final int ESTIMATE_EVERY = 20;
     /**
-     * The jobs' time limit ({@code -Dtrace.time-limit}), 2 s by default: the smallest whole-second limit above every
-     * runtime that the simulated kubelet honours, since it counts {@code activeDeadlineSeconds} (as Kubernetes does)
-     * from a start time truncated to the second. It feeds the start estimates, which take running jobs to run to it.
-     * Under bursts of starts the simulated kubelet may look at a pod only after it, so some jobs end
-     * {@code DeadlineExceeded}; the end states show how many.
+     * The jobs' time limit ({@code -Dtrace.time-limit}), 5 s by default. It feeds the start estimates, which take
+     * running jobs to run to it. The simulated kubelet counts {@code activeDeadlineSeconds} (as Kubernetes does) from
+     * a start time truncated to the second and, under bursts of starts, may look at a pod a second late: with 2 s
+     * some of the 0.2 s jobs ended {@code DeadlineExceeded}; with 5 s none do. The end states show how many.
      */
-    static final String TIME_LIMIT = System.getProperty("trace.time-limit", "2s");
+    static final String TIME_LIMIT = System.getProperty("trace.time-limit", "5s");
 
     static final List<String> CLASSES = List.of("small", "medium", "large");
     static final Map<String, String> PRIORITY = Map.of("small", "low", "medium", "normal", "large", "high");

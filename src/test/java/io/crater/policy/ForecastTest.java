@@ -152,4 +152,24 @@ class ForecastTest {
 
         assertThat(e.unknown().code()).isEqualTo("BeyondHorizon");
     }
+
+    @Test
+    void aLineTooLongToPlayWithinTheBudgetIsUnknownWithItsLength() {
+        // One 8-GPU node busy for 1 h; 300 one-hour 8-GPU jobs ahead: 300 releases, each trying every waiting job.
+        List<Forecast.Candidate> line = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            line.add(candidate("ahead-" + i, 1, 8, Duration.ofHours(1)));
+        }
+        line.add(candidate("me", 1, 8, Duration.ofHours(1)));
+        var snapshot = snapshot(List.of(node("n1", 8, 8)), Map.of(1L, quota(16, 8)));
+        var running = List.of(holder("running", 1, "n1", 8, Duration.ofHours(1)));
+
+        var bounded = Forecast.estimate(NOW, snapshot, running, line, "me", Duration.ofDays(30), 1_000);
+        assertThat(bounded.known()).isFalse();
+        assertThat(bounded.unknown().code()).isEqualTo("TooManyJobsAhead");
+        assertThat(bounded.unknown().numbers()).containsEntry("jobsAhead", 300L).containsEntry("decisions", 1_000L);
+
+        var full = Forecast.estimate(NOW, snapshot, running, line, "me", Duration.ofDays(30), Integer.MAX_VALUE);
+        assertThat(full.startBy()).isEqualTo(NOW.plus(Duration.ofHours(301)));
+    }
 }
