@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
@@ -44,26 +45,28 @@ public final class Ordering {
             l.forEach((res, line) -> m.put(res, line.used()));
             used.put(a, new Resources(m));
         });
+        // The account whose head has the smallest share goes next (ties: the earlier submission). Picking from one
+        // account changes only that account's share, so a heap of the heads gives the order in O(n log accounts).
+        record Head(double share, Waiting job) {}
+        PriorityQueue<Head> heads = new PriorityQueue<>(Comparator.comparingDouble(Head::share)
+                .thenComparingLong(h -> h.job().sequence()));
+        for (Deque<Waiting> line : lines.values()) {
+            Waiting head = line.peekFirst();
+            heads.add(new Head(
+                    share(head, used.getOrDefault(head.account(), Resources.NONE), accounts.get(head.account())),
+                    head));
+        }
         List<Waiting> out = new ArrayList<>(jobs.size());
-        while (!lines.isEmpty()) {
-            Waiting next = null;
-            double best = Double.MAX_VALUE;
-            for (Deque<Waiting> line : lines.values()) {
-                Waiting head = line.peekFirst();
-                double share =
-                        share(head, used.getOrDefault(head.account(), Resources.NONE), accounts.get(head.account()));
-                if (next == null || share < best || (share == best && head.sequence() < next.sequence())) {
-                    next = head;
-                    best = share;
-                }
-            }
+        while (!heads.isEmpty()) {
+            Waiting next = heads.poll().job();
             out.add(next);
             Deque<Waiting> line = lines.get(next.account());
             line.removeFirst();
-            if (line.isEmpty()) {
-                lines.remove(next.account());
-            }
             used.merge(next.account(), next.quota(), Resources::plus);
+            Waiting head = line.peekFirst();
+            if (head != null) {
+                heads.add(new Head(share(head, used.get(head.account()), accounts.get(head.account())), head));
+            }
         }
         return out;
     }

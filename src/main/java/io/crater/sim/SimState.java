@@ -31,10 +31,23 @@ final class SimState {
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
+    /** The pods informer's index of pods by the uids of their owners. */
+    static final String BY_OWNER = "owner-uid";
+
+    /** Owner uids of a pod, for {@link #BY_OWNER}. */
+    static List<String> ownerUids(Pod pod) {
+        return pod.getMetadata().getOwnerReferences() == null
+                ? List.of()
+                : pod.getMetadata().getOwnerReferences().stream()
+                        .map(r -> r.getUid())
+                        .filter(java.util.Objects::nonNull)
+                        .toList();
+    }
+
     /** Pods owned by the given object. */
     List<Pod> podsOf(HasMetadata owner) {
         String uid = owner.getMetadata().getUid();
-        return pods.getStore().list().stream()
+        return pods.getIndexer().byIndex(BY_OWNER, uid).stream()
                 .filter(p -> p.getMetadata()
                         .getNamespace()
                         .equals(owner.getMetadata().getNamespace()))

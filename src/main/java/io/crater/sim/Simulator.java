@@ -127,7 +127,11 @@ public final class Simulator implements AutoCloseable {
         gc = new GarbageCollector(client, state);
         state.nodes = inform(client.nodes().inform(handler(o -> {})));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
-        state.pods = inform(client.pods().inAnyNamespace().inform(handler(o -> {})));
+        state.pods = client.pods().inAnyNamespace().runnableInformer(0);
+        state.pods.addIndexers(java.util.Map.of(SimState.BY_OWNER, SimState::ownerUids));
+        state.pods.addEventHandler(handler(o -> {}));
+        inform(state.pods);
+        state.pods.start().toCompletableFuture().join();
         state.groups = inform(client.resources(PodGroup.class).inAnyNamespace().inform(handler(o -> {})));
         state.jobs = inform(client.resources(VolcanoJob.class).inAnyNamespace().inform(handler(o -> {})));
         state.rebuildLedger();
