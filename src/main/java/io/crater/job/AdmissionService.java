@@ -354,13 +354,40 @@ public class AdmissionService {
         return current;
     }
 
+    /**
+     * A stored spec, checked. A job's spec never changes after submission, so the result is kept per job (up to
+     * {@value #CHECKED_CACHE} jobs) until the accelerator catalogue changes: rounds and wait explanations read
+     * thousands of waiting jobs each time.
+     */
     JobSpecs.Checked checked(JobRow job) {
+        List<?> models = catalogue.models();
+        if (models != checkedAgainst) {
+            checkedCache.clear();
+            checkedAgainst = models;
+        }
+        JobSpecs.Checked cached = checkedCache.get(job.id());
+        if (cached != null) {
+            return cached;
+        }
         try {
-            return JobSpecs.check(Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config);
+            JobSpecs.Checked c =
+                    JobSpecs.check(Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config);
+            checkedCache.put(job.id(), c);
+            return c;
         } catch (RuntimeException e) {
             return null;
         }
     }
+
+    static final int CHECKED_CACHE = 50_000;
+    private volatile List<?> checkedAgainst;
+    private final Map<Long, JobSpecs.Checked> checkedCache =
+            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, JobSpecs.Checked> eldest) {
+                    return size() > CHECKED_CACHE;
+                }
+            });
 
     private static List<NodeCapacity> apply(
             List<NodeCapacity> nodes, GangPlacement placement, JobSpecs.Checked checked) {

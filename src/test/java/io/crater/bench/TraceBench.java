@@ -63,7 +63,7 @@ class TraceBench {
 
     static final String PW = "Trace-pass-2026";
     static final int CLIENTS = 32;
-    static final int ESTIMATE_EVERY = 20;
+    static final int ESTIMATE_EVERY = 100;
     /**
      * The jobs' time limit ({@code -Dtrace.time-limit}), 5 s by default. It feeds the start estimates, which take
      * running jobs to run to it. The simulated kubelet counts {@code activeDeadlineSeconds} (as Kubernetes does) from
