@@ -200,6 +200,7 @@ public class AdmissionService {
                 }
             }
         } catch (Throwable e) {
+            written.clear(); // the round's writes may have been rolled back: write every reason again next time
             if (e instanceof FencedException || e.getCause() instanceof FencedException) {
                 LOG.warnf("admission: epoch %d is no longer current; standing down", mine);
                 epoch = -1;
@@ -266,7 +267,7 @@ public class AdmissionService {
                         // One job after another without nesting: a round may decide thousands of jobs.
                         return Unis.sequentially(
                                         order(queued, round.accounts), w -> round.decide(round.rows.get(w.job()), w))
-                                .flatMap(v -> writeReasons(round.waitingReasons))
+                                .flatMap(v -> writeReasons(worthWriting(round.waitingReasons)))
                                 .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
                                 .map(reclaimed -> new Outcome(round.admitted, reclaimed));
                     });
@@ -279,6 +280,40 @@ public class AdmissionService {
         Set<String> accelerators = new java.util.TreeSet<>(keys);
         accelerators.removeAll(Set.of("cpu", "memory"));
         return accelerators.isEmpty() ? keys : accelerators;
+    }
+
+    /** When only a waiting job's numbers changed, its reasons are rewritten at most this often. */
+    static final long NUMBERS_REFRESH_MS = 10_000;
+
+    private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("\"code\":\"([A-Za-z]+)\"");
+
+    /** The codes of the reasons last written per waiting job and when. */
+    private record Written(String codes, long at) {}
+
+    private final Map<Long, Written> written = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The reasons worth writing: those whose codes changed (at once) or whose numbers changed and were written more
+     * than {@link #NUMBERS_REFRESH_MS} ago. Usage moves the numbers of every waiting job of an account at each
+     * admission; rewriting thousands of rows per round made the rounds slow.
+     */
+    private Map<Long, String> worthWriting(Map<Long, String> reasons) {
+        long now = System.currentTimeMillis();
+        written.keySet().retainAll(reasons.keySet());
+        Map<Long, String> out = new java.util.LinkedHashMap<>();
+        reasons.forEach((id, json) -> {
+            StringBuilder codes = new StringBuilder();
+            java.util.regex.Matcher m = CODE.matcher(json);
+            while (m.find()) {
+                codes.append(m.group(1)).append(',');
+            }
+            Written last = written.get(id);
+            if (last == null || !last.codes().equals(codes.toString()) || now - last.at() >= NUMBERS_REFRESH_MS) {
+                out.put(id, json);
+                written.put(id, new Written(codes.toString(), now));
+            }
+        });
+        return out;
     }
 
     /** Writes the reasons of waiting jobs in batches, only where they changed (no dead rows for unchanged ones). */
