@@ -532,6 +532,11 @@ public class AdmissionService {
                 if (d.kind() == Admission.Kind.QUEUE
                         && !checked.backfill()
                         && d.reasons().stream().anyMatch(r -> r.code().equals("AccountQuotaExceeded"))
+                        // Only a job the account's quota can ever hold: one asking more than the max never holds it.
+                        && d.reasons().stream()
+                                .filter(r -> r.code().equals("AccountQuotaExceeded"))
+                                .allMatch(r -> r.numbers().getOrDefault("requested", 0L)
+                                        <= r.numbers().getOrDefault("effectiveMax", 0L))
                         && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
                     // The same within the account: its later jobs no longer take the quota this one waits for.
                     heldQuota.putIfAbsent(job.accountId(), Map.entry(waiting, scarce(waiting.quota())));

@@ -131,4 +131,41 @@ class AgingFlowTest {
         }
         as(token).post("/api/v1/jobs/" + whole + "/stop");
     }
+
+    @Test
+    void aJobAskingMoreThanItsAccountsMaxNeverHoldsTheQuota() throws Exception {
+        String token = Api.user("ag.max", PW);
+        admin().body(Map.of("slug", "ag-small", "name", "ag-small")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", RTX, "guaranteed", "2", "max", "2"),
+                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
+                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
+                .put("/api/v1/accounts/ag-small/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member")).put("/api/v1/accounts/ag-small/members/ag.max");
+        String tooBig = as(token)
+                .header("X-Crater-Account", "ag-small")
+                .body(job("four", 4, "5s"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        Thread.sleep(5_000); // past the 4 s tolerance
+        String small = as(token)
+                .header("X-Crater-Account", "ag-small")
+                .body(job("one", 1, "2s"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> List.of("Running", "Succeeded").contains(state(token, small)));
+        assertThat(state(token, tooBig)).isEqualTo("Queued");
+        as(token).post("/api/v1/jobs/" + tooBig + "/stop");
+    }
 }
