@@ -278,14 +278,12 @@ public class AdmissionService {
     static Set<String> scarce(Resources request) {
         Set<String> keys = new java.util.TreeSet<>(request.amounts().keySet());
         Set<String> accelerators = new java.util.TreeSet<>(keys);
-        accelerators.removeAll(Set.of("cpu", "memory"));
+        accelerators.removeIf(r -> !Ordering.isModel(r));
         return accelerators.isEmpty() ? keys : accelerators;
     }
 
     /** When only a waiting job's numbers changed, its reasons are rewritten at most this often. */
     static final long NUMBERS_REFRESH_MS = 10_000;
-
-    private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile("\"code\":\"([A-Za-z]+)\"");
 
     /** The codes of the reasons last written per waiting job and when. */
     private record Written(String codes, long at) {}
@@ -297,20 +295,17 @@ public class AdmissionService {
      * than {@link #NUMBERS_REFRESH_MS} ago. Usage moves the numbers of every waiting job of an account at each
      * admission; rewriting thousands of rows per round made the rounds slow.
      */
-    private Map<Long, String> worthWriting(Map<Long, String> reasons) {
+    private Map<Long, String> worthWriting(Map<Long, List<io.crater.policy.Reason>> reasons) {
         long now = System.currentTimeMillis();
         written.keySet().retainAll(reasons.keySet());
         Map<Long, String> out = new java.util.LinkedHashMap<>();
-        reasons.forEach((id, json) -> {
-            StringBuilder codes = new StringBuilder();
-            java.util.regex.Matcher m = CODE.matcher(json);
-            while (m.find()) {
-                codes.append(m.group(1)).append(',');
-            }
+        reasons.forEach((id, list) -> {
+            String codes =
+                    list.stream().map(io.crater.policy.Reason::code).collect(java.util.stream.Collectors.joining(","));
             Written last = written.get(id);
-            if (last == null || !last.codes().equals(codes.toString()) || now - last.at() >= NUMBERS_REFRESH_MS) {
-                out.put(id, json);
-                written.put(id, new Written(codes.toString(), now));
+            if (last == null || !last.codes().equals(codes) || now - last.at() >= NUMBERS_REFRESH_MS) {
+                out.put(id, Json.write(list));
+                written.put(id, new Written(codes, now));
             }
         });
         return out;
@@ -448,7 +443,7 @@ public class AdmissionService {
         /** Jobs within their account's guarantee that found no room: reclaim serves the first it can. */
         final List<Reclaimer.Claim> claims = new ArrayList<>();
         /** Reasons of the jobs that keep waiting, written together at the end of the round. */
-        final Map<Long, String> waitingReasons = new java.util.LinkedHashMap<>();
+        final Map<Long, List<io.crater.policy.Reason>> waitingReasons = new java.util.LinkedHashMap<>();
         /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
         final Map<Map<String, String>, Ordering.Waiting> held = new HashMap<>();
         /**
@@ -499,7 +494,7 @@ public class AdmissionService {
                         .toSeconds();
                 waitingReasons.put(
                         job.id(),
-                        Json.write(List.of(new io.crater.policy.Reason(
+                        List.of(new io.crater.policy.Reason(
                                 "CapacityHeldForOlderJob",
                                 "the capacity it needs is held for a job that has waited " + waited / 60
                                         + " min, longer than the "
@@ -509,7 +504,7 @@ public class AdmissionService {
                                         "waitedSeconds",
                                         waited,
                                         "toleranceSeconds",
-                                        config.agingTolerance().toSeconds())))));
+                                        config.agingTolerance().toSeconds()))));
                 return Uni.createFrom().voidItem();
             }
             return snapshot(job).flatMap(s -> {
@@ -550,7 +545,7 @@ public class AdmissionService {
                 return switch (d.kind()) {
                     case REJECT -> reject(job, d.reasons());
                     case QUEUE -> {
-                        waitingReasons.put(job.id(), Json.write(d.reasons()));
+                        waitingReasons.put(job.id(), d.reasons());
                         yield Uni.createFrom().voidItem();
                     }
                     case ADMIT -> {

@@ -92,7 +92,7 @@ public final class Ordering {
     }
 
     /** Quota resources other than cpu and memory are accelerator models. */
-    private static boolean isModel(String resource) {
+    public static boolean isModel(String resource) {
         return !resource.equals("cpu") && !resource.equals("memory");
     }
 

@@ -1,7 +1,8 @@
 package io.crater.job;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
+import static io.crater.job.Flows.line;
+import static io.crater.job.Flows.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -57,34 +58,16 @@ class AgingFlowTest {
     }
 
     static String submit(String token, Map<String, Object> body) {
-        return as(token)
-                .header("X-Crater-Account", "ag-team")
-                .body(body)
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+        return Flows.submit(token, "ag-team", body);
     }
 
     @Test
     void aWholeNodeJobIsNotStarvedByAStreamOfSmallOnes() throws Exception {
         String token = Api.user("ag.uma", PW);
-        admin().body(Map.of("slug", "ag-team", "name", "ag-team")).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", RTX, "guaranteed", "8", "max", "8"),
-                                Map.of("resource", "cpu", "guaranteed", "64", "max", "64"),
-                                Map.of("resource", "memory", "guaranteed", "512Gi", "max", "512Gi"))))
-                .put("/api/v1/accounts/ag-team/quota")
-                .then()
-                .statusCode(200);
-        admin().body(Map.of("role", "member")).put("/api/v1/accounts/ag-team/members/ag.uma");
+        Flows.account(
+                "ag-team",
+                List.of(line(RTX, "8", "8"), line("cpu", "64", "64"), line("memory", "512Gi", "512Gi")),
+                "ag.uma");
 
         // Both RTX 4090 nodes (4 GPUs each) busy with one-GPU jobs that end at staggered times.
         List<String> small = new ArrayList<>();
@@ -135,34 +118,13 @@ class AgingFlowTest {
     @Test
     void aJobAskingMoreThanItsAccountsMaxNeverHoldsTheQuota() throws Exception {
         String token = Api.user("ag.max", PW);
-        admin().body(Map.of("slug", "ag-small", "name", "ag-small")).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", RTX, "guaranteed", "2", "max", "2"),
-                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
-                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
-                .put("/api/v1/accounts/ag-small/quota")
-                .then()
-                .statusCode(200);
-        admin().body(Map.of("role", "member")).put("/api/v1/accounts/ag-small/members/ag.max");
-        String tooBig = as(token)
-                .header("X-Crater-Account", "ag-small")
-                .body(job("four", 4, "5s"))
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+        Flows.account(
+                "ag-small",
+                List.of(line(RTX, "2", "2"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ag.max");
+        String tooBig = Flows.submit(token, "ag-small", job("four", 4, "5s"));
         Thread.sleep(5_000); // past the 4 s tolerance
-        String small = as(token)
-                .header("X-Crater-Account", "ag-small")
-                .body(job("one", 1, "2s"))
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
+        String small = Flows.submit(token, "ag-small", job("one", 1, "2s"));
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> List.of("Running", "Succeeded").contains(state(token, small)));
         assertThat(state(token, tooBig)).isEqualTo("Queued");

@@ -1,7 +1,9 @@
 package io.crater.job;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
+import static io.crater.job.Flows.line;
+import static io.crater.job.Flows.state;
+import static io.crater.job.Flows.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -51,33 +53,11 @@ class BackfillFlowTest {
         return m;
     }
 
-    static String submit(String token, String account, Map<String, Object> body) {
-        return as(token)
-                .header("X-Crater-Account", account)
-                .body(body)
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
-    }
-
     static void account(String slug, String gpus, String member) {
-        admin().body(Map.of("slug", slug, "name", slug)).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", RTX, "guaranteed", gpus, "max", gpus),
-                                Map.of("resource", "cpu", "guaranteed", "64", "max", "64"),
-                                Map.of("resource", "memory", "guaranteed", "256Gi", "max", "256Gi"))))
-                .put("/api/v1/accounts/" + slug + "/quota")
-                .then()
-                .statusCode(200);
-        admin().body(Map.of("role", "member")).put("/api/v1/accounts/" + slug + "/members/" + member);
+        Flows.account(
+                slug,
+                List.of(line(RTX, gpus, gpus), line("cpu", "64", "64"), line("memory", "256Gi", "256Gi")),
+                member);
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.crater.job;
 
 import static io.crater.Api.admin;
 import static io.crater.Api.as;
+import static io.crater.job.Flows.line;
+import static io.crater.job.Flows.state;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -42,32 +44,14 @@ class ReclaimFlowTest {
     }
 
     static String submit(String token, String account, String name) {
-        return as(token)
-                .header("X-Crater-Account", account)
-                .body(job(name))
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+        return Flows.submit(token, account, job(name));
     }
 
     static void account(String slug, String guaranteed, String max, String member) {
-        admin().body(Map.of("slug", slug, "name", slug)).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", H100, "guaranteed", guaranteed, "max", max),
-                                Map.of("resource", "cpu", "guaranteed", "64", "max", "64"),
-                                Map.of("resource", "memory", "guaranteed", "512Gi", "max", "512Gi"))))
-                .put("/api/v1/accounts/" + slug + "/quota")
-                .then()
-                .statusCode(200);
-        admin().body(Map.of("role", "member")).put("/api/v1/accounts/" + slug + "/members/" + member);
+        Flows.account(
+                slug,
+                List.of(line(H100, guaranteed, max), line("cpu", "64", "64"), line("memory", "512Gi", "512Gi")),
+                member);
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.crater.job;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
+import static io.crater.job.Flows.account;
+import static io.crater.job.Flows.state;
+import static io.crater.job.Flows.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -48,32 +50,6 @@ class WaitFlowTest {
             m.put("timeLimit", timeLimit);
         }
         return m;
-    }
-
-    static String submit(String token, String account, Map<String, Object> body) {
-        return as(token)
-                .header("X-Crater-Account", account)
-                .body(body)
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
-    }
-
-    static void account(String slug, List<Map<String, String>> quota, String... members) {
-        admin().body(Map.of("slug", slug, "name", slug)).post("/api/v1/accounts");
-        admin().body(Map.of("items", quota))
-                .put("/api/v1/accounts/" + slug + "/quota")
-                .then()
-                .statusCode(200);
-        for (String m : members) {
-            admin().body(Map.of("role", "member")).put("/api/v1/accounts/" + slug + "/members/" + m);
-        }
     }
 
     static Map<String, String> q(String resource, String max) {
