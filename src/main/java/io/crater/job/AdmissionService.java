@@ -8,6 +8,7 @@ import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.crater.platform.Unis;
 import io.crater.policy.Admission;
+import io.crater.policy.DecisionMemo;
 import io.crater.policy.GangPlacement;
 import io.crater.policy.MemberLimits;
 import io.crater.policy.NodeCapacity;
@@ -451,6 +452,8 @@ public class AdmissionService {
          * quota, with the resources it holds: later jobs of the account needing them no longer pass it.
          */
         final Map<Long, Map.Entry<Ordering.Waiting, Set<String>>> heldQuota = new HashMap<>();
+        /** Jobs asking the same as one already decided against the same state get its decision. */
+        final DecisionMemo memo = new DecisionMemo();
 
         Round(List<NodeCapacity> nodes, long epoch) {
             this.nodes = nodes;
@@ -508,16 +511,24 @@ public class AdmissionService {
                 return Uni.createFrom().voidItem();
             }
             return snapshot(job).flatMap(s -> {
-                Admission.Decision d = checked.backfill()
-                        ? Admission.decideBackfill(nodes, checked.pods())
-                        : Admission.decide(
-                                s.lines(),
-                                s.limits(),
-                                s.usage(),
+                Admission.Decision d = memo.decide(
+                        new DecisionMemo.Key(
+                                job.accountId(),
+                                memberKey,
                                 checked.quotaRequest(),
                                 job.interactive(),
-                                nodes,
-                                checked.pods());
+                                checked.backfill(),
+                                checked.pods()),
+                        () -> checked.backfill()
+                                ? Admission.decideBackfill(nodes, checked.pods())
+                                : Admission.decide(
+                                        s.lines(),
+                                        s.limits(),
+                                        s.usage(),
+                                        checked.quotaRequest(),
+                                        job.interactive(),
+                                        nodes,
+                                        checked.pods()));
                 if (d.kind() == Admission.Kind.QUEUE
                         && d.reasons().stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))
                         && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
@@ -549,6 +560,7 @@ public class AdmissionService {
                         yield Uni.createFrom().voidItem();
                     }
                     case ADMIT -> {
+                        memo.clear(); // the nodes, the account's lines and the member's usage change
                         nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
                         if (!checked.backfill()) {
                             // Backfill jobs use idle capacity only: they count against no quota or limit.

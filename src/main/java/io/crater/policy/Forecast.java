@@ -201,16 +201,21 @@ public final class Forecast {
 
         int decisions;
 
+        /** Candidates asking the same as one already decided against the same state get its decision. */
+        final DecisionMemo memo = new DecisionMemo();
+
         Admission.Decision decide(Candidate c) {
             decisions++;
-            return Admission.decide(
-                    accounts.getOrDefault(c.account(), Map.of()),
-                    limits.getOrDefault(c.member(), MemberLimits.NONE),
-                    usage.getOrDefault(c.member(), QuotaMath.MemberUsage.NONE),
-                    c.quota(),
-                    c.interactive(),
-                    List.copyOf(nodes.values()),
-                    c.pods());
+            return memo.decide(
+                    new DecisionMemo.Key(c.account(), c.member(), c.quota(), c.interactive(), false, c.pods()),
+                    () -> Admission.decide(
+                            accounts.getOrDefault(c.account(), Map.of()),
+                            limits.getOrDefault(c.member(), MemberLimits.NONE),
+                            usage.getOrDefault(c.member(), QuotaMath.MemberUsage.NONE),
+                            c.quota(),
+                            c.interactive(),
+                            List.copyOf(nodes.values()),
+                            c.pods()));
         }
 
         boolean tryAdmit(Candidate c, Instant t) {
@@ -257,6 +262,7 @@ public final class Forecast {
 
         /** Adds (sign 1) or gives back (sign -1) what a holder takes. */
         private void take(Holder h, int sign) {
+            memo.clear();
             Map<String, QuotaLine> lines = accounts.computeIfAbsent(h.account(), k -> new HashMap<>());
             h.quota().amounts().forEach((res, amount) -> {
                 QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));

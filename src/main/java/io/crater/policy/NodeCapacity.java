@@ -23,7 +23,12 @@ public record NodeCapacity(
     }
 
     public boolean matches(Map<String, String> selector) {
-        return selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+        for (Map.Entry<String, String> e : selector.entrySet()) {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public NodeCapacity withUsed(Resources newUsed) {

@@ -46,9 +46,16 @@ public final class Placement {
 
     /** Whether a single pod fits on a node right now. */
     public static boolean fits(NodeCapacity node, PodDemand pod) {
-        return node.schedulable()
-                && node.matches(pod.nodeSelector())
-                && pod.request().fitsIn(node.free());
+        if (!node.schedulable() || !node.matches(pod.nodeSelector())) {
+            return false;
+        }
+        for (Map.Entry<String, Long> e : pod.request().amounts().entrySet()) {
+            String name = e.getKey();
+            if (e.getValue() > node.allocatable().get(name) - node.used().get(name)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean tighter(NodeCapacity a, NodeCapacity b, Resources request) {
@@ -60,7 +67,8 @@ public final class Placement {
         double score = 0;
         for (String name : request.amounts().keySet()) {
             long alloc = Math.max(1, node.allocatable().get(name));
-            double share = (double) (node.free().get(name) - request.get(name)) / alloc;
+            long free = node.allocatable().get(name) - node.used().get(name);
+            double share = (double) (free - request.get(name)) / alloc;
             score += isAccelerator(name) ? share * 1000 : share;
         }
         return score;

@@ -61,7 +61,12 @@ public record Resources(Map<String, Long> amounts) {
 
     /** True when every amount here is at most the same amount in {@code limit}. */
     public boolean fitsIn(Resources limit) {
-        return amounts.entrySet().stream().allMatch(e -> e.getValue() <= limit.get(e.getKey()));
+        for (Map.Entry<String, Long> e : amounts.entrySet()) {
+            if (e.getValue() > limit.get(e.getKey())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public boolean isNegativeAnywhere() {

@@ -100,4 +100,79 @@ class AdmissionProperties {
             }
         }
     }
+
+    /**
+     * The memo changes no decision: the same line decided with and without it, clearing it on every admission as
+     * admission does, gives the same kinds, reasons and placements.
+     */
+    @Property(tries = 300)
+    void theMemoChangesNoDecision(
+            @ForAll("asks") List<Ask> asks,
+            @ForAll @IntRange(min = 0, max = 24) int guaranteed,
+            @ForAll @IntRange(min = 0, max = 24) int extra,
+            @ForAll @IntRange(min = 1, max = 16) int memberCap) {
+        Map<String, QuotaLimit> quota =
+                Map.of(MODEL, new QuotaLimit(MODEL, guaranteed * 1000L, (guaranteed + extra) * 1000L));
+        MemberLimits limits = new MemberLimits(Map.of(MODEL, memberCap * 1000L), null, null);
+        List<List<Admission.Decision>> runs = new ArrayList<>();
+        for (boolean withMemo : List.of(false, true)) {
+            DecisionMemo memo = new DecisionMemo();
+            List<NodeCapacity> nodes = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                nodes.add(new NodeCapacity(
+                        "n" + i, SELECTOR, new Resources(Map.of("cpu", 64_000L, GPU, 8000L)), Resources.NONE, true));
+            }
+            long used = 0;
+            Map<Integer, Long> byMember = new HashMap<>();
+            List<Admission.Decision> decisions = new ArrayList<>();
+            // Every ask twice in a row, then the whole line again: repeats are what the memo answers.
+            List<Ask> line = new ArrayList<>();
+            asks.forEach(a -> {
+                line.add(a);
+                line.add(a);
+            });
+            line.addAll(asks);
+            for (Ask ask : line) {
+                Resources request = Resources.of(MODEL, (long) ask.pods() * ask.gpusPerPod() * 1000);
+                List<PodDemand> pods = new ArrayList<>();
+                for (int p = 0; p < ask.pods(); p++) {
+                    pods.add(new PodDemand(
+                            "p" + p, new Resources(Map.of("cpu", 1000L, GPU, ask.gpusPerPod() * 1000L)), SELECTOR));
+                }
+                Map<String, QuotaLine> lines =
+                        QuotaMath.lines(quota, List.of(), Resources.of(MODEL, used), Instant.EPOCH);
+                var usage =
+                        new QuotaMath.MemberUsage(Resources.of(MODEL, byMember.getOrDefault(ask.member(), 0L)), 0, 0);
+                List<NodeCapacity> state = nodes;
+                java.util.function.Supplier<Admission.Decision> decide =
+                        () -> Admission.decide(lines, limits, usage, request, false, state, pods);
+                Admission.Decision d = withMemo
+                        ? memo.decide(new DecisionMemo.Key(1, "m" + ask.member(), request, false, false, pods), decide)
+                        : decide.get();
+                decisions.add(d);
+                if (d.kind() == Admission.Kind.ADMIT) {
+                    memo.clear();
+                    used += request.get(MODEL);
+                    byMember.merge(ask.member(), request.get(MODEL), Long::sum);
+                    Map<String, Resources> add = new HashMap<>();
+                    pods.forEach(p -> add.merge(d.placement().get(p.name()), p.request(), Resources::plus));
+                    nodes = nodes.stream()
+                            .map(n -> add.containsKey(n.name())
+                                    ? n.withUsed(n.used().plus(add.get(n.name())))
+                                    : n)
+                            .toList();
+                }
+            }
+            // The second of a pair follows a decision that did not admit: it is answered from the memo.
+            long pairsAfterNoAdmission = 0;
+            for (int i = 0; i < 2 * asks.size(); i += 2) {
+                pairsAfterNoAdmission += decisions.get(i).kind() == Admission.Kind.ADMIT ? 0 : 1;
+            }
+            if (withMemo) {
+                assertThat(memo.hits()).isGreaterThanOrEqualTo(pairsAfterNoAdmission);
+            }
+            runs.add(decisions);
+        }
+        assertThat(runs.get(1)).isEqualTo(runs.get(0));
+    }
 }
