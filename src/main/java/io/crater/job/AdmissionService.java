@@ -345,9 +345,14 @@ public class AdmissionService {
      */
     List<Ordering.Waiting> order(List<Object[]> queued, Map<Long, Map<String, QuotaLine>> accounts) {
         List<Ordering.Waiting> waiting = new ArrayList<>();
+        // Backfill jobs only take what nobody in the line can use: they come after every other job.
+        Set<String> backfill = new java.util.HashSet<>();
         for (Object[] r : queued) {
             JobRow job = JobRow.of(r);
             JobSpecs.Checked c = checked(job);
+            if (c != null && c.backfill()) {
+                backfill.add(job.publicId());
+            }
             waiting.add(new Ordering.Waiting(
                     job.publicId(),
                     job.accountId(),
@@ -355,14 +360,6 @@ public class AdmissionService {
                     job.priority(),
                     c == null ? Resources.NONE : c.quotaRequest(),
                     Sql.instant(r[12])));
-        }
-        // Backfill jobs only take what nobody in the line can use: they come after every other job.
-        Set<String> backfill = new java.util.HashSet<>();
-        for (Object[] r : queued) {
-            JobSpecs.Checked c = checked(JobRow.of(r));
-            if (c != null && c.backfill()) {
-                backfill.add((String) r[1]);
-            }
         }
         List<Ordering.Waiting> ordered = new ArrayList<>(Ordering.order(waiting, accounts));
         ordered.sort(java.util.Comparator.comparing(w -> backfill.contains(w.job())));

@@ -130,7 +130,13 @@ public class Reclaimer {
             List<Reclaim.Running> running,
             Map<String, Object[]> rowsById) {
         Instant now = Instant.now();
+        // A plan depends on the claim's account, quota and pods only: one that failed fails for its twins too.
+        java.util.Set<List<Object>> failed = new java.util.HashSet<>();
         for (Claim c : claims) {
+            if (!failed.add(List.of(
+                    c.job().accountId(), c.checked().quotaRequest(), c.checked().pods()))) {
+                continue;
+            }
             Reclaim.Plan plan = Reclaim.plan(
                     nodes,
                     accounts,

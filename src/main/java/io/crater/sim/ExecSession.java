@@ -38,7 +38,12 @@ final class ExecSession {
         ExecSession s = new ExecSession(ws, new SimShell(namespace, pod), tty);
         ws.binaryMessageHandler(s::frame);
         ws.textMessageHandler(t -> s.frame(Buffer.buffer(t)));
-        boolean interactive = command.isEmpty() || command.size() == 1 && SimShell.isShell(command.get(0));
+        // A shell with no script (bash, bash -l, sh -i) reads command lines; anything else runs once.
+        boolean interactive = command.isEmpty()
+                || SimShell.isShell(command.get(0))
+                        && command.stream()
+                                .skip(1)
+                                .allMatch(a -> a.equals("-l") || a.equals("-i") || a.equals("--login"));
         if (interactive) {
             if (tty) {
                 s.out(s.shell.prompt());

@@ -67,9 +67,53 @@ final class SimShell {
                 .contains(program);
     }
 
-    /** Runs one command line. */
+    /** Runs one command line: commands separated by {@code ;} run in turn until one is {@code exit}. */
     Result run(String line) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
+        Result r = new Result("", "", 0, false);
+        for (String part : commands(line)) {
+            r = runOne(part);
+            out.append(r.stdout());
+            err.append(r.stderr());
+            if (r.exit()) {
+                break;
+            }
+        }
+        return new Result(out.toString(), err.toString(), r.status(), r.exit());
+    }
+
+    /** A line split at the semicolons outside quotes. */
+    static List<String> commands(String line) {
+        List<String> out = new ArrayList<>();
+        char quote = 0;
+        int from = 0;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\\') {
+                i++;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == ';') {
+                out.add(line.substring(from, i));
+                from = i + 1;
+            }
+        }
+        out.add(line.substring(from));
+        return out;
+    }
+
+    /** Runs one command, with {@code > file}, {@code >> file} or {@code >&2} applied to its output. */
+    private Result runOne(String line) {
         List<String> words = words(line);
+        if (words.contains(">&2")) {
+            words = new ArrayList<>(words);
+            words.remove(">&2");
+            Result r = words.isEmpty() ? new Result("", "", 0, false) : command(words);
+            return new Result("", r.stderr() + r.stdout(), r.status(), r.exit());
+        }
         if (words.isEmpty()) {
             return new Result("", "", 0, false);
         }

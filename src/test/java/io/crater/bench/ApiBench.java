@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -25,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,8 +105,9 @@ class ApiBench {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         long deadline = System.currentTimeMillis() + 120_000;
-        while (count("SELECT count(*) FROM jobs j JOIN accounts a ON a.id = j.account_id WHERE a.slug = 'bench-free'"
-                                + " AND j.started_at IS NULL AND j.state NOT IN ('Failed', 'Rejected', 'Stopped')")
+        while (io.crater.Db.count(
+                                "SELECT count(*) FROM jobs j JOIN accounts a ON a.id = j.account_id WHERE a.slug = 'bench-free'"
+                                        + " AND j.started_at IS NULL AND j.state NOT IN ('Failed', 'Rejected', 'Stopped')")
                         > 0
                 && System.currentTimeMillis() < deadline) {
             Thread.sleep(500);
@@ -173,13 +172,13 @@ class ApiBench {
     void list() throws Exception {
         String member = Api.user("bench.list", PW);
         account("bench-list", List.of(q("cpu", "1")), "bench.list");
-        try (Connection c = connection();
+        try (Connection c = io.crater.Db.connection();
                 Statement s = c.createStatement()) {
             s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state, created_at)"
                     + " SELECT 'jbl' || g, a.id, u.id, 'job ' || g,"
                     + " (ARRAY['custom','pytorch','jupyter','webide','inference'])[1 + g % 5],"
                     + " (ARRAY['Succeeded','Failed','Stopped'])[1 + g % 3], now() - make_interval(secs => 100000 - g)"
-                    + " FROM generate_series(1, " + (100_000 - count("SELECT count(*) FROM jobs")) + ") g,"
+                    + " FROM generate_series(1, " + (100_000 - io.crater.Db.count("SELECT count(*) FROM jobs")) + ") g,"
                     + " accounts a, users u WHERE a.slug = 'bench-list' AND u.username = 'bench.list'");
             s.execute("ANALYZE jobs");
         }
@@ -221,7 +220,7 @@ class ApiBench {
         pool.shutdown();
         System.out.printf(
                 "job list at %d jobs, 50 clients, %d requests (pages of 50): %.0f/s, p50 %.0f ms, p99 %.0f ms%n",
-                count("SELECT count(*) FROM jobs"), n, n / wall, pct(latencies, 50), pct(latencies, 99));
+                io.crater.Db.count("SELECT count(*) FROM jobs"), n, n / wall, pct(latencies, 50), pct(latencies, 99));
     }
 
     static double pct(List<Double> values, int p) {
@@ -234,27 +233,9 @@ class ApiBench {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
     }
 
-    static Connection connection() throws Exception {
-        var config = ConfigProvider.getConfig();
-        return DriverManager.getConnection(
-                config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getOptionalValue("quarkus.datasource.password", String.class)
-                        .orElse(""));
-    }
-
-    static long count(String sql) throws Exception {
-        try (Connection c = connection();
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
     static List<Double> millis(String sql) throws Exception {
         List<Double> out = new ArrayList<>();
-        try (Connection c = connection();
+        try (Connection c = io.crater.Db.connection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {

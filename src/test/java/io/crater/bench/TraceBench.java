@@ -343,7 +343,7 @@ class TraceBench {
         long lastPrint = 0;
         long lastChange = 0;
         while (true) {
-            long now = ApiBench.count("SELECT count(*) " + open);
+            long now = io.crater.Db.count("SELECT count(*) " + open);
             long at = System.currentTimeMillis();
             if (now != left) {
                 lastChange = at;
@@ -357,7 +357,7 @@ class TraceBench {
                     : at - lastChange > 300_000 ? "STALLED (no job ended for 5 min)" : null;
             if (why != null) {
                 Map<String, Long> states = new TreeMap<>();
-                try (Connection c = ApiBench.connection();
+                try (Connection c = io.crater.Db.connection();
                         Statement s = c.createStatement();
                         ResultSet rs = s.executeQuery("SELECT j.state, count(*) " + open + " GROUP BY j.state")) {
                     while (rs.next()) {
@@ -378,7 +378,7 @@ class TraceBench {
     /** Every job of the kq- accounts, by id. */
     Map<String, Row> rows() throws Exception {
         Map<String, Row> out = new HashMap<>();
-        try (Connection c = ApiBench.connection();
+        try (Connection c = io.crater.Db.connection();
                 Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery(
                         "SELECT j.public_id, j.state, j.state_reason, j.created_at, j.admitted_at, j.started_at,"
@@ -563,7 +563,7 @@ class TraceBench {
         System.out.printf("trace end states (per class): %s%n", ends);
         example.forEach((state, message) -> System.out.printf("trace end state %s, e.g.: %s%n", state, message));
         Map<String, Long> exits = new TreeMap<>();
-        try (Connection c = ApiBench.connection();
+        try (Connection c = io.crater.Db.connection();
                 Statement s = c.createStatement();
                 ResultSet rs =
                         s.executeQuery("SELECT coalesce(x.reason, '-') || ' (exit ' || coalesce(x.exit_code::text,"

@@ -1,0 +1,415 @@
+package io.crater.interactive;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The terminal and the SSH gateway end to end: a running job in the simulated cluster, the console's WebSocket
+ * (Vert.x's client) and Debian's OpenSSH client ({@code ssh}, {@code scp}, {@code sftp}) against the gateway.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class InteractiveFlowTest {
+
+    static final String PW = "Interactive-pass-2026";
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    SshGateway gateway;
+
+    String owner;
+    String other;
+    String job;
+    String otherJob;
+    Path keys;
+
+    @BeforeEach
+    void runningJobs() throws Exception {
+        if (job != null) {
+            return;
+        }
+        owner = Api.user("tess", PW);
+        other = Api.user("uma", PW);
+        admin().body(Map.of("slug", "term", "name", "term")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "16Gi", "max", "16Gi"))))
+                .put("/api/v1/accounts/term/quota")
+                .then()
+                .statusCode(200);
+        for (String m : List.of("tess", "uma")) {
+            admin().body(Map.of("role", "member")).put("/api/v1/accounts/term/members/" + m);
+        }
+        String mine = submit(owner, "shell");
+        otherJob = submit(other, "other");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(owner, mine)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(other, otherJob)));
+        keys = Files.createTempDirectory("crater-ssh-keys");
+        for (String who : List.of("tess", "uma", "stranger")) {
+            run(List.of(
+                    "ssh-keygen",
+                    "-q",
+                    "-t",
+                    "ed25519",
+                    "-N",
+                    "",
+                    "-f",
+                    keys.resolve(who).toString()));
+        }
+        register(owner, "tess");
+        register(other, "uma");
+        job = mine;
+    }
+
+    static String submit(String token, String name) {
+        return as(token)
+                .header("X-Crater-Account", "term")
+                .body(Map.of(
+                        "name",
+                        name,
+                        "kind",
+                        "custom",
+                        "image",
+                        "python:3.12",
+                        "command",
+                        List.of("sleep", "infinity"),
+                        "env",
+                        Map.of("SIM_DURATION", "30m"),
+                        "resources",
+                        Map.of("cpu", "1", "memory", "1Gi")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    static String state(String token, String id) {
+        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+    }
+
+    void register(String token, String who) throws IOException {
+        as(token)
+                .body(Map.of("name", who, "publicKey", Files.readString(keys.resolve(who + ".pub"))))
+                .post("/api/v1/me/ssh-keys")
+                .then()
+                .statusCode(201);
+    }
+
+    // ---- terminal ----
+
+    /** A terminal's frames as they arrive, and how it ended. */
+    static final class Term {
+        final StringBuilder out = new StringBuilder();
+        final List<String> control = new ArrayList<>();
+        final CompletableFuture<Short> closed = new CompletableFuture<>();
+        WebSocket ws;
+
+        synchronized String text() {
+            return out.toString();
+        }
+    }
+
+    Term terminal(String token, String origin, String query) throws Exception {
+        WebSocketConnectOptions o = new WebSocketConnectOptions()
+                .setHost(base.getHost())
+                .setPort(base.getPort())
+                .setURI("/api/v1/jobs/" + job + "/terminal" + query)
+                .addHeader("Authorization", "Bearer " + token);
+        if (origin != null) {
+            o.addHeader("Origin", origin);
+        }
+        Term t = new Term();
+        t.ws = vertx.createWebSocketClient()
+                .connect(o)
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(20, TimeUnit.SECONDS);
+        t.ws.binaryMessageHandler(b -> {
+            synchronized (t) {
+                t.out.append(b.toString(StandardCharsets.UTF_8));
+            }
+        });
+        t.ws.textMessageHandler(t.control::add);
+        t.ws.closeHandler(v -> t.closed.complete(t.ws.closeStatusCode()));
+        return t;
+    }
+
+    int refusal(String token, String origin, String id) throws Exception {
+        WebSocketConnectOptions o = new WebSocketConnectOptions()
+                .setHost(base.getHost())
+                .setPort(base.getPort())
+                .setURI("/api/v1/jobs/" + id + "/terminal");
+        if (token != null) {
+            o.addHeader("Authorization", "Bearer " + token);
+        }
+        if (origin != null) {
+            o.addHeader("Origin", origin);
+        }
+        try {
+            vertx.createWebSocketClient()
+                    .connect(o)
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(20, TimeUnit.SECONDS);
+            return 101;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof UpgradeRejectedException r) {
+                return r.getStatus();
+            }
+            throw e;
+        }
+    }
+
+    @Test
+    void theTerminalRunsAShellInThePodWithKeystrokesResizeAndExit() throws Exception {
+        String origin = "http://" + base.getHost() + ":" + base.getPort();
+        Term t = terminal(owner, origin, "");
+        await().atMost(Duration.ofSeconds(10)).until(() -> t.text().contains("$ "));
+        t.ws.writeBinaryMessage(Buffer.buffer("echo hello-from-$HOSTNAME\r"));
+        t.ws.writeTextMessage("{\"type\":\"resize\",\"cols\":132,\"rows\":43}");
+        t.ws.writeBinaryMessage(Buffer.buffer("stty size\r"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> t.text().contains("43 132"));
+        assertThat(t.text()).contains("echo hello"); // echoed as typed, as a TTY does
+        t.ws.writeBinaryMessage(Buffer.buffer("exit 7\r"));
+        await().atMost(Duration.ofSeconds(10))
+                .alias("closed after exit; saw: " + t.text())
+                .until(t.closed::isDone);
+        assertThat(t.control).anyMatch(c -> c.contains("\"exit\"") && c.contains("7"));
+        // The session is on record with its bytes.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            var rows = io.crater.Db.count(
+                    "SELECT count(*) FROM interactive_sessions WHERE channel = 'terminal' AND job_public_id = '" + job
+                            + "' AND ended_at IS NOT NULL AND bytes_in > 0 AND bytes_out > 0");
+            return rows > 0;
+        });
+    }
+
+    @Test
+    void theTerminalRefusesOtherSitesOtherUsersAndNobody() throws Exception {
+        assertThat(refusal(owner, "https://evil.example", job)).isEqualTo(403);
+        assertThat(refusal(null, null, job)).isEqualTo(401);
+        assertThat(refusal(other, null, job)).isEqualTo(403);
+        assertThat(refusal(owner, null, "jnosuchjob")).isEqualTo(404);
+        String stranger = Api.user("vic", PW);
+        assertThat(refusal(stranger, null, job)).isEqualTo(403); // not even a member of the account
+    }
+
+    // ---- SSH ----
+
+    record Result(int code, String out, String err) {}
+
+    static Result run(List<String> argv) throws Exception {
+        return run(argv, null);
+    }
+
+    static Result run(List<String> argv, String stdin) throws Exception {
+        Process p = new ProcessBuilder(argv).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(argv + " did not end");
+        }
+        return new Result(p.exitValue(), out.get(), err.get());
+    }
+
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    List<String> ssh(String key, String login, String... rest) {
+        List<String> argv = new ArrayList<>(List.of(
+                "ssh",
+                "-p",
+                Integer.toString(gateway.port()),
+                "-i",
+                keys.resolve(key).toString(),
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "LogLevel=INFO",
+                login + "@127.0.0.1"));
+        argv.addAll(List.of(rest));
+        return argv;
+    }
+
+    @Test
+    void sshRunsCommandsWithAndWithoutAPtyAndReturnsTheirExitStatus() throws Exception {
+        Result plain = run(ssh("tess", "tess+" + job, "echo out; echo err >&2; exit 3"));
+        assertThat(plain.code()).isEqualTo(3);
+        assertThat(plain.out()).isEqualTo("out\n");
+        assertThat(plain.err()).contains("err");
+
+        Result tty = run(ssh("tess", "tess+" + job, "-tt", "echo with-a-pty"));
+        assertThat(tty.code()).isZero();
+        assertThat(tty.out()).contains("with-a-pty\r\n");
+
+        // A shell without a PTY reads the commands piped into it, as VS Code Remote-SSH's installer does.
+        Result piped = run(ssh("tess", "tess+" + job + "+main-0"), "echo piped\nexit 4\n");
+        assertThat(piped.out()).contains("piped");
+        assertThat(piped.code()).isEqualTo(4);
+    }
+
+    @Test
+    void sshRefusesUnknownKeysOtherUsersKeysOtherUsersJobsAndStoppedJobs() throws Exception {
+        Result unknown = run(ssh("stranger", "tess+" + job, "true"));
+        assertThat(unknown.code()).isEqualTo(255);
+        assertThat(unknown.err()).contains("Permission denied");
+
+        Result othersKey = run(ssh("uma", "tess+" + job, "true"));
+        assertThat(othersKey.code()).isEqualTo(255);
+        assertThat(othersKey.err()).contains("Permission denied");
+
+        Result othersJob = run(ssh("uma", "uma+" + job, "true"));
+        assertThat(othersJob.code()).isEqualTo(1);
+        assertThat(othersJob.err()).contains("only the job's owner");
+
+        Result noPod = run(ssh("tess", "tess+" + job + "+worker-3", "true"));
+        assertThat(noPod.code()).isEqualTo(1);
+        assertThat(noPod.err()).contains("has no pod worker-3");
+
+        Result elsewhere = run(ssh("tess", "tess+" + job, "-W", "10.0.0.1:80"));
+        assertThat(elsewhere.code()).isEqualTo(255);
+        assertThat(elsewhere.err()).contains("administratively prohibited");
+
+        String stopped = submit(owner, "stopped");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(owner, stopped)));
+        as(owner).post("/api/v1/jobs/" + stopped + "/stop").then().statusCode(200);
+        Result gone = run(ssh("tess", "tess+" + stopped, "true"));
+        assertThat(gone.code()).isEqualTo(1);
+        assertThat(gone.err()).contains("only a running job can be reached");
+    }
+
+    @Test
+    void scpAndSftpCopyIntoTheUsersOwnSpace() throws Exception {
+        Path file = Files.createTempFile("crater-scp", ".txt");
+        Files.writeString(file, "copied by scp\n");
+        Result scp = run(List.of(
+                "scp",
+                "-P",
+                Integer.toString(gateway.port()),
+                "-i",
+                keys.resolve("tess").toString(),
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "BatchMode=yes",
+                file.toString(),
+                "tess+" + job + "@127.0.0.1:notes.txt"));
+        assertThat(scp.code()).as(scp.err()).isZero();
+        Path space = CraterTestResource.home().resolve("spaces/users/tess");
+        assertThat(Files.readString(space.resolve("notes.txt"))).isEqualTo("copied by scp\n");
+
+        Result sftp = run(
+                List.of(
+                        "sftp",
+                        "-P",
+                        Integer.toString(gateway.port()),
+                        "-i",
+                        keys.resolve("tess").toString(),
+                        "-o",
+                        "IdentitiesOnly=yes",
+                        "-o",
+                        "StrictHostKeyChecking=no",
+                        "-o",
+                        "UserKnownHostsFile=/dev/null",
+                        "-b",
+                        "-",
+                        "tess+" + job + "@127.0.0.1"),
+                "mkdir data\nput " + file + " data/again.txt\nls data\n");
+        assertThat(sftp.code()).as(sftp.err()).isZero();
+        assertThat(Files.readString(space.resolve("data/again.txt"))).isEqualTo("copied by scp\n");
+        // Nothing outside the user's space: the root of the SFTP view is the space itself.
+        Result escape = run(
+                List.of(
+                        "sftp",
+                        "-P",
+                        Integer.toString(gateway.port()),
+                        "-i",
+                        keys.resolve("tess").toString(),
+                        "-o",
+                        "IdentitiesOnly=yes",
+                        "-o",
+                        "StrictHostKeyChecking=no",
+                        "-o",
+                        "UserKnownHostsFile=/dev/null",
+                        "-b",
+                        "-",
+                        "tess+" + job + "@127.0.0.1"),
+                "get ../uma/secret.txt /tmp/crater-escape.txt\n");
+        assertThat(escape.code()).isNotZero();
+    }
+
+    @Test
+    void theGatewayPresentsTheHostKeyStoredInTheDatabase() throws Exception {
+        String stored;
+        try (var c = io.crater.Db.connection();
+                var st = c.createStatement();
+                var rs = st.executeQuery("SELECT public_key FROM ssh_host_keys")) {
+            assertThat(rs.next()).isTrue();
+            stored = rs.getString(1);
+            assertThat(rs.next()).as("one host key for every replica").isFalse();
+        }
+        var key = java.security.KeyFactory.getInstance("EC")
+                .generatePublic(new java.security.spec.X509EncodedKeySpec(
+                        java.util.Base64.getDecoder().decode(stored)));
+        String openssh = org.apache.sshd.common.config.keys.PublicKeyEntry.toString(key);
+        Result scan = run(List.of("ssh-keyscan", "-p", Integer.toString(gateway.port()), "-t", "ecdsa", "127.0.0.1"));
+        assertThat(scan.out()).contains(openssh);
+    }
+}
