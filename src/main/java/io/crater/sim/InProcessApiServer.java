@@ -29,8 +29,9 @@ import org.jboss.logging.Logger;
  * an indexed object store with the API server's semantics for what Crater uses. It routes the Kubernetes URL
  * space (core and named groups, namespaced and cluster-scoped resources, the {@code status} subresource,
  * watches over chunked HTTP or WebSocket, discovery), serves {@code pods/{name}/log} itself (with {@code follow}
- * streamed as the simulated containers write), and answers the pod subresources it does not simulate with a
- * Kubernetes 405 Status.
+ * streamed as the simulated containers write), {@code pods/{name}/exec} (the simulated shell, {@link ExecSession})
+ * and {@code pods/{name}/portforward} (to what {@link PodPorts} says a pod's port reaches,
+ * {@link PortForwardSession}), and answers the pod subresources it does not simulate with a Kubernetes 405 Status.
  */
 public final class InProcessApiServer implements AutoCloseable {
 
@@ -39,12 +40,13 @@ public final class InProcessApiServer implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(InProcessApiServer.class);
     private static final List<String> UNSERVED =
-            List.of("attach", "portforward", "proxy", "eviction", "ephemeralcontainers", "resize");
+            List.of("attach", "proxy", "eviction", "ephemeralcontainers", "resize");
     private static final long BOOKMARK_EVERY_MS = 30_000;
 
     private final Vertx vertx;
     private final KubeStore store;
     private final PodLogs logs;
+    private final PodPorts ports;
     private final ObjectMapper json = new ObjectMapper();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong busyNanos = new AtomicLong();
@@ -58,15 +60,19 @@ public final class InProcessApiServer implements AutoCloseable {
         this.vertx = Vertx.vertx();
         this.logs = logs;
         this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
+        this.ports = new PodPorts(vertx);
     }
 
     /** Starts listening on 127.0.0.1 and the given port (0 = any free port); returns the base URL. */
     public String start(int port) {
+        Set<String> protocols = new LinkedHashSet<>(List.of(ExecSession.PROTOCOL));
+        protocols.addAll(PortForwardSession.PROTOCOLS);
         try {
+            ports.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             server = vertx.createHttpServer(new HttpServerOptions()
                             .setHost("127.0.0.1")
                             .setPort(port)
-                            .setWebSocketSubProtocols(List.of(ExecSession.PROTOCOL)))
+                            .setWebSocketSubProtocols(List.copyOf(protocols)))
                     .requestHandler(this::handle)
                     .listen()
                     .toCompletionStage()
@@ -83,6 +89,11 @@ public final class InProcessApiServer implements AutoCloseable {
 
     public Stats stats() {
         return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision());
+    }
+
+    /** What the simulated pods' ports reach when they are forwarded. */
+    PodPorts ports() {
+        return ports;
     }
 
     private void handle(HttpServerRequest req) {
@@ -137,6 +148,10 @@ public final class InProcessApiServer implements AutoCloseable {
             }
             if (sub.equals("exec") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
                 exec(req, t.namespace(), t.name());
+                return;
+            }
+            if (sub.equals("portforward") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
+                portForward(req, t.namespace(), t.name());
                 return;
             }
             if (sub.equals("binding") && req.method() == HttpMethod.POST) {
@@ -203,16 +218,7 @@ public final class InProcessApiServer implements AutoCloseable {
 
     /** {@code pods/exec}: a WebSocket session with the simulated shell of a running pod's container. */
     private void exec(HttpServerRequest req, String namespace, String pod) {
-        JsonNode object =
-                store.get(store.resource("", "v1", "pods"), namespace, pod).object();
-        if (!"Running".equals(object.path("status").path("phase").asText())) {
-            throw new KubeStore.ApiError(
-                    400,
-                    "BadRequest",
-                    "pod " + pod + " is not running ("
-                            + object.path("status").path("phase").asText()
-                            + "): cannot exec into a container in a completed or pending pod");
-        }
+        JsonNode object = runningPod(namespace, pod, "exec into a container in");
         String container = req.getParam("container");
         List<String> containers = new ArrayList<>();
         object.path("spec")
@@ -228,6 +234,38 @@ public final class InProcessApiServer implements AutoCloseable {
         List<String> command = req.params().getAll("command");
         boolean tty = "true".equals(req.getParam("tty")) || "1".equals(req.getParam("tty"));
         req.toWebSocket().onSuccess(ws -> ExecSession.start(ws, namespace, pod, command, tty));
+    }
+
+    /**
+     * {@code pods/portforward}: a WebSocket session piping each of {@code ports} (repeated or comma separated) to
+     * what the running pod's port reaches. Like the kubelet it answers only WebSocket requests (SPDY is not served).
+     */
+    private void portForward(HttpServerRequest req, String namespace, String pod) {
+        JsonNode object = runningPod(namespace, pod, "forward ports of");
+        List<Integer> forwarded = PortForwardSession.ports(req.params().getAll("ports"));
+        if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
+            throw new KubeStore.ApiError(
+                    400,
+                    "BadRequest",
+                    "pods/portforward is served over WebSocket (" + String.join(", ", PortForwardSession.PROTOCOLS)
+                            + ")");
+        }
+        PortForwardSession.checkProtocols(req.headers().getAll("Sec-WebSocket-Protocol"));
+        req.toWebSocket().onSuccess(ws -> PortForwardSession.start(ws, object, forwarded, ports));
+    }
+
+    /** The pod, when it exists (else 404) and is running (else 400, as for exec on a real cluster). */
+    private JsonNode runningPod(String namespace, String pod, String action) {
+        JsonNode object =
+                store.get(store.resource("", "v1", "pods"), namespace, pod).object();
+        String phase = object.path("status").path("phase").asText();
+        if (!"Running".equals(phase)) {
+            throw new KubeStore.ApiError(
+                    400,
+                    "BadRequest",
+                    "pod " + pod + " is not running (" + phase + "): cannot " + action + " a completed or pending pod");
+        }
+        return object;
     }
 
     private void bind(HttpServerRequest req, String namespace, String pod, ObjectNode binding) {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -153,6 +154,30 @@ public final class Simulator implements AutoCloseable {
         return logs;
     }
 
+    /**
+     * Backs a pod's port with a local server (a loopback address), for tests: {@code pods/portforward} to that
+     * port of that pod reaches {@code target}, as if the server ran in the pod (a real JupyterLab or code-server
+     * stand-in a test starts). It stays until removed, also across the pod being deleted and created again.
+     *
+     * @throws IllegalArgumentException when {@code target} is not on this host
+     */
+    public void backPort(String namespace, String pod, int port, InetSocketAddress target) {
+        apiServer.ports().backPort(namespace, pod, port, target);
+    }
+
+    /** Undoes {@link #backPort}: the pod's port is refused again (or reaches the built-in app). */
+    public void removeBackPort(String namespace, String pod, int port) {
+        apiServer.ports().removeBackPort(namespace, pod, port);
+    }
+
+    /**
+     * The last requests (up to 32, oldest first) the built-in app of a pod of an interactive kind received through
+     * port-forwards, with their headers: what reached the pod. Forgotten when the pod is deleted.
+     */
+    public List<AppRequest> appRequests(String namespace, String pod) {
+        return apiServer.ports().appRequests(namespace, pod);
+    }
+
     /** A client for a simulated cluster's API server that never reads a kubeconfig or the environment. */
     public static KubernetesClient clientFor(String masterUrl) {
         return io.crater.platform.KubeClients.forUrl(masterUrl);
@@ -200,6 +225,11 @@ public final class Simulator implements AutoCloseable {
                 logs.remove(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
                 SimShell.forget(
                         pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                apiServer
+                        .ports()
+                        .forget(
+                                pod.getMetadata().getNamespace(),
+                                pod.getMetadata().getName());
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }
