@@ -84,6 +84,11 @@ public class AccountService {
                         }));
     }
 
+    /** The id of an account the caller administers (account admin or platform admin), in the caller's session. */
+    public Uni<Long> administeredId(String slug, Caller caller) {
+        return administered(slug, caller).map(AccountRow::id);
+    }
+
     public Uni<Page<AccountSummary>> list(Caller caller, String q, String cursor, Integer limit) {
         int n = Page.limit(limit);
         long after = Page.afterId(cursor);

@@ -209,10 +209,11 @@ public class JobReconciler {
                     String next;
                     String reason;
                     String message;
-                    boolean reclaimed = "Reclaimed".equals(rows.get(0)[3]);
+                    // Crater's own stops keep their reason and message (with the numbers) when the job ends.
+                    boolean reclaimed = JobStates.CRATER_STOPS.contains((String) rows.get(0)[3]);
                     if (deleted) {
                         next = stopRequested ? "Stopped" : "Failed";
-                        reason = reclaimed ? "Reclaimed" : stopRequested ? "Stopped" : "VolcanoJobDeleted";
+                        reason = reclaimed ? (String) rows.get(0)[3] : stopRequested ? "Stopped" : "VolcanoJobDeleted";
                         message = reclaimed
                                 ? (String) rows.get(0)[4]
                                 : stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
@@ -229,6 +230,10 @@ public class JobReconciler {
                         message = job.getStatus() == null || job.getStatus().state == null
                                 ? null
                                 : job.getStatus().state.message;
+                        if (reclaimed && next.equals("Stopped")) {
+                            reason = (String) rows.get(0)[3];
+                            message = (String) rows.get(0)[4];
+                        }
                     }
                     if (next.equals(current) || (current.equals("Admitted") && next.equals("Admitted"))) {
                         return io.smallrye.mutiny.Uni.createFrom().item(false);

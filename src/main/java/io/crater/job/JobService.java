@@ -439,6 +439,51 @@ public class JobService {
                 .flatMap(v -> queries.summary(publicId));
     }
 
+    /**
+     * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
+     * the job to Stopping with the reason, which it keeps when it ends Stopped. False when it is no longer running or
+     * is being stopped already. Its Volcano Job is deleted by {@link #release} after the commit.
+     */
+    public Uni<Boolean> markStopping(long jobId, String reason, String message) {
+        return Sql.update(
+                        "UPDATE jobs SET stop_requested = TRUE WHERE id = ?1 AND state = 'Running' AND NOT stop_requested",
+                        jobId)
+                .flatMap(n -> n == 0
+                        ? Uni.createFrom().item(false)
+                        : JobStates.move(jobId, "Running", "Stopping", reason, message)
+                                .replaceWith(true));
+    }
+
+    /**
+     * After a {@link #markStopping} has committed: keeps what the pods wrote, then deletes the Volcano Job (its pods
+     * get their termination grace period). Blocking: call from a worker thread.
+     */
+    public void release(String publicId) {
+        try {
+            logs.archive(publicId);
+        } catch (Throwable e) {
+            LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
+        }
+        applier.delete(publicId);
+    }
+
+    /** A job as another feature sees it: ids, kind, state and when it started. */
+    public record JobRef(
+            long id, String publicId, String kind, String state, long accountId, long userId, Instant startedAt) {}
+
+    /** The job if the caller may see it (a member of its account, or a platform admin), in the caller's session. */
+    public Uni<JobRef> visible(String publicId, Caller caller) {
+        return queries.visible(publicId, caller)
+                .map(v -> new JobRef(
+                        v.id(),
+                        (String) v.row()[1],
+                        (String) v.row()[3],
+                        v.state(),
+                        Sql.longOf(v.row()[13]),
+                        Sql.longOf(v.row()[12]),
+                        Sql.instant(v.row()[10])));
+    }
+
     /** Deletes a finished job from lists and detail (its owner, an admin of its account, a platform admin). */
     public Uni<Void> delete(String publicId, Caller caller) {
         return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {

@@ -6,6 +6,12 @@ import io.smallrye.mutiny.Uni;
 /** Writes a job's state change with its history row, in the caller's transaction. */
 final class JobStates {
 
+    /**
+     * Reasons of stops Crater decided itself (taking capacity back, idle accelerators): a job stopped for one of them
+     * ends Stopped with that reason and its message rather than a plain {@code Stopped}.
+     */
+    static final java.util.Set<String> CRATER_STOPS = java.util.Set.of("Reclaimed", "IdleReclaimed");
+
     private JobStates() {}
 
     static Uni<Void> move(long jobId, String from, String to, String reason, String message) {

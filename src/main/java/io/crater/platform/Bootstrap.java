@@ -89,7 +89,8 @@ public final class Bootstrap implements AutoCloseable {
         Simulator.Settings settings = Simulator.Settings.defaults(fleet(home), namespace)
                 .paced(
                         setting("crater.sim.tick", "CRATER_SIM_TICK", null),
-                        setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null));
+                        setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null))
+                .sampled(setting("crater.sim.gpu-sample-interval", "CRATER_SIM_GPU_SAMPLE_INTERVAL", null));
         simulator = new Simulator(settings, Clock.systemUTC());
         started.add(simulator);
         String url = simulator.start(0);

@@ -34,16 +34,26 @@ public final class Simulator implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Simulator.class);
 
-    /** Settings of a simulated cluster. */
+    /**
+     * Settings of a simulated cluster.
+     *
+     * @param gpuSampleInterval how often the simulated GPU exporter samples the accelerators of running pods
+     */
     public record Settings(
-            Fleet fleet, List<String> namespaces, Duration tick, Duration startDelay, Duration logInterval) {
+            Fleet fleet,
+            List<String> namespaces,
+            Duration tick,
+            Duration startDelay,
+            Duration logInterval,
+            Duration gpuSampleInterval) {
         public static Settings defaults(Fleet fleet, String jobNamespace) {
             return new Settings(
                     fleet,
                     List.of(jobNamespace),
                     Duration.ofMillis(200),
                     Duration.ofMillis(500),
-                    Duration.ofSeconds(1));
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(15));
         }
 
         /**
@@ -57,17 +67,42 @@ public final class Simulator implements AutoCloseable {
                     namespaces,
                     tick == null ? this.tick : positive("tick", tick),
                     startDelay == null ? this.startDelay : positive("start delay", startDelay),
-                    logInterval);
+                    logInterval,
+                    gpuSampleInterval);
+        }
+
+        /** These settings with the GPU exporter's interval from {@code crater.sim.gpu-sample-interval} (null: as is). */
+        public Settings sampled(String gpuSampleInterval) {
+            return gpuSampleInterval == null
+                    ? this
+                    : new Settings(
+                            fleet,
+                            namespaces,
+                            tick,
+                            startDelay,
+                            logInterval,
+                            positive("GPU sample interval", gpuSampleInterval));
         }
 
         private static Duration positive(String what, String value) {
             Duration d = Kubelet.parse(value);
-            if (d == null || d.isNegative() || (what.equals("tick") && d.isZero())) {
+            if (d == null || d.isNegative() || (!what.equals("start delay") && d.isZero())) {
                 throw new IllegalArgumentException("the simulated cluster's " + what + " '" + value
                         + "' is not a duration such as 0.05s, 2s or 1m");
             }
             return d;
         }
+    }
+
+    /**
+     * The simulated clusters running in this process, by API URL. The simulator starts before Quarkus (the launcher
+     * and the test resource start it), so it is no bean: Crater's simulated GPU metrics find it here.
+     */
+    private static final Map<String, Simulator> RUNNING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The simulated cluster of this process serving the API at {@code url}, if any. */
+    public static java.util.Optional<Simulator> at(String url) {
+        return java.util.Optional.ofNullable(RUNNING.get(url));
     }
 
     private final Settings settings;
@@ -88,6 +123,7 @@ public final class Simulator implements AutoCloseable {
     private SimScheduler scheduler;
     private Kubelet kubelet;
     private GarbageCollector gc;
+    private GpuExporter gpus;
 
     public Simulator(Settings settings, Clock clock) {
         this.settings = settings;
@@ -126,6 +162,7 @@ public final class Simulator implements AutoCloseable {
         scheduler = new SimScheduler(client, state, events);
         kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval());
         gc = new GarbageCollector(client, state);
+        gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
         state.nodes = inform(client.nodes().inform(handler(o -> {})));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
         state.pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -138,7 +175,25 @@ public final class Simulator implements AutoCloseable {
         state.rebuildLedger();
         loop.scheduleWithFixedDelay(this::tick, 0, settings.tick().toMillis(), TimeUnit.MILLISECONDS);
         LOG.infof("simulated cluster ready: %d nodes", settings.fleet().nodes().size());
+        RUNNING.put(url, this);
         return url;
+    }
+
+    private static java.util.Set<String> acceleratorResources(Fleet fleet) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        fleet.nodeGroups().stream()
+                .filter(g -> g.accelerator() != null)
+                .forEach(g -> out.add(g.accelerator().resource()));
+        return out;
+    }
+
+    /**
+     * The utilisation samples (percent) the simulated GPU exporter took of a pod's accelerators in [from, to], one
+     * series per accelerator; none for a pod it never sampled or that is gone (docs/simulator.md).
+     */
+    public List<io.crater.policy.IdlePolicy.Series> gpuSamples(
+            String namespace, String pod, java.time.Instant from, java.time.Instant to) {
+        return gpus == null ? List.of() : gpus.samples(namespace, pod, from, to);
     }
 
     public String url() {
@@ -230,6 +285,7 @@ public final class Simulator implements AutoCloseable {
                         .forget(
                                 pod.getMetadata().getNamespace(),
                                 pod.getMetadata().getName());
+                gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }
@@ -250,6 +306,7 @@ public final class Simulator implements AutoCloseable {
             jobs.createPods();
             scheduler.allocate();
             kubelet.run();
+            gpus.sample(clock.instant(), state.pods.getStore().list());
             jobs.updateStatus();
         } catch (RuntimeException e) {
             LOG.warn("simulator tick failed; retrying on the next one", e);
@@ -269,6 +326,9 @@ public final class Simulator implements AutoCloseable {
 
     @Override
     public void close() {
+        if (url != null) {
+            RUNNING.remove(url, this);
+        }
         loop.shutdownNow();
         informers.forEach(SharedIndexInformer::close);
         if (client != null) {

@@ -332,6 +332,32 @@ class InteractiveFlowTest {
     }
 
     @Test
+    void aLocalForwardReachesAServerInsideThePodThroughPortForward() throws Exception {
+        // A real HTTP server stands in for TensorBoard listening on the pod's loopback.
+        var server = vertx.createHttpServer()
+                .requestHandler(r -> r.response().end("tensorboard of " + r.path()))
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        String pod = "c-" + job + "-main-0";
+        CraterTestResource.simulator()
+                .backPort("crater-jobs", pod, 6006, new java.net.InetSocketAddress("127.0.0.1", server.actualPort()));
+        try {
+            // ssh -W carries stdin/stdout over one direct-tcpip channel: an HTTP request through it.
+            Result r = run(
+                    ssh("tess", "tess+" + job, "-W", "localhost:6006"),
+                    "GET /runs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            assertThat(r.out()).startsWith("HTTP/1.1 200").endsWith("tensorboard of /runs");
+            Result refused = run(ssh("tess", "tess+" + job, "-W", "localhost:6007"), "");
+            assertThat(refused.out()).isEmpty();
+        } finally {
+            CraterTestResource.simulator().removeBackPort("crater-jobs", pod, 6006);
+            server.close();
+        }
+    }
+
+    @Test
     void scpAndSftpCopyIntoTheUsersOwnSpace() throws Exception {
         Path file = Files.createTempFile("crater-scp", ".txt");
         Files.writeString(file, "copied by scp\n");

@@ -1,0 +1,252 @@
+package io.crater.idle;
+
+import io.crater.audit.AuditService;
+import io.crater.cluster.AcceleratorCatalogue;
+import io.crater.cluster.AcceleratorModel;
+import io.crater.cluster.ClusterCache;
+import io.crater.cluster.ClusterConfig;
+import io.crater.job.JobService;
+import io.crater.notify.NotificationService;
+import io.crater.platform.Sql;
+import io.crater.policy.IdlePolicy;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Idle decisions about interactive jobs and what follows from them: the owner warned (and the warning recorded), the
+ * warning cleared when the job is busy again or locked, the job stopped with the reason {@code IdleReclaimed} and
+ * what the stop freed recorded in {@code idle_reclaims}. Every write is conditional on the job's current state, so a
+ * check repeated by another replica changes nothing twice.
+ */
+@ApplicationScoped
+class IdleService {
+
+    /** The reason a job stopped for idleness ends with. */
+    static final String REASON = "IdleReclaimed";
+
+    @Inject
+    IdleConfig config;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    AcceleratorCatalogue catalogue;
+
+    @Inject
+    JobService jobs;
+
+    @Inject
+    NotificationService notifications;
+
+    @Inject
+    AuditService audit;
+
+    /**
+     * A job with accelerators as idle detection sees it.
+     *
+     * @param subject running, interactive and not being stopped: the jobs idle detection judges
+     * @param lockUntil the latest end of its approved job locks, or null
+     * @param limitEndsAt when its time limit ends it, or null
+     */
+    record Candidate(
+            long id,
+            String publicId,
+            String name,
+            long accountId,
+            long userId,
+            String model,
+            int accelerators,
+            boolean subject,
+            Instant startedAt,
+            Instant warnedAt,
+            Instant lockUntil,
+            Instant limitEndsAt) {}
+
+    private static final String CANDIDATES = "SELECT j.id, j.public_id, j.name, j.account_id, j.user_id, r.resource,"
+            + " r.milli, j.state = 'Running' AND j.interactive AND NOT j.stop_requested, j.started_at, j.idle_warned_at,"
+            + " (SELECT max(p.until) FROM approvals p WHERE p.kind = 'job-lock' AND p.state = 'approved'"
+            + " AND p.job_public_id = j.public_id), j.started_at + j.time_limit_s * interval '1 second'"
+            + " FROM jobs j JOIN job_requests r ON r.job_id = j.id AND r.resource NOT IN ('cpu', 'memory') AND r.milli > 0";
+
+    /** The running interactive jobs that hold accelerators, in the caller's session. */
+    Uni<List<Candidate>> candidates() {
+        return Sql.rows(CANDIDATES + " WHERE j.state = 'Running' AND j.interactive AND NOT j.stop_requested")
+                .map(rows -> rows.stream().map(IdleService::candidate).toList());
+    }
+
+    /** One job with accelerators (in any state), or null when it holds none, in the caller's session. */
+    Uni<Candidate> candidate(long jobId) {
+        return Sql.rows(CANDIDATES + " WHERE j.id = ?1", jobId)
+                .map(rows -> rows.isEmpty() ? null : candidate(rows.get(0)));
+    }
+
+    private static Candidate candidate(Object[] r) {
+        return new Candidate(
+                Sql.longOf(r[0]),
+                (String) r[1],
+                (String) r[2],
+                Sql.longOf(r[3]),
+                Sql.longOf(r[4]),
+                (String) r[5],
+                (int) (Sql.longOf(r[6]) / 1000),
+                (Boolean) r[7],
+                Sql.instant(r[8]),
+                Sql.instant(r[9]),
+                Sql.instant(r[10]),
+                Sql.instant(r[11]));
+    }
+
+    /** The rule of a job's accelerator model. */
+    IdlePolicy.Rule rule(String model) {
+        return config.rules().of(model);
+    }
+
+    /** The names of a job's pods, as the cluster cache knows them. */
+    List<String> pods(String publicId) {
+        return cache.podsOfJob(publicId).stream()
+                .map(p -> p.getMetadata().getName())
+                .sorted()
+                .toList();
+    }
+
+    /** A query of a job's samples in [from, to] at most one per {@code step}. */
+    GpuMetrics.Query query(Candidate c, Instant from, Instant to, Duration step) {
+        return new GpuMetrics.Query(
+                cluster.namespace(),
+                pods(c.publicId()),
+                rule(c.model()).metric(),
+                config.ratio(c.model()),
+                from,
+                to,
+                step);
+    }
+
+    /**
+     * The decision about a job now: its samples over the last window (a point per fifth of the longest allowed gap)
+     * judged by {@link IdlePolicy}. A source that fails gives {@code Unknown} with {@code MetricsUnavailable}.
+     */
+    Uni<IdlePolicy.Decision> decide(Candidate c, GpuMetrics metrics, Instant now) {
+        IdlePolicy.Rule rule = rule(c.model());
+        Duration step = max(rule.maxGap().dividedBy(5), max(rule.window().dividedBy(10_000), Duration.ofMillis(100)));
+        return metrics.utilisation(query(c, now.minus(rule.window()), now, step))
+                .map(series -> IdlePolicy.decide(
+                        new IdlePolicy.Job(c.accelerators(), c.startedAt(), c.warnedAt(), c.lockUntil()),
+                        series,
+                        rule,
+                        now))
+                .onFailure()
+                .recoverWithItem(e -> unavailable(String.valueOf(e.getMessage())));
+    }
+
+    /** The decision when utilisation cannot be read: unknown, so nothing is done. */
+    static IdlePolicy.Unknown unavailable(String why) {
+        return new IdlePolicy.Unknown(
+                "MetricsUnavailable", "GPU utilisation could not be read (" + why + "): not judged", Map.of());
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /**
+     * Does what a decision asks, in the caller's transaction; true when the job was marked to stop (its Volcano Job
+     * is then deleted with {@link JobService#release} after the commit).
+     */
+    Uni<Boolean> act(Candidate c, IdlePolicy.Decision d, Instant now) {
+        if (d instanceof IdlePolicy.Warn w) {
+            return warn(c, w, now).replaceWith(false);
+        }
+        if (d instanceof IdlePolicy.Stop s) {
+            return stop(c, s, now);
+        }
+        if (d instanceof IdlePolicy.Busy || d instanceof IdlePolicy.Exempt) {
+            return clear(c).replaceWith(false);
+        }
+        return Uni.createFrom().item(false); // Waiting keeps the warning; Unknown changes nothing
+    }
+
+    private Uni<Void> warn(Candidate c, IdlePolicy.Warn w, Instant now) {
+        return Sql.update(
+                        "UPDATE jobs SET idle_warned_at = ?2 WHERE id = ?1 AND idle_warned_at IS NULL"
+                                + " AND state = 'Running' AND NOT stop_requested",
+                        c.id(),
+                        now)
+                .flatMap(n -> n == 0
+                        ? Uni.createFrom().voidItem()
+                        : notifications.notify(
+                                c.userId(),
+                                "job.idle-warning",
+                                "Your job " + c.name() + " (" + c.publicId() + ") holds " + held(c) + ", " + w.message()
+                                        + ". To keep it, use it or ask for a job lock (Approvals, kind job-lock)"
+                                        + " before then.",
+                                "/jobs/" + c.publicId()));
+    }
+
+    /** A warned job that is busy again, or locked, starts over: a later idle spell gets a new warning and grace. */
+    private Uni<Void> clear(Candidate c) {
+        return c.warnedAt() == null
+                ? Uni.createFrom().voidItem()
+                : Sql.update(
+                                "UPDATE jobs SET idle_warned_at = NULL WHERE id = ?1 AND idle_warned_at IS NOT NULL",
+                                c.id())
+                        .replaceWithVoid();
+    }
+
+    private Uni<Boolean> stop(Candidate c, IdlePolicy.Stop s, Instant now) {
+        IdlePolicy.Rule rule = rule(c.model());
+        String message = "stopped because its " + held(c) + " stayed " + s.message() + "; its owner was warned at "
+                + c.warnedAt() + " (grace " + IdlePolicy.describe(rule.grace()) + ")";
+        long freed = IdlePolicy.freedMilliGpuHours(c.accelerators(), now, c.limitEndsAt());
+        return jobs.markStopping(c.id(), REASON, message)
+                .flatMap(stopped -> !stopped
+                        ? Uni.createFrom().item(false)
+                        : Sql.update(
+                                        "INSERT INTO idle_reclaims (job_id, account_id, user_id, model, accelerators, idle_since,"
+                                                + " stopped_at, gpu_hours) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CAST(?8 AS numeric) / 1000)"
+                                                + " ON CONFLICT (job_id) DO NOTHING",
+                                        c.id(),
+                                        c.accountId(),
+                                        c.userId(),
+                                        c.model(),
+                                        c.accelerators(),
+                                        s.idleSince(),
+                                        now,
+                                        freed)
+                                .flatMap(n -> notifications.notify(
+                                        c.userId(),
+                                        "job.idle-reclaimed",
+                                        "Your job " + c.name() + " (" + c.publicId() + ") was " + message + ".",
+                                        "/jobs/" + c.publicId()))
+                                .flatMap(v -> audit.record(
+                                        AuditService.Actor.system(),
+                                        "job.idle-reclaim",
+                                        "job",
+                                        c.publicId(),
+                                        null,
+                                        Map.of(
+                                                "model", c.model(),
+                                                "accelerators", c.accelerators(),
+                                                "peakPercent", s.peak(),
+                                                "meanPercent", s.mean())))
+                                .replaceWith(true));
+    }
+
+    /** {@code 1 × NVIDIA RTX 4090}: the job's accelerators by their catalogue name. */
+    private String held(Candidate c) {
+        String name = catalogue.models().stream()
+                .filter(m -> m.key().equals(c.model()))
+                .map(AcceleratorModel::displayName)
+                .findFirst()
+                .orElse(c.model());
+        return c.accelerators() + " × " + name;
+    }
+}

@@ -1,0 +1,168 @@
+package io.crater.sim;
+
+import io.crater.job.JobKind;
+import io.crater.job.JobNames;
+import io.crater.platform.PodRequests;
+import io.crater.policy.IdlePolicy;
+import io.crater.policy.Resources;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The simulated cluster's GPU exporter (what DCGM's exporter is on a real node): every sample interval, one
+ * utilisation sample per accelerator of each running pod that requests accelerators, kept in memory (the last
+ * {@value #HISTORY} per pod, gone with the pod). The utilisation comes from the container's environment variable
+ * {@value #UTIL_ENV}: a percentage ({@code 90}), a profile over the pod's run time ({@code 80@60s,0}: 80 % for the
+ * first 60 s, then 0; the last value holds), or {@code none} for a pod the exporter never sees. Without it (or when
+ * it is unreadable) interactive kinds idle at 0 % (a notebook nobody uses) and every other kind runs at 90 %.
+ */
+final class GpuExporter {
+
+    /** Environment variable of a pod's container: its accelerators' utilisation, see the class comment. */
+    static final String UTIL_ENV = "SIM_GPU_UTIL";
+    /** Samples kept per pod. */
+    static final int HISTORY = 4096;
+
+    /** A stretch of the profile: {@code percent} for {@code length} (null: until the pod ends). */
+    record Segment(double percent, Duration length) {}
+
+    /** The samples of one pod: one utilisation per time, the same for each of its accelerators. */
+    private record PodSamples(int accelerators, Deque<IdlePolicy.Sample> samples) {}
+
+    private final Duration interval;
+    private final Set<String> acceleratorResources;
+    private final Map<String, PodSamples> byPod = new ConcurrentHashMap<>();
+    private Instant next = Instant.MIN;
+
+    GpuExporter(Duration interval, Set<String> acceleratorResources) {
+        this.interval = interval;
+        this.acceleratorResources = Set.copyOf(acceleratorResources);
+    }
+
+    /** Takes a sample of every running pod with accelerators when the interval has passed (on the simulator's loop). */
+    void sample(Instant now, Collection<Pod> pods) {
+        if (now.isBefore(next)) {
+            return;
+        }
+        next = now.plus(interval);
+        for (Pod pod : pods) {
+            if (pod.getSpec().getNodeName() == null
+                    || pod.getMetadata().getDeletionTimestamp() != null
+                    || pod.getStatus() == null
+                    || !"Running".equals(pod.getStatus().getPhase())
+                    || pod.getStatus().getStartTime() == null) {
+                continue;
+            }
+            int accelerators = accelerators(pod);
+            List<Segment> profile = profile(pod);
+            if (accelerators == 0 || profile.isEmpty()) {
+                continue;
+            }
+            Duration ran = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
+            PodSamples mine =
+                    byPod.computeIfAbsent(SimState.key(pod), k -> new PodSamples(accelerators, new ArrayDeque<>()));
+            synchronized (mine.samples()) {
+                mine.samples().addLast(new IdlePolicy.Sample(now, at(profile, ran)));
+                while (mine.samples().size() > HISTORY) {
+                    mine.samples().removeFirst();
+                }
+            }
+        }
+    }
+
+    /** The samples of a pod's accelerators taken in [from, to], one series per accelerator; none for unknown pods. */
+    List<IdlePolicy.Series> samples(String namespace, String pod, Instant from, Instant to) {
+        PodSamples mine = byPod.get(namespace + "/" + pod);
+        if (mine == null) {
+            return List.of();
+        }
+        List<IdlePolicy.Sample> within;
+        synchronized (mine.samples()) {
+            within = mine.samples().stream()
+                    .filter(s -> !s.at().isBefore(from) && !s.at().isAfter(to))
+                    .toList();
+        }
+        List<IdlePolicy.Series> out = new ArrayList<>();
+        for (int i = 0; i < mine.accelerators(); i++) {
+            out.add(new IdlePolicy.Series(pod, Integer.toString(i), within));
+        }
+        return out;
+    }
+
+    /** Drops a deleted pod's samples. */
+    void forget(String namespace, String pod) {
+        byPod.remove(namespace + "/" + pod);
+    }
+
+    private int accelerators(Pod pod) {
+        Resources requested = PodRequests.of(pod.getSpec());
+        long milli = acceleratorResources.stream().mapToLong(requested::get).sum();
+        return (int) (milli / 1000);
+    }
+
+    /** The pod's utilisation profile; empty for {@code none}. */
+    static List<Segment> profile(Pod pod) {
+        String value = pod.getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                .filter(e -> UTIL_ENV.equals(e.getName()))
+                .map(EnvVar::getValue)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
+        if (value != null && value.trim().equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        List<Segment> parsed = value == null ? null : parse(value);
+        if (parsed != null) {
+            return parsed;
+        }
+        String kind = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(JobNames.KIND);
+        boolean interactive =
+                kind != null && JobKind.of(kind).map(JobKind::interactive).orElse(false);
+        return List.of(new Segment(interactive ? 0 : 90, null));
+    }
+
+    /** {@code 90}, {@code 80@60s,0}, {@code 0@30s,100@10s,5}; null when unreadable. */
+    static List<Segment> parse(String value) {
+        List<Segment> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String[] p = part.trim().split("@", 2);
+            try {
+                double percent = Double.parseDouble(p[0].trim());
+                Duration length = p.length == 2 ? Kubelet.parse(p[1].trim()) : null;
+                if (percent < 0 || percent > 100 || (p.length == 2 && length == null)) {
+                    return null;
+                }
+                out.add(new Segment(percent, length));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return out.isEmpty() ? null : out;
+    }
+
+    /** The utilisation a profile gives after the pod has run for {@code ran}. */
+    static double at(List<Segment> profile, Duration ran) {
+        Duration start = Duration.ZERO;
+        for (Segment s : profile) {
+            if (s.length() == null || ran.compareTo(start.plus(s.length())) < 0) {
+                return s.percent();
+            }
+            start = start.plus(s.length());
+        }
+        return profile.get(profile.size() - 1).percent();
+    }
+}

@@ -1,0 +1,268 @@
+package io.crater.idle;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Idle GPU reclamation end to end in the simulated cluster, on a scale of seconds (window 3 s, grace 8 s, a check
+ * every second, samples every 0.5 s): an idle notebook is warned with the numbers and then stopped with
+ * {@code IdleReclaimed}; a busy one, one with an approved job lock, one without samples (unknown) and one that is
+ * busy again after its warning keep running.
+ */
+@QuarkusTest
+@TestProfile(IdleFlowTest.FastIdle.class)
+class IdleFlowTest {
+
+    /** The application with idle detection on a scale of seconds. */
+    public static class FastIdle implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "crater.idle.window", "3s",
+                    "crater.idle.grace", "8s",
+                    "crater.idle.check-interval", "1s",
+                    "crater.idle.max-gap", "2s");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(SampledTestResource.class));
+        }
+
+        @Override
+        public boolean disableGlobalTestResources() {
+            return true;
+        }
+    }
+
+    /** What {@link CraterTestResource} starts, with the simulated GPU exporter sampling every 0.5 s. */
+    public static class SampledTestResource extends CraterTestResource {
+        @Override
+        public Map<String, String> start() {
+            System.setProperty("crater.sim.gpu-sample-interval", "0.5s");
+            try {
+                return super.start();
+            } finally {
+                System.clearProperty("crater.sim.gpu-sample-interval");
+            }
+        }
+    }
+
+    static final String PW = "Idle-pass-2026";
+    static final String RTX = "nvidia-rtx-4090";
+    static final String ACCOUNT = "idle-lab";
+
+    static Map<String, Object> notebook(String name, String util) {
+        Map<String, Object> m = new HashMap<>(Map.of(
+                "name",
+                name,
+                "kind",
+                "jupyter",
+                "resources",
+                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", RTX, "accelerators", 1)));
+        if (util != null) {
+            m.put("env", Map.of("SIM_GPU_UTIL", util));
+        }
+        return m;
+    }
+
+    static String submit(String token, Map<String, Object> body) {
+        return as(token)
+                .header("X-Crater-Account", ACCOUNT)
+                .body(body)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    static JsonPath job(String token, String id) {
+        return as(token)
+                .get("/api/v1/jobs/" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+    }
+
+    static JsonPath utilisation(String token, String id) {
+        return as(token)
+                .get("/api/v1/jobs/" + id + "/gpu-utilisation")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+    }
+
+    static void account() {
+        admin().body(Map.of("slug", ACCOUNT, "name", "Idle Lab")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", RTX, "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "cpu", "guaranteed", "32", "max", "32"),
+                                Map.of("resource", "memory", "guaranteed", "128Gi", "max", "128Gi"))))
+                .put("/api/v1/accounts/" + ACCOUNT + "/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/" + ACCOUNT + "/members/idle.ann")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/" + ACCOUNT + "/members/idle.lead")
+                .then()
+                .statusCode(200);
+    }
+
+    @Test
+    void idleNotebooksAreWarnedThenStoppedAndTheOthersKeepRunning() throws Exception {
+        String ann = Api.user("idle.ann", PW);
+        String lead = Api.user("idle.lead", PW);
+        account();
+
+        String idle = submit(ann, notebook("idle", null));
+        String busy = submit(ann, notebook("busy", "90"));
+        String locked = submit(ann, notebook("locked", null));
+        String unsampled = submit(ann, notebook("unsampled", "none"));
+        String wakes = submit(ann, notebook("wakes-up", "0@7s,90"));
+        as(ann).body(Map.of(
+                        "kind",
+                        "job-lock",
+                        "jobId",
+                        locked,
+                        "until",
+                        Instant.now().plus(Duration.ofHours(1)).toString(),
+                        "reason",
+                        "a long evaluation"))
+                .post("/api/v1/approvals")
+                .then()
+                .statusCode(201)
+                .body("state", equalTo("approved"));
+
+        // Warned with the numbers, then stopped after the grace period with the reason and its numbers.
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(warnings(ann))
+                        .anySatisfy(m -> assertThat(m)
+                                .contains(idle)
+                                .contains("at most 0.0 %")
+                                .contains("below the 5.0 % threshold")
+                                .contains("over the last 3 s")
+                                .contains("will be stopped at")
+                                .contains("job lock")));
+        JsonPath waiting = utilisation(ann, idle);
+        assertThat(waiting.getString("decision.kind")).isEqualTo("Waiting");
+        assertThat(Instant.parse(waiting.getString("decision.stopAt"))).isAfter(Instant.now());
+        assertThat(waiting.getDouble("decision.peakPercent")).isEqualTo(0.0);
+        assertThat(waiting.getList("series")).isNotEmpty();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "Stopped".equals(job(ann, idle).getString("job.state")));
+        JsonPath stopped = job(ann, idle);
+        assertThat(stopped.getString("stateReason")).isEqualTo("IdleReclaimed");
+        assertThat(stopped.getString("stateMessage"))
+                .contains("1 × ")
+                .contains("at most 0.0 % (mean 0.0 %) over the last 3 s, below the 5.0 % threshold")
+                .contains("warned at");
+        as(ann).get("/api/v1/me/notifications")
+                .then()
+                .body("items.kind", hasItem("job.idle-reclaimed"))
+                .body("items.find { it.kind == 'job.idle-reclaimed' }.message", containsString(idle))
+                .body("items.find { it.kind == 'job.idle-reclaimed' }.link", equalTo("/jobs/" + idle));
+
+        // By now the notebook that woke up had been warned too, and is busy: its warning is gone, it runs on.
+        assertThat(warnings(ann)).anySatisfy(m -> assertThat(m).contains(wakes));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(utilisation(ann, wakes).getString("decision.kind"))
+                        .isEqualTo("Busy"));
+        Thread.sleep(10_000); // past the end of the grace period its warning gave it
+        for (String id : List.of(busy, locked, unsampled, wakes)) {
+            assertThat(job(ann, id).getString("job.state")).as(id).isEqualTo("Running");
+        }
+        assertThat(warnedAt(wakes))
+                .as("the warning of a job busy again is cleared")
+                .isNull();
+        assertThat(utilisation(ann, busy).getString("decision.kind")).isEqualTo("Busy");
+        assertThat(utilisation(ann, busy).getDouble("decision.peakPercent")).isEqualTo(90.0);
+        assertThat(utilisation(ann, locked).getString("decision.kind")).isEqualTo("Exempt");
+        JsonPath unknown = utilisation(ann, unsampled);
+        assertThat(unknown.getString("decision.kind")).isEqualTo("Unknown");
+        assertThat(unknown.getString("decision.why")).isEqualTo("NoSamples");
+        assertThat(unknown.getList("series")).isEmpty();
+        assertThat(warnings(ann)).noneSatisfy(m -> assertThat(m).contains(busy));
+        assertThat(warnings(ann)).noneSatisfy(m -> assertThat(m).contains(unsampled));
+        assertThat(warnings(ann)).noneSatisfy(m -> assertThat(m).contains(locked));
+
+        // The account's admins see what was reclaimed, per member; members do not.
+        as(lead).get("/api/v1/accounts/" + ACCOUNT + "/idle-reclaims")
+                .then()
+                .statusCode(200)
+                .body("total.reclaims", equalTo(1))
+                .body("users[0].username", equalTo("idle.ann"))
+                .body("users[0].gpuHours", greaterThan(23.0f))
+                .body("recent[0].job", equalTo(idle))
+                .body("recent[0].model", equalTo(RTX))
+                .body("recent[0].accelerators", equalTo(1));
+        as(ann).get("/api/v1/accounts/" + ACCOUNT + "/idle-reclaims").then().statusCode(403);
+        as(ann).get("/api/v1/jobs/" + busy + "/gpu-utilisation?since=yesterday")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("since"));
+
+        for (String id : List.of(busy, locked, unsampled, wakes)) {
+            as(ann).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+        }
+    }
+
+    /** The messages of one's idle warnings. */
+    static List<String> warnings(String token) {
+        return as(token)
+                .get("/api/v1/me/notifications")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.findAll { it.kind == 'job.idle-warning' }.message");
+    }
+
+    /** The job's {@code idle_warned_at}, read from the database. */
+    static Object warnedAt(String publicId) throws Exception {
+        var config = ConfigProvider.getConfig();
+        try (Connection c = DriverManager.getConnection(
+                        config.getValue("quarkus.datasource.jdbc.url", String.class),
+                        config.getValue("quarkus.datasource.username", String.class),
+                        config.getOptionalValue("quarkus.datasource.password", String.class)
+                                .orElse(""));
+                PreparedStatement s = c.prepareStatement("SELECT idle_warned_at FROM jobs WHERE public_id = ?")) {
+            s.setString(1, publicId);
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getObject(1);
+            }
+        }
+    }
+}

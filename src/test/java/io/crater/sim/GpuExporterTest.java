@@ -1,0 +1,155 @@
+package io.crater.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crater.policy.IdlePolicy;
+import io.crater.volcano.VolcanoJob;
+import io.crater.volcano.VolcanoTask;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulated GPU exporter: the utilisation profiles of SIM_GPU_UTIL and the samples of running pods. */
+class GpuExporterTest {
+
+    static final String NS = "crater-jobs";
+    static Simulator sim;
+    static KubernetesClient client;
+
+    @BeforeAll
+    static void start() {
+        sim = new Simulator(Simulator.Settings.defaults(Fleet.defaults(), NS).sampled("0.2s"), Clock.systemUTC());
+        client = Simulator.clientFor(sim.start(0));
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        sim.close();
+    }
+
+    /** A one-pod Volcano Job on RTX 4090s with the given kind label and SIM_GPU_UTIL (null: none). */
+    static VolcanoJob job(String name, int gpus, String kind, String util) {
+        VolcanoJob job = new VolcanoJob();
+        job.getMetadata().setName(name);
+        job.getMetadata().setNamespace(NS);
+        job.getSpec().schedulerName = "volcano";
+        job.getSpec().queue = "default";
+        job.getSpec().minAvailable = 1;
+        Map<String, String> env = new LinkedHashMap<>();
+        if (util != null) {
+            env.put("SIM_GPU_UTIL", util);
+        }
+        PodTemplateSpec template = new PodTemplateSpecBuilder()
+                .withNewMetadata()
+                .withLabels(Map.of("crater.io/kind", kind))
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("python:3.12")
+                .withEnv(env.entrySet().stream()
+                        .map(e -> new io.fabric8.kubernetes.api.model.EnvVar(e.getKey(), e.getValue(), null))
+                        .toList())
+                .withNewResources()
+                .withRequests(Map.of(
+                        "cpu", new Quantity("1"),
+                        "memory", new Quantity("1Gi"),
+                        "nvidia.com/gpu", new Quantity(Integer.toString(gpus))))
+                .withLimits(Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus))))
+                .endResources()
+                .endContainer()
+                .withNodeSelector(Map.of("nvidia.com/gpu.product", "NVIDIA-GeForce-RTX-4090"))
+                .withRestartPolicy("Never")
+                .endSpec()
+                .build();
+        job.getSpec().tasks = List.of(new VolcanoTask("main", 1, template));
+        return job;
+    }
+
+    static List<IdlePolicy.Series> samples(String job) {
+        return sim.gpuSamples(NS, job + "-main-0", Instant.now().minusSeconds(60), Instant.now());
+    }
+
+    @Test
+    void profilesReadAsDocumented() {
+        assertThat(GpuExporter.parse("90")).containsExactly(new GpuExporter.Segment(90, null));
+        assertThat(GpuExporter.parse("80@60s,0"))
+                .containsExactly(new GpuExporter.Segment(80, Duration.ofSeconds(60)), new GpuExporter.Segment(0, null));
+        assertThat(GpuExporter.parse("busy")).isNull();
+        assertThat(GpuExporter.parse("120")).isNull();
+        assertThat(GpuExporter.parse("50@soon")).isNull();
+        List<GpuExporter.Segment> p = GpuExporter.parse("0@30s,100@10s,5");
+        assertThat(GpuExporter.at(p, Duration.ofSeconds(10))).isEqualTo(0);
+        assertThat(GpuExporter.at(p, Duration.ofSeconds(35))).isEqualTo(100);
+        assertThat(GpuExporter.at(p, Duration.ofSeconds(40))).isEqualTo(5);
+        assertThat(GpuExporter.at(p, Duration.ofHours(3))).isEqualTo(5);
+        assertThat(GpuExporter.at(GpuExporter.parse("80@60s"), Duration.ofHours(1)))
+                .as("the last value holds")
+                .isEqualTo(80);
+    }
+
+    @Test
+    void runningPodsWithAcceleratorsAreSampledPerAccelerator() {
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-gpu-busy", 2, "custom", "80@1s,3"))
+                .create();
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-gpu-nb", 1, "jupyter", null))
+                .create();
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-gpu-batch", 1, "custom", null))
+                .create();
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-gpu-none", 1, "jupyter", "none"))
+                .create();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            List<IdlePolicy.Series> busy = samples("c-gpu-busy");
+            assertThat(busy).extracting(IdlePolicy.Series::accelerator).containsExactly("0", "1");
+            assertThat(busy.get(0).samples())
+                    .extracting(IdlePolicy.Sample::percent)
+                    .contains(80.0, 3.0);
+            assertThat(busy.get(0)
+                            .samples()
+                            .get(busy.get(0).samples().size() - 1)
+                            .percent())
+                    .isEqualTo(3.0);
+            assertThat(samples("c-gpu-nb"))
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.samples())
+                            .isNotEmpty()
+                            .allSatisfy(x -> assertThat(x.percent()).isEqualTo(0.0)));
+            assertThat(samples("c-gpu-batch"))
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.samples())
+                            .isNotEmpty()
+                            .allSatisfy(x -> assertThat(x.percent()).isEqualTo(90.0)));
+        });
+        assertThat(samples("c-gpu-none")).as("SIM_GPU_UTIL=none: never sampled").isEmpty();
+        List<IdlePolicy.Sample> taken = samples("c-gpu-nb").get(0).samples();
+        assertThat(Duration.between(
+                        taken.get(taken.size() - 2).at(),
+                        taken.get(taken.size() - 1).at()))
+                .as("one sample per interval (0.2 s) at the simulator's tick")
+                .isLessThan(Duration.ofSeconds(1));
+        assertThat(Simulator.at(sim.url())).contains(sim);
+
+        client.resources(VolcanoJob.class).inNamespace(NS).withName("c-gpu-nb").delete();
+        await().atMost(Duration.ofSeconds(20)).until(() -> samples("c-gpu-nb").isEmpty());
+    }
+}
