@@ -97,6 +97,7 @@ final class PodForwardChannel extends AbstractServerChannel {
                     .inNamespace(entry.target().namespace())
                     .withName(entry.target().pod())
                     .portForward(port, new FromClient(), new ToClient(toClient));
+            signalChannelOpenSuccess(); // the listener this signals sends the open confirmation
             f.setOpened();
         } catch (RuntimeException e) {
             f.setException(new SshChannelOpenException(
