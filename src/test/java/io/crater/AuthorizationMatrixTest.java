@@ -459,6 +459,16 @@ class AuthorizationMatrixTest {
                         200),
                 new Call(
                         "GET",
+                        "/api/v1/jobs/{id}/connect",
+                        "/api/v1/jobs/" + jobToRead + "/connect",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "GET",
                         "/api/v1/jobs/{id}/manifests",
                         "/api/v1/jobs/" + jobToRead + "/manifests",
                         null,

@@ -97,6 +97,24 @@ public class PodAccess {
         }));
     }
 
+    /** A job's pods as whoever may see the job sees them, and whether the caller may reach into them. */
+    public record Reach(String job, String state, boolean owner, List<String> running) {}
+
+    /** What {@link #resolve} would allow, without requiring the job to run: for the console's connect panel. */
+    public Uni<Reach> reach(String job, Caller caller) {
+        return Panache.withSession(() -> queries.visible(job, caller).map(v -> {
+            String prefix = JobNames.volcanoName(job) + "-";
+            List<String> running = cache.podsOfJob(job).stream()
+                    .filter(PodAccess::running)
+                    .map(p -> p.getMetadata().getName())
+                    .filter(n -> n.startsWith(prefix))
+                    .map(n -> n.substring(prefix.length()))
+                    .sorted()
+                    .toList();
+            return new Reach(job, v.state(), v.owner(), running);
+        }));
+    }
+
     private Target pick(JobQueries.Visible v, String taskIndex, boolean admin) {
         String job = (String) v.row()[1];
         String prefix = JobNames.volcanoName(job) + "-";

@@ -222,6 +222,25 @@ class InteractiveFlowTest {
     }
 
     @Test
+    void theConnectPanelGivesTheExactSshCommandAndConfigToTheOwnerOnly() {
+        as(owner)
+                .get("/api/v1/jobs/" + job + "/connect")
+                .then()
+                .statusCode(200)
+                .body("reachable", org.hamcrest.Matchers.equalTo(true))
+                .body("pods[0].pod", org.hamcrest.Matchers.equalTo("main-0"))
+                .body(
+                        "pods[0].command",
+                        org.hamcrest.Matchers.equalTo("ssh -p " + gateway.port() + " tess+" + job + "@localhost"))
+                .body("pods[0].sshConfig", org.hamcrest.Matchers.containsString("User tess+" + job));
+        as(other)
+                .get("/api/v1/jobs/" + job + "/connect")
+                .then()
+                .statusCode(200)
+                .body("reachable", org.hamcrest.Matchers.equalTo(false));
+    }
+
+    @Test
     void theTerminalRefusesOtherSitesOtherUsersAndNobody() throws Exception {
         assertThat(refusal(owner, "https://evil.example", job)).isEqualTo(403);
         assertThat(refusal(null, null, job)).isEqualTo(401);
