@@ -458,6 +458,16 @@ class AuthorizationMatrixTest {
                         200,
                         200),
                 new Call(
+                        "POST",
+                        "/api/v1/jobs/{id}/open",
+                        "/api/v1/jobs/" + jobToRead + "/open",
+                        null,
+                        401,
+                        403,
+                        409,
+                        403,
+                        403),
+                new Call(
                         "GET",
                         "/api/v1/jobs/{id}/connect",
                         "/api/v1/jobs/" + jobToRead + "/connect",

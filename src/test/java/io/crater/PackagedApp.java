@@ -50,6 +50,7 @@ public final class PackagedApp implements AutoCloseable {
         env.put("CRATER_HOME", home.toString());
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
         env.put("CRATER_SSH_PORT", "0"); // replicas side by side each take a free port
+        env.put("CRATER_APPS_PORT", "0");
         env.remove("CRATER_DB_URL");
         env.remove("KUBECONFIG");
         env.putAll(extraEnv);

@@ -1,0 +1,529 @@
+package io.crater.interactive;
+
+import io.crater.identity.Caller;
+import io.crater.identity.TokenService;
+import io.crater.job.JobNames;
+import io.crater.job.PodAccess;
+import io.crater.platform.Sql;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+
+/**
+ * The app origins: a Vert.x server of its own where {@code <job>.<domain>} serves that job's web app, so the
+ * user-controlled HTML and scripts of JupyterLab, code-server or TensorBoard never run on Crater's origin.
+ * {@code /_crater/enter?ticket=} exchanges a ticket from {@code /open} for a host-only cookie; every other
+ * request needs that cookie, from the job's owner (or an admin who opened it as admin), while the job runs.
+ * Requests and responses stream through unbuffered, WebSockets are bridged frame by frame after an Origin check.
+ * Crater's cookies, any {@code Authorization} and the client's {@code X-Forwarded-*} never reach the app; the
+ * proxy sets its own forwarding headers and, for JupyterLab, the job's token.
+ */
+@ApplicationScoped
+public class AppProxy {
+
+    static final String COOKIE = "crater_app";
+    private static final Logger LOG = Logger.getLogger(AppProxy.class);
+    private static final Pattern PORT_PATH = Pattern.compile("^/port/([0-9]{1,5})(/.*)?$");
+    /** Hop-by-hop and forwarding headers the client sent: never passed on. */
+    private static final Set<String> DROPPED = Set.of(
+            "connection",
+            "keep-alive",
+            "proxy-authenticate",
+            "proxy-authorization",
+            "proxy-connection",
+            "te",
+            "trailer",
+            "transfer-encoding",
+            "upgrade",
+            "authorization",
+            "forwarded",
+            "x-real-ip",
+            "content-length");
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    AppConfig config;
+
+    @Inject
+    AppSessions sessions;
+
+    @Inject
+    PodAccess access;
+
+    @Inject
+    PodConnector connector;
+
+    @Inject
+    KubernetesClient client;
+
+    private HttpServer server;
+    private HttpClient http;
+    private WebSocketClient websockets;
+    /** Jupyter tokens per job, read once from the job's Secret. */
+    private final Map<String, String> tokens = new ConcurrentHashMap<>();
+
+    void onStart(@Observes @Priority(75) StartupEvent event) throws Exception {
+        if (!config.enabled()) {
+            return;
+        }
+        http = vertx.createHttpClient(new HttpClientOptions().setMaxPoolSize(64).setKeepAlive(true));
+        websockets = vertx.createWebSocketClient();
+        server = vertx.createHttpServer(
+                        new HttpServerOptions().setHost(config.host()).setPort(config.port()))
+                .requestHandler(this::handle)
+                .listen()
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        LOG.infof("app origins served at %s (listening on %s:%d)", origin("<job>"), config.host(), port());
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** The port the app origins listen on. */
+    public int port() {
+        return server == null ? -1 : server.actualPort();
+    }
+
+    /** The origin of a job's apps, as browsers reach it. */
+    public String origin(String job) {
+        int port = config.publicPort().orElse(port());
+        boolean defaultPort = port == 80 && config.publicScheme().equals("http")
+                || port == 443 && config.publicScheme().equals("https");
+        return config.publicScheme() + "://" + job + "." + config.domain() + (defaultPort ? "" : ":" + port);
+    }
+
+    /** Whether the app answers its readiness path (any answer below 500 but 404 counts as up). */
+    public Uni<Boolean> ready(PodAccess.Target target, AppProfile profile) {
+        return tokenOf(target, profile)
+                .flatMap(token -> connector.address(target, profile.port()).map(addr -> Map.entry(addr, token)))
+                .onItem()
+                .transformToUni(at -> Uni.createFrom()
+                        .completionStage(() -> http.request(new RequestOptions()
+                                        .setServer(at.getKey())
+                                        .setHost("localhost")
+                                        .setPort(profile.port())
+                                        .setURI(profile.readiness())
+                                        .setTimeout(3000))
+                                .compose(r -> {
+                                    at.getValue().ifPresent(t -> r.putHeader("Authorization", "token " + t));
+                                    return r.send();
+                                })
+                                .map(resp -> resp.statusCode() < 500 && resp.statusCode() != 404)
+                                .toCompletionStage()))
+                .onFailure()
+                .recoverWithItem(false);
+    }
+
+    private void handle(HttpServerRequest req) {
+        req.pause();
+        String job = jobOf(
+                req.authority() == null
+                        ? req.getHeader("Host")
+                        : req.authority().host());
+        if (job == null) {
+            plain(req, 404, "no app here: app origins are <job>." + config.domain());
+            return;
+        }
+        String path = req.path();
+        if (path == null || !safe(path)) {
+            plain(req, 400, "this path is not allowed");
+            return;
+        }
+        if (path.equals("/_crater/enter")) {
+            enter(req, job);
+            return;
+        }
+        io.vertx.core.http.Cookie cookie = req.getCookie(COOKIE);
+        if (cookie == null || cookie.getValue().isEmpty()) {
+            plain(req, 401, "open this app from Crater's console");
+            return;
+        }
+        onContext(() -> sessions.find(cookie.getValue(), job).flatMap(s -> {
+                    if (s == null) {
+                        return Uni.createFrom().<Route>item(() -> null);
+                    }
+                    return userOf(s.userId())
+                            .flatMap(u -> access.resolve(job, null, new Caller(u, remote(req)), s.asAdmin()))
+                            .flatMap(t -> {
+                                Route r = route(t, path, req.uri(), java.util.Optional.empty());
+                                return tokenOf(t, r.profile()).map(token -> route(t, path, req.uri(), token));
+                            });
+                }))
+                .subscribe()
+                .with(
+                        route -> {
+                            if (route == null) {
+                                plain(req, 401, "this session has ended: open the app again from Crater's console");
+                            } else if (isWebSocket(req)) {
+                                websocket(req, job, route);
+                            } else {
+                                forward(req, route);
+                            }
+                        },
+                        e -> plain(
+                                req,
+                                e instanceof io.crater.platform.ApiException a ? a.status() : 502,
+                                e instanceof io.crater.platform.ApiException
+                                        ? e.getMessage()
+                                        : "the app is not reachable"));
+    }
+
+    /** A request's way to the pod: the target, its port, the path there, and the profile. */
+    record Route(PodAccess.Target target, AppProfile profile, String uri, java.util.Optional<String> token) {}
+
+    private Route route(PodAccess.Target target, String path, String uri, java.util.Optional<String> token) {
+        Matcher m = PORT_PATH.matcher(path);
+        if (m.matches()) {
+            int port = Integer.parseInt(m.group(1));
+            String rest = uri.substring(("/port/" + m.group(1)).length());
+            return new Route(target, AppProfile.port(port), rest.isEmpty() ? "/" : rest, token);
+        }
+        AppProfile profile = AppProfile.of(target.kind())
+                .orElseThrow(() -> new io.crater.platform.ApiException(
+                        404, "NoApp", "Not found", "this job serves no app here; try /port/<n>/", null, null, null));
+        return new Route(target, profile, uri, token);
+    }
+
+    private void enter(HttpServerRequest req, String job) {
+        String ticket = req.getParam("ticket");
+        if (ticket == null || ticket.length() > 100) {
+            plain(req, 400, "a ticket is needed: open the app from Crater's console");
+            return;
+        }
+        onContext(() -> sessions.enter(ticket, job))
+                .subscribe()
+                .with(
+                        entered -> {
+                            if (entered == null) {
+                                plain(
+                                        req,
+                                        403,
+                                        "this link was used already or has expired: open the app again from Crater's console");
+                                return;
+                            }
+                            boolean secure = config.publicScheme().equals("https");
+                            // Host-only (no Domain), script-proof, and not sent on cross-site subrequests.
+                            String cookie =
+                                    COOKIE + "=" + entered.token() + "; Path=/; HttpOnly; SameSite=Lax; Max-Age="
+                                            + config.sessionTtl().toSeconds() + (secure ? "; Secure" : "");
+                            req.response()
+                                    .setStatusCode(303)
+                                    .putHeader("Set-Cookie", cookie)
+                                    .putHeader("Location", entered.path())
+                                    .putHeader("Cache-Control", "no-store")
+                                    .putHeader("Referrer-Policy", "no-referrer")
+                                    .end();
+                        },
+                        e -> {
+                            LOG.warnf("entering the app of %s failed: %s", job, e.toString());
+                            plain(req, 500, "entering failed");
+                        });
+    }
+
+    private void forward(HttpServerRequest req, Route route) {
+        connector
+                .address(route.target(), route.profile().port())
+                .subscribe()
+                .with(
+                        addr -> {
+                            RequestOptions o = new RequestOptions()
+                                    .setServer(addr)
+                                    .setMethod(req.method())
+                                    .setHost(
+                                            req.authority() == null
+                                                    ? "localhost"
+                                                    : req.authority().host())
+                                    .setPort(route.profile().port())
+                                    .setURI(route.uri())
+                                    .setHeaders(headers(req, route));
+                            http.request(o)
+                                    .compose(creq -> {
+                                        String length = req.getHeader("Content-Length");
+                                        if (length != null) {
+                                            creq.putHeader("Content-Length", length);
+                                        } else if (req.getHeader("Transfer-Encoding") != null) {
+                                            creq.setChunked(true);
+                                        }
+                                        req.resume();
+                                        return creq.send(req);
+                                    })
+                                    .onSuccess(resp -> {
+                                        var out = req.response().setStatusCode(resp.statusCode());
+                                        resp.headers().forEach((k, v) -> {
+                                            String n = k.toLowerCase(Locale.ROOT);
+                                            if (!DROPPED.contains(n) || n.equals("content-length")) {
+                                                out.headers().add(k, v);
+                                            }
+                                        });
+                                        if (resp.getHeader("Content-Length") == null) {
+                                            out.setChunked(true);
+                                        }
+                                        resp.pipeTo(out);
+                                    })
+                                    .onFailure(e -> plain(req, 502, "the app did not answer: " + e.getMessage()));
+                        },
+                        e -> plain(req, 502, "the pod's port " + route.profile().port() + " is not reachable"));
+    }
+
+    private void websocket(HttpServerRequest req, String job, Route route) {
+        String origin = req.getHeader("Origin");
+        if (origin != null && !sameOrigin(origin, job)) {
+            plain(req, 403, "a WebSocket from another site");
+            return;
+        }
+        connector
+                .address(route.target(), route.profile().port())
+                .subscribe()
+                .with(
+                        addr -> {
+                            WebSocketConnectOptions o = new WebSocketConnectOptions()
+                                    .setHost(addr.host()) // the pod side; the Host header (in headers) stays the app
+                                    // origin's
+                                    .setPort(addr.port())
+                                    .setURI(route.uri())
+                                    .setHeaders(headers(req, route));
+                            String protocols = req.getHeader("Sec-WebSocket-Protocol");
+                            if (protocols != null) {
+                                o.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
+                            }
+                            o.getHeaders().remove("Sec-WebSocket-Key");
+                            o.getHeaders().remove("Sec-WebSocket-Version");
+                            o.getHeaders().remove("Sec-WebSocket-Extensions");
+                            o.getHeaders().remove("Sec-WebSocket-Protocol");
+                            websockets
+                                    .connect(o)
+                                    .onSuccess(back -> {
+                                        req.resume();
+                                        req.toWebSocket()
+                                                .onSuccess(front -> bridge(front, back))
+                                                .onFailure(e -> back.close());
+                                    })
+                                    .onFailure(
+                                            e -> plain(req, 502, "the app refused the WebSocket: " + e.getMessage()));
+                        },
+                        e -> plain(req, 502, "the pod's port " + route.profile().port() + " is not reachable"));
+    }
+
+    /** Frames both ways, text as text and binary as binary; either side closing closes the other. */
+    private static void bridge(ServerWebSocket front, io.vertx.core.http.WebSocket back) {
+        front.frameHandler(f -> back.writeFrame(f));
+        back.frameHandler(f -> front.writeFrame(f));
+        front.closeHandler(v -> back.close());
+        back.closeHandler(v -> front.close());
+        front.exceptionHandler(e -> back.close());
+        back.exceptionHandler(e -> front.close());
+    }
+
+    /** The headers the app gets: the client's minus Crater's cookie, credentials and forwarding; plus Crater's own. */
+    private MultiMap headers(HttpServerRequest req, Route route) {
+        MultiMap out = MultiMap.caseInsensitiveMultiMap();
+        req.headers().forEach((k, v) -> {
+            String n = k.toLowerCase(Locale.ROOT);
+            if (DROPPED.contains(n) || n.startsWith("x-forwarded-") || n.equals("host")) {
+                return;
+            }
+            if (n.equals("cookie")) {
+                String kept = cookiesWithout(v);
+                if (!kept.isEmpty()) {
+                    out.add(k, kept);
+                }
+                return;
+            }
+            out.add(k, v);
+        });
+        String host = req.getHeader("Host");
+        if (host != null) {
+            out.set("Host", host); // code-server checks WebSocket Origin against it
+            out.set("X-Forwarded-Host", host);
+        }
+        out.set("X-Forwarded-Proto", config.publicScheme());
+        out.set("X-Forwarded-For", remote(req));
+        route.token().ifPresent(t -> out.set("Authorization", "token " + t));
+        return out;
+    }
+
+    /** A Cookie header without Crater's cookies (the app's own stay). */
+    static String cookiesWithout(String header) {
+        StringBuilder kept = new StringBuilder();
+        for (String part : header.split(";")) {
+            String p = part.trim();
+            String name = p.contains("=") ? p.substring(0, p.indexOf('=')) : p;
+            if (p.isEmpty() || name.equals(COOKIE) || name.startsWith("crater_")) {
+                continue;
+            }
+            kept.append(kept.isEmpty() ? "" : "; ").append(p);
+        }
+        return kept.toString();
+    }
+
+    /** The token the proxy adds for this app, read off the event loop (the Kubernetes client blocks). */
+    private Uni<java.util.Optional<String>> tokenOf(PodAccess.Target target, AppProfile profile) {
+        if (!profile.token() || !"jupyter".equals(target.kind())) {
+            return Uni.createFrom().item(java.util.Optional.empty());
+        }
+        String cached = tokens.get(target.job());
+        if (cached != null) {
+            return Uni.createFrom().item(java.util.Optional.of(cached));
+        }
+        return Uni.createFrom()
+                .item(() -> token(target))
+                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
+    }
+
+    /** The job's Jupyter token, from the Secret Crater made for it. */
+    private java.util.Optional<String> token(PodAccess.Target target) {
+        return java.util.Optional.ofNullable(tokens.computeIfAbsent(target.job(), job -> {
+            try {
+                var secret = client.secrets()
+                        .inNamespace(target.namespace())
+                        .withName(JobNames.volcanoName(job) + "-app")
+                        .get();
+                if (secret == null) {
+                    return null;
+                }
+                // The API server turns stringData into data; a store that keeps it as written is read as well.
+                if (secret.getData() != null && secret.getData().get("token") != null) {
+                    return new String(
+                            Base64.getDecoder().decode(secret.getData().get("token")), StandardCharsets.UTF_8);
+                }
+                return secret.getStringData() == null
+                        ? null
+                        : secret.getStringData().get("token");
+            } catch (RuntimeException e) {
+                LOG.warnf("reading the app token of %s failed: %s", job, e.getMessage());
+                return null;
+            }
+        }));
+    }
+
+    /** The job a host names, {@code <job>.<domain>}, or null. */
+    String jobOf(String host) {
+        if (host == null) {
+            return null;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        int colon = h.lastIndexOf(':');
+        if (colon > 0 && h.indexOf(']') < colon) {
+            h = h.substring(0, colon);
+        }
+        String suffix = "." + config.domain().toLowerCase(Locale.ROOT);
+        if (!h.endsWith(suffix)) {
+            return null;
+        }
+        String job = h.substring(0, h.length() - suffix.length());
+        return JobNames.isPublicId(job) ? job : null;
+    }
+
+    /** No dot segments, encoded slashes or backslashes: what the app sees is what the proxy checked. */
+    static boolean safe(String rawPath) {
+        String lower = rawPath.toLowerCase(Locale.ROOT);
+        if (lower.contains("%2f") || lower.contains("%5c") || lower.contains("\\") || lower.contains("%00")) {
+            return false;
+        }
+        String decoded;
+        try {
+            decoded = URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        for (String segment : decoded.split("/")) {
+            if (segment.equals("..") || segment.equals(".")) {
+                return false;
+            }
+        }
+        return decoded.startsWith("/");
+    }
+
+    private boolean sameOrigin(String origin, String job) {
+        try {
+            URI o = URI.create(origin);
+            URI mine = URI.create(origin(job));
+            return o.getScheme().equals(mine.getScheme())
+                    && o.getHost().equalsIgnoreCase(mine.getHost())
+                    && port(o) == port(mine);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static int port(URI u) {
+        return u.getPort() >= 0 ? u.getPort() : u.getScheme().equals("https") ? 443 : 80;
+    }
+
+    private static boolean isWebSocket(HttpServerRequest req) {
+        String upgrade = req.getHeader(HttpHeaders.UPGRADE);
+        return upgrade != null && upgrade.equalsIgnoreCase("websocket");
+    }
+
+    private static String remote(HttpServerRequest req) {
+        return req.remoteAddress() == null ? "unknown" : req.remoteAddress().hostAddress();
+    }
+
+    private static Uni<TokenService.TokenUser> userOf(long id) {
+        return Sql.row("SELECT id, username, display_name, role FROM users WHERE id = ?1 AND NOT disabled", id)
+                .map(r -> r.map(x -> new TokenService.TokenUser(
+                                Sql.longOf(x[0]), (String) x[1], (String) x[2], (String) x[3]))
+                        .orElseThrow(() -> io.crater.platform.ApiException.unauthorized(
+                                "UserDisabled", "this account is disabled")));
+    }
+
+    /** Database work from the proxy's event loop, on a duplicated context of its own as Hibernate Reactive needs. */
+    private <T> Uni<T> onContext(java.util.function.Supplier<Uni<T>> work) {
+        return Uni.createFrom().emitter(em -> {
+            io.vertx.core.Context dup =
+                    io.smallrye.common.vertx.VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+            io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle.setContextSafe(dup, true);
+            dup.runOnContext(v -> Panache.withSession(work).subscribe().with(em::complete, em::fail));
+        });
+    }
+
+    private static void plain(HttpServerRequest req, int status, String message) {
+        if (req.response().ended()) {
+            return;
+        }
+        req.resume();
+        req.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", "text/plain; charset=utf-8")
+                .putHeader("Cache-Control", "no-store")
+                .end(message + "\n");
+    }
+}
