@@ -1,0 +1,284 @@
+package io.crater.bench;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static org.awaitility.Awaitility.await;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.crater.interactive.AppProxy;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.net.SocketAddress;
+import jakarta.inject.Inject;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Figures of the interactive paths on this machine (run by {@code make bench}, never by {@code make test}), side by
+ * side in one run: the app proxy's added latency and throughput against a direct connection to the same server,
+ * and how many terminal sessions one server holds with the memory each takes and the bytes/s through one.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class InteractiveBench {
+
+    static final String PW = "Interactive-bench-2026";
+    static final int REQUESTS = 2000;
+    static final int DOWNLOAD_MB = 64;
+    static final int SESSIONS = 200;
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    AppProxy proxy;
+
+    @Test
+    void interactive() throws Exception {
+        String token = Api.user("bench.interactive", PW);
+        admin().body(Map.of("slug", "bench-int", "name", "bench-int")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
+                .put("/api/v1/accounts/bench-int/quota");
+        admin().body(Map.of("role", "member")).put("/api/v1/accounts/bench-int/members/bench.interactive");
+        String job = as(token)
+                .header("X-Crater-Account", "bench-int")
+                .body(Map.of(
+                        "name",
+                        "bench",
+                        "kind",
+                        "jupyter",
+                        "env",
+                        Map.of("SIM_DURATION", "2h"),
+                        "resources",
+                        Map.of("cpu", "1", "memory", "2Gi")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "Running"
+                        .equals(as(token)
+                                .get("/api/v1/jobs/" + job)
+                                .then()
+                                .extract()
+                                .path("job.state")));
+
+        byte[] mb = new byte[1 << 20];
+        HttpServer app = vertx.createHttpServer()
+                .requestHandler(r -> {
+                    if (r.path().equals("/download")) {
+                        var resp = r.response().putHeader("Content-Length", Long.toString((long) DOWNLOAD_MB << 20));
+                        write(resp, Buffer.buffer(mb), DOWNLOAD_MB);
+                    } else {
+                        r.response().end("ok");
+                    }
+                })
+                .listen(0, "127.0.0.1")
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        CraterTestResource.simulator()
+                .backPort(
+                        "crater-jobs",
+                        "c-" + job + "-main-0",
+                        8888,
+                        new InetSocketAddress("127.0.0.1", app.actualPort()));
+
+        String url = as(token)
+                .post("/api/v1/jobs/" + job + "/open")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("url");
+        HttpClient client = vertx.createHttpClient(
+                new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(1));
+        String cookie = client.request(proxied(job, url.substring(url.indexOf("/_crater"))))
+                .compose(r -> r.send())
+                .map(r -> r.getHeader("Set-Cookie"))
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        cookie = cookie.substring(0, cookie.indexOf(';'));
+
+        System.out.printf(
+                "interactive machine: %d cores, JVM %s%n",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        RequestOptions direct = new RequestOptions()
+                .setHost("127.0.0.1")
+                .setPort(app.actualPort())
+                .setURI("/ping");
+        RequestOptions viaProxy = proxied(job, "/ping").addHeader("Cookie", cookie);
+        latency(client, direct, 200); // warm-up
+        latency(client, viaProxy, 200);
+        List<Double> d = latency(client, direct, REQUESTS);
+        List<Double> p = latency(client, viaProxy, REQUESTS);
+        System.out.printf(
+                "interactive proxy latency (%d sequential GETs, keep-alive): direct p50 %.2f ms p99 %.2f ms;"
+                        + " through the proxy p50 %.2f ms p99 %.2f ms; added p50 %.2f ms%n",
+                REQUESTS, pct(d, 50), pct(d, 99), pct(p, 50), pct(p, 99), pct(p, 50) - pct(d, 50));
+        double directMBs = download(
+                client,
+                new RequestOptions()
+                        .setHost("127.0.0.1")
+                        .setPort(app.actualPort())
+                        .setURI("/download"));
+        double proxyMBs = download(client, proxied(job, "/download").addHeader("Cookie", cookie));
+        System.out.printf(
+                "interactive proxy throughput (%d MB download): direct %.0f MB/s, through the proxy %.0f MB/s%n",
+                DOWNLOAD_MB, directMBs, proxyMBs);
+
+        terminals(token, job);
+        client.close();
+        app.close();
+    }
+
+    private static void write(io.vertx.core.http.HttpServerResponse resp, Buffer chunk, int left) {
+        if (left == 0) {
+            resp.end();
+            return;
+        }
+        resp.write(chunk).onSuccess(v -> {
+            if (resp.writeQueueFull()) {
+                resp.drainHandler(x -> write(resp, chunk, left - 1));
+            } else {
+                write(resp, chunk, left - 1);
+            }
+        });
+    }
+
+    RequestOptions proxied(String job, String uri) {
+        return new RequestOptions()
+                .setServer(SocketAddress.inetSocketAddress(proxy.port(), "127.0.0.1"))
+                .setHost(job + ".apps.localhost")
+                .setPort(proxy.port())
+                .setURI(uri);
+    }
+
+    static List<Double> latency(HttpClient client, RequestOptions o, int n) throws Exception {
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long t0 = System.nanoTime();
+            client.request(o)
+                    .compose(r -> r.send().compose(x -> x.body()))
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            ms.add((System.nanoTime() - t0) / 1e6);
+        }
+        return ms;
+    }
+
+    static double download(HttpClient client, RequestOptions o) throws Exception {
+        long t0 = System.nanoTime();
+        AtomicLong bytes = new AtomicLong();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        client.request(o).compose(r -> r.send()).onSuccess(resp -> {
+            resp.handler(b -> bytes.addAndGet(b.length()));
+            resp.endHandler(v -> done.complete(null));
+            resp.exceptionHandler(done::completeExceptionally);
+        });
+        done.get(120, TimeUnit.SECONDS);
+        return bytes.get() / 1048576.0 / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    void terminals(String token, String job) throws Exception {
+        System.gc();
+        Thread.sleep(500);
+        long before = heapUsed();
+        List<WebSocket> open = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> prompts = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < SESSIONS; i++) {
+            CompletableFuture<Void> prompt = new CompletableFuture<>();
+            prompts.add(prompt);
+            WebSocket ws = vertx.createWebSocketClient()
+                    .connect(new WebSocketConnectOptions()
+                            .setHost(base.getHost())
+                            .setPort(base.getPort())
+                            .setURI("/api/v1/jobs/" + job + "/terminal")
+                            .addHeader("Authorization", "Bearer " + token))
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            ws.binaryMessageHandler(b -> {
+                if (b.toString().contains("$ ")) {
+                    prompt.complete(null);
+                }
+            });
+            open.add(ws);
+        }
+        CompletableFuture.allOf(prompts.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        double openSeconds = (System.nanoTime() - t0) / 1e9;
+        System.gc();
+        Thread.sleep(500);
+        long after = heapUsed();
+        System.out.printf(
+                "interactive terminals: %d sessions open at once in one server (each a WebSocket bridged to a pods/exec"
+                        + " WebSocket), opened in %.1f s; heap %.1f KiB per session (before %d MiB, after %d MiB;"
+                        + " client and simulated cluster share the JVM)%n",
+                SESSIONS, openSeconds, (after - before) / 1024.0 / SESSIONS, before >> 20, after >> 20);
+
+        // Bytes/s through one terminal: a line typed and echoed back, as fast as it comes back.
+        WebSocket ws = open.get(0);
+        String line = "x".repeat(1000);
+        AtomicLong received = new AtomicLong();
+        int rounds = 300;
+        CompletableFuture<Void> all = new CompletableFuture<>();
+        AtomicLong prompts2 = new AtomicLong();
+        ws.binaryMessageHandler(b -> {
+            received.addAndGet(b.length());
+            if (b.toString().contains("$ ") && prompts2.incrementAndGet() >= rounds) {
+                all.complete(null);
+            }
+        });
+        long t1 = System.nanoTime();
+        for (int i = 0; i < rounds; i++) {
+            ws.writeBinaryMessage(Buffer.buffer("echo " + line + "\r"));
+        }
+        all.get(120, TimeUnit.SECONDS);
+        double s = (System.nanoTime() - t1) / 1e9;
+        System.out.printf(
+                "interactive terminal throughput: %d echoed 1 KB lines, %.0f KB/s out of the pod (%.0f lines/s)%n",
+                rounds, received.get() / 1024.0 / s, rounds / s);
+        open.forEach(WebSocket::close);
+    }
+
+    static long heapUsed() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    static double pct(List<Double> values, double p) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
+    }
+}
