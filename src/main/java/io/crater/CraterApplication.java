@@ -39,6 +39,18 @@ public class CraterApplication implements QuarkusApplication {
                                         "  Sign in with your account; the first administrator's credentials are in ")
                                 .append(initialAdmin.credentialsFile())
                                 .append(" if it has not been removed.\n"));
+        var apps = io.quarkus.arc.Arc.container()
+                .instance(io.crater.interactive.AppProxy.class)
+                .get();
+        var ssh = io.quarkus.arc.Arc.container()
+                .instance(io.crater.interactive.SshGateway.class)
+                .get();
+        if (apps.port() > 0) {
+            banner.append("  Apps of jobs: ").append(apps.origin("<job>")).append('\n');
+        }
+        if (ssh.port() > 0) {
+            banner.append("  SSH into jobs: ssh -p ").append(ssh.port()).append(" <user>+<job>@localhost\n");
+        }
         System.out.println(banner);
         System.out.flush();
         Quarkus.waitForExit();
