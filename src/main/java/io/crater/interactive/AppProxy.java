@@ -289,6 +289,9 @@ public class AppProxy {
                                         var out = req.response().setStatusCode(resp.statusCode());
                                         resp.headers().forEach((k, v) -> {
                                             String n = k.toLowerCase(Locale.ROOT);
+                                            if (n.equals("set-cookie") && !hostOnly(v)) {
+                                                return; // a parent-domain cookie would reach every job's origin
+                                            }
                                             if (!DROPPED.contains(n) || n.equals("content-length")) {
                                                 out.headers().add(k, v);
                                             }
@@ -378,6 +381,17 @@ public class AppProxy {
         out.set("X-Forwarded-For", remote(req));
         route.token().ifPresent(t -> out.set("Authorization", "token " + t));
         return out;
+    }
+
+    /** Whether an app's cookie stays on its own origin: no Domain attribute, and not one of Crater's names. */
+    static boolean hostOnly(String setCookie) {
+        String name = setCookie.contains("=")
+                ? setCookie.substring(0, setCookie.indexOf('=')).trim()
+                : "";
+        return !name.startsWith("crater_")
+                && java.util.Arrays.stream(setCookie.split(";"))
+                        .map(a -> a.trim().toLowerCase(Locale.ROOT))
+                        .noneMatch(a -> a.startsWith("domain="));
     }
 
     /** A Cookie header without Crater's cookies (the app's own stay). */

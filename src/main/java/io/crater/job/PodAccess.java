@@ -144,7 +144,10 @@ public class PodAccess {
                         409,
                         "PodNotRunning",
                         "Conflict",
-                        "pod " + taskIndex + " is " + pod.getStatus().getPhase(),
+                        "pod " + taskIndex + " is "
+                                + (pod.getStatus() == null
+                                        ? "Pending"
+                                        : pod.getStatus().getPhase()),
                         null,
                         null,
                         null);
