@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +12,8 @@ import { removeJob, type JobListData } from './jobEvents';
 import { isFinished } from './jobState';
 import { jobKeys } from './queries';
 import { SaveTemplateDialog } from './SaveTemplateDialog';
+import { OpenAppButton, opensApp } from './OpenAppButton';
+import { CurrentUserContext } from '../auth/session';
 
 type Translate = (k: string) => string;
 
@@ -163,12 +165,15 @@ export function JobActions({ detail }: { detail: JobDetail }) {
   const finished = isFinished(job.state);
   const canStop = permissions.stop && !finished && job.state !== 'Stopping';
   const canDelete = permissions.delete && finished;
+  // Null outside a signed-in route (the page's tests render it alone): no Open then.
+  const viewer = useContext(CurrentUserContext);
 
   return (
     <div className="flex flex-wrap gap-2" data-testid="job-actions">
       <Link to="/jobs" className={btnSecondary}>
         {t('jobs.back')}
       </Link>
+      {viewer !== null && opensApp(job, viewer.username) && <OpenAppButton job={job} />}
       <Link to={`/jobs/new?from=${encodeURIComponent(job.id)}`} data-testid="job-clone" className={btnSecondary} title={t('jobs.actions.cloneHint')}>
         {t('jobs.actions.clone')}
       </Link>

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { openApp } from '../../api/apps';
+import { isApiError } from '../../api/errors';
+import type { JobSummary } from '../../api/types';
+import { btnPrimary, btnSecondary } from '../../components/common/ui';
+
+/** Whether a job serves a web app of its own that the viewer may open: their running notebook or VS Code. */
+export function opensApp(job: Pick<JobSummary, 'kind' | 'state' | 'owner'>, viewer: string): boolean {
+  return (job.kind === 'jupyter' || job.kind === 'webide') && job.state === 'Running' && job.owner === viewer;
+}
+
+/** The message for a refused open, by the problem's code. */
+export function openErrorMessage(error: unknown, t: (k: string) => string): string {
+  if (isApiError(error)) {
+    if (error.code === 'AppNotReady') return t('jobs.open.notReady');
+    if (error.code === 'NotJobOwner') return t('jobs.open.notOwner');
+    if (error.code === 'JobNotRunning') return t('jobs.open.notRunning');
+    return error.detail ?? error.message;
+  }
+  return t('jobs.open.failed');
+}
+
+/**
+ * "Open": asks Crater for a one-time URL on the job's own origin and opens it in a new tab. The window is opened
+ * at the click (browsers block pop-ups opened later) and pointed at the URL once it arrives.
+ */
+export function OpenAppButton({ job, port }: { job: JobSummary; port?: number }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  const mutation = useMutation({ mutationFn: () => openApp(job.id, port) });
+  const open = () => {
+    setError(null);
+    const tab = window.open('about:blank', '_blank');
+    mutation.mutate(undefined, {
+      onSuccess: (opened) => {
+        if (tab) {
+          tab.opener = null;
+          tab.location.href = opened.url;
+        } else {
+          window.location.assign(opened.url);
+        }
+      },
+      onError: (e) => {
+        tab?.close();
+        setError(openErrorMessage(e, t));
+      },
+    });
+  };
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button
+        type="button"
+        data-testid="job-open-app"
+        className={port === undefined ? btnPrimary : btnSecondary}
+        disabled={mutation.isPending}
+        onClick={open}
+      >
+        {mutation.isPending ? t('jobs.open.opening') : port === undefined ? t(`jobs.open.${job.kind}`) : t('jobs.open.port', { port })}
+      </button>
+      {error && (
+        <span role="alert" className="text-sm text-rose-700" data-testid="job-open-error">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
