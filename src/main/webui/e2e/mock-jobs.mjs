@@ -427,6 +427,27 @@ export function createJobs({ accounts, models }) {
       });
     }
     if (parts.length === 3 && parts[2] === 'wait' && method === 'GET') return ok(waitOf(job, isMember));
+    // The mock has no pods to reach and no GPU exporter: nothing to connect to, no samples.
+    if (parts.length === 3 && parts[2] === 'connect' && method === 'GET') {
+      return ok({ job: job.id, state: job.state, reachable: false, sshEnabled: false, sshHost: 'localhost', sshPort: 2222, pods: [] });
+    }
+    if (parts.length === 3 && parts[2] === 'gpu-utilisation' && method === 'GET') {
+      const to = new Date();
+      return ok({
+        job: job.id,
+        model: job.spec.resources?.acceleratorModel ?? null,
+        accelerators: job.spec.resources?.accelerators ?? 0,
+        metric: 'DCGM_FI_DEV_GPU_UTIL',
+        thresholdPercent: 5,
+        windowSeconds: 7200,
+        graceSeconds: 1800,
+        from: new Date(to.getTime() - 7_200_000).toISOString(),
+        to: to.toISOString(),
+        series: [],
+        unavailable: null,
+        decision: null,
+      });
+    }
     if (parts.length === 3 && parts[2] === 'resubmit' && method === 'POST') {
       const account = accounts.get(job.account);
       if (!account || !account.members.has(me.username)) return problem(403, 'NotAMember', 'Forbidden', 'only members of the job\'s account may resubmit it');

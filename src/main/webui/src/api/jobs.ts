@@ -1,6 +1,8 @@
 import { API_BASE, requestJson, requestText, requestVoid, withQuery } from './client';
 import type {
   DryRunResult,
+  GpuUtilisation,
+  JobConnect,
   JobDetail,
   JobKind,
   JobState,
@@ -127,4 +129,14 @@ export function jobLogsUrl(id: string, params: JobLogParams): string {
 /** URL of the log stream (Server-Sent Events, one line per `message` event) for an EventSource. */
 export function jobLogStreamUrl(id: string, pod?: string | null): string {
   return API_BASE + withQuery(`/jobs/${enc(id)}/logs/stream`, { pod });
+}
+
+/** The terminal path and the ssh command and config of each running pod, and whether the caller may use them. */
+export function getJobConnect(id: string, signal?: AbortSignal): Promise<JobConnect> {
+  return requestJson<JobConnect>(`/jobs/${enc(id)}/connect`, { signal });
+}
+
+/** Accelerator utilisation samples since `since` (ISO instant; default: the idle window) and the idle decision now. */
+export function getJobGpuUtilisation(id: string, since?: string | null, signal?: AbortSignal): Promise<GpuUtilisation> {
+  return requestJson<GpuUtilisation>(withQuery(`/jobs/${enc(id)}/gpu-utilisation`, { since }), { signal });
 }

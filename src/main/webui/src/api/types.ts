@@ -719,3 +719,84 @@ export interface ResubmitJob {
   changes?: Record<string, string | number | boolean>;
   replace?: boolean;
 }
+
+// ---- Reaching into a running job: terminal and SSH ----
+
+/** One running pod's ways in. */
+export interface ConnectPod {
+  pod: string;
+  /** Path of the terminal WebSocket, same origin (e.g. /api/v1/jobs/j1/terminal?pod=worker-1). */
+  terminal: string;
+  /** The SSH login name (user+job[+pod]). */
+  login: string;
+  /** The exact ssh command. */
+  command: string;
+  /** A ~/.ssh/config entry whose Host line is the alias (for VS Code Remote-SSH). */
+  sshConfig: string;
+}
+
+/** GET /jobs/{id}/connect. */
+export interface JobConnect {
+  job: string;
+  state: JobState;
+  /** Whether the caller may open a terminal or SSH session now (the owner, while it runs). */
+  reachable: boolean;
+  /** Whether Crater's SSH gateway listens. */
+  sshEnabled: boolean;
+  sshHost: string;
+  sshPort: number;
+  pods: ConnectPod[];
+}
+
+// ---- Accelerator utilisation and idle reclamation ----
+
+export interface UtilisationSample {
+  at: string;
+  percent: number;
+}
+
+/** The samples of one accelerator of one pod. */
+export interface UtilisationSeries {
+  pod: string;
+  accelerator: string;
+  samples: UtilisationSample[];
+}
+
+export type IdleDecisionKind = 'Busy' | 'Unknown' | 'Exempt' | 'Warn' | 'Waiting' | 'Stop';
+
+/** What the idle check would decide now, with its numbers (the fields of other kinds are null). */
+export interface IdleDecision {
+  kind: IdleDecisionKind;
+  /** Why it is Unknown (YoungerThanWindow, NoSamples, SampleGap, ...). */
+  why: string | null;
+  message: string;
+  peakPercent: number | null;
+  meanPercent: number | null;
+  thresholdPercent: number | null;
+  windowSeconds: number | null;
+  /** Warn/Waiting: when it is stopped if it stays idle. */
+  stopAt: string | null;
+  idleSince: string | null;
+  /** Exempt: until when its job lock holds. */
+  lockUntil: string | null;
+  numbers: Record<string, number> | null;
+}
+
+/** GET /jobs/{id}/gpu-utilisation. */
+export interface GpuUtilisation {
+  job: string;
+  /** The accelerator model; null when the job holds none. */
+  model: string | null;
+  accelerators: number;
+  metric: string;
+  thresholdPercent: number;
+  windowSeconds: number;
+  graceSeconds: number;
+  from: string;
+  to: string;
+  series: UtilisationSeries[];
+  /** Why there are no samples when the metrics source could not be read. */
+  unavailable: string | null;
+  /** Null unless the job is a running interactive job holding accelerators. */
+  decision: IdleDecision | null;
+}

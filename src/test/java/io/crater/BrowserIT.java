@@ -53,6 +53,15 @@ class BrowserIT {
         run("waits.mjs", "console-waits.png", Map.of());
     }
 
+    /**
+     * The owner of a running job opens a terminal in its page, runs a command in the pod's shell and sees its
+     * output, sees the GPU utilisation chart, and finds the exact ssh command and config entry on the SSH tab.
+     */
+    @Test
+    void ownerOpensATerminalInARunningJob() throws Exception {
+        run("terminal.mjs", "console-terminal.png", Map.of());
+    }
+
     private static void run(String script, String screenshotName, Map<String, String> extraEnv) throws Exception {
         Path home = Files.createTempDirectory("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));

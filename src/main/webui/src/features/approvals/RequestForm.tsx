@@ -25,6 +25,10 @@ export interface RequestFormProps {
   initialResource?: string;
   /** Prefilled amount of a quota grant, a quantity such as "2" or "16Gi". */
   initialAmount?: string;
+  /** Prefilled job of a job lock. */
+  initialJobId?: string;
+  /** Prefilled end of a quota grant or job lock (else a day from now). */
+  initialUntil?: Date;
   onCreated: (approval: Approval) => void;
   onCancel?: () => void;
 }
@@ -36,6 +40,8 @@ export function RequestForm({
   resources = [],
   initialResource,
   initialAmount,
+  initialJobId,
+  initialUntil,
   onCreated,
   onCancel,
 }: RequestFormProps) {
@@ -48,9 +54,9 @@ export function RequestForm({
     account: account ?? '',
     resource: initialResource ?? resources[0]?.key ?? '',
     amount: initialAmount ?? '',
-    until: toLocalInputValue(daysFrom(new Date(), 1)),
+    until: toLocalInputValue(initialUntil ?? daysFrom(new Date(), 1)),
     model: '',
-    jobId: '',
+    jobId: initialJobId ?? '',
     reason: '',
   }));
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import * as jobsApi from '../../api/jobs';
 import type { JobDetail } from '../../api/types';
 import { FakeEventSource, installFakeEventSource } from '../../test/fakeEventSource';
+import { makeDecision, makeUtilisation } from '../../test/gpuFixtures';
 import { makeDetail, makeJob, makePod } from '../../test/jobFixtures';
 import { JobDetailPage } from './JobDetailPage';
 
@@ -20,8 +21,13 @@ vi.mock('../../api/jobs', async (importOriginal) => {
     getJobLogs: vi.fn(),
     getJobManifests: vi.fn(),
     getJobWait: vi.fn(),
+    getJobConnect: vi.fn(),
+    getJobGpuUtilisation: vi.fn(),
   };
 });
+
+vi.mock('@xterm/xterm', async () => ({ Terminal: (await import('../../test/fakeXterm')).FakeTerminal }));
+vi.mock('@xterm/addon-fit', async () => ({ FitAddon: (await import('../../test/fakeXterm')).FakeFitAddon }));
 
 vi.mock('../../api/acceleratorModels', () => ({
   listAcceleratorModels: () =>
@@ -82,6 +88,16 @@ beforeEach(() => {
   api.getJobLogs.mockResolvedValue('hello\nworld\n');
   api.getJobManifests.mockResolvedValue('apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n');
   api.getJobWait.mockResolvedValue({ state: 'Queued', reasons: [], position: null, estimate: null, suggestions: [] });
+  api.getJobConnect.mockResolvedValue({
+    job: 'j1',
+    state: 'Running',
+    reachable: false,
+    sshEnabled: true,
+    sshHost: 'localhost',
+    sshPort: 2222,
+    pods: [],
+  });
+  api.getJobGpuUtilisation.mockResolvedValue(makeUtilisation());
 });
 
 afterEach(() => {
@@ -187,6 +203,61 @@ describe('JobDetailPage', () => {
     expect(position.textContent).toContain("1st in its account's line (of 1), 3rd in the cluster (of 4)");
     expect(screen.getByTestId('job-wait-estimate').dataset.known).toBe('false');
     expect(api.getJobWait).toHaveBeenCalledWith('j3', expect.anything());
+  });
+
+  it('offers its owner a terminal and SSH, and charts the GPUs of a running job with an idle warning', async () => {
+    const gpuJob = makeDetail(
+      makeJob('j1', { name: 'notebook', kind: 'jupyter', requests: { cpu: '4', memory: '16Gi', 'nvidia-a100-80gb': '2' } }),
+      { pods: [makePod('c-j1-main-0')] },
+    );
+    api.getJob.mockResolvedValue(gpuJob);
+    api.getJobConnect.mockResolvedValue({
+      job: 'j1',
+      state: 'Running',
+      reachable: true,
+      sshEnabled: true,
+      sshHost: 'localhost',
+      sshPort: 2222,
+      pods: [
+        {
+          pod: 'main-0',
+          terminal: '/api/v1/jobs/j1/terminal',
+          login: 'alice+j1',
+          command: 'ssh -p 2222 alice+j1@localhost',
+          sshConfig: 'Host crater-j1\n  HostName localhost\n  Port 2222\n  User alice+j1\n',
+        },
+      ],
+    });
+    api.getJobGpuUtilisation.mockResolvedValue(
+      makeUtilisation({ decision: makeDecision('Waiting', { stopAt: new Date(Date.now() + 600_000).toISOString() }) }),
+    );
+    renderAt('/jobs/j1');
+    expect(await screen.findByTestId('job-connect')).toBeTruthy();
+    expect(screen.getByTestId('job-terminal-open')).toBeTruthy();
+    expect(await screen.findAllByTestId('job-gpu-series')).toHaveLength(2);
+    expect((await screen.findByTestId('job-idle-warning')).dataset.stage).toBe('warned');
+    expect(api.getJobConnect).toHaveBeenCalledWith('j1', expect.anything());
+    // Both the chart and the warning read the same answer.
+    expect(api.getJobGpuUtilisation).toHaveBeenCalledTimes(1);
+  });
+
+  it('neither connects to nor charts a job that does not run or holds no GPUs', async () => {
+    api.getJobConnect.mockClear();
+    api.getJobGpuUtilisation.mockClear();
+    api.getJob.mockResolvedValue(failed);
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-exits');
+    expect(api.getJobConnect).not.toHaveBeenCalled();
+    cleanup();
+
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-logs');
+    await waitFor(() => expect(api.getJobConnect).toHaveBeenCalledWith('j1', expect.anything()));
+    // Not reachable for this viewer: no section.
+    expect(screen.queryByTestId('job-connect')).toBeNull();
+    expect(screen.queryByTestId('job-gpu')).toBeNull();
+    expect(api.getJobGpuUtilisation).not.toHaveBeenCalled();
   });
 
   it('saves the job as a template shared with its account', async () => {

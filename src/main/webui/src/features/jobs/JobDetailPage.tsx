@@ -11,8 +11,11 @@ import { ErrorState, LoadingState } from '../../components/common/States';
 import { card } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { JobActions } from './JobActions';
+import { JobConnect } from './JobConnect';
 import { JobExits } from './JobExits';
+import { JobGpuUtilisation } from './JobGpuUtilisation';
 import { JobHistory } from './JobHistory';
+import { JobIdleWarning } from './JobIdleWarning';
 import { JobLogs } from './JobLogs';
 import { JobManifests } from './JobManifests';
 import { JobWaitPanel } from './JobWaitPanel';
@@ -21,6 +24,7 @@ import { JobEventsTable, JobPodsTable } from './JobPods';
 import { isFinished, jobStateLabelKey, jobStateTone } from './jobState';
 import { isWaiting, jobQuery } from './queries';
 import { useJobEvents } from './useJobEvents';
+import { holdsAccelerators } from './utilisationChart';
 
 function Meta({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -64,6 +68,8 @@ function JobView({ detail }: { detail: JobDetail }) {
   // A job that never got pods (queued, rejected) has nothing to show about them.
   const hadPods = job.startedAt !== null || detail.pods.length > 0 || detail.exits.length > 0;
   const showPods = hadPods || (job.state !== 'Queued' && job.state !== 'Rejected');
+  const running = job.state === 'Running';
+  const gpus = running && holdsAccelerators(job.requests);
 
   return (
     <div className="flex flex-col gap-6" data-testid="job-detail" data-id={job.id} data-state={job.state}>
@@ -105,7 +111,13 @@ function JobView({ detail }: { detail: JobDetail }) {
         </p>
       )}
 
+      {gpus && <JobIdleWarning detail={detail} />}
+
       {isWaiting(job.state) && <JobWaitPanel detail={detail} />}
+
+      {running && <JobConnect jobId={job.id} />}
+
+      {gpus && <JobGpuUtilisation jobId={job.id} startedAt={job.startedAt} />}
 
       {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} />}
 

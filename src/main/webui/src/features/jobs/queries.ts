@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getJob, getJobLogs, getJobManifests, getJobWait, listJobs } from '../../api/jobs';
+import { getJob, getJobConnect, getJobGpuUtilisation, getJobLogs, getJobManifests, getJobWait, listJobs } from '../../api/jobs';
 import type { JobKind, JobState } from '../../api/types';
 import { isFinished } from './jobState';
 
@@ -15,6 +15,8 @@ export const JOB_DETAIL_POLL_MS = 3_000;
 export const JOB_DETAIL_LIVE_POLL_MS = 15_000;
 /** Why a job waits refreshes this often while it waits (Queued, Admitted or Pending). */
 export const JOB_WAIT_POLL_MS = 5_000;
+/** A running job's accelerator utilisation (and idle decision) refreshes this often. */
+export const GPU_UTILISATION_POLL_MS = 30_000;
 /** Lines of log shown when not following. */
 export const LOG_TAIL_LINES = 2_000;
 
@@ -36,6 +38,10 @@ export const jobKeys = {
   detail: (id: string) => [...jobKeys.details(), id] as const,
   // Under the detail key: whatever refreshes the job (its live events, a stop) refreshes this too.
   wait: (id: string) => [...jobKeys.detail(id), 'wait'] as const,
+  // Under the detail key too: a change of state (it stops, a pod starts) changes the ways in.
+  connect: (id: string) => [...jobKeys.detail(id), 'connect'] as const,
+  // Apart: it refreshes on its own clock (GPU_UTILISATION_POLL_MS), not with every job event.
+  gpu: (id: string) => [...jobKeys.all, 'gpu', id] as const,
   // Kept apart from the detail key so that refreshing a job does not reload its manifests or logs.
   manifests: (id: string) => [...jobKeys.all, 'manifests', id] as const,
   logs: (id: string, pod: string) => [...jobKeys.all, 'logs', id, pod] as const,
@@ -103,4 +109,19 @@ export const jobLogsQuery = (id: string, pod: string) =>
   queryOptions({
     queryKey: jobKeys.logs(id, pod),
     queryFn: ({ signal }) => getJobLogs(id, { pod: pod || null, tailLines: LOG_TAIL_LINES }, signal),
+  });
+
+/** The terminal path and the ssh command and config of each running pod, and whether the caller may use them. */
+export const jobConnectQuery = (id: string) =>
+  queryOptions({
+    queryKey: jobKeys.connect(id),
+    queryFn: ({ signal }) => getJobConnect(id, signal),
+  });
+
+/** The accelerator utilisation over the idle window and the idle decision now; refreshed every 30 s. */
+export const jobGpuQuery = (id: string) =>
+  queryOptions({
+    queryKey: jobKeys.gpu(id),
+    queryFn: ({ signal }) => getJobGpuUtilisation(id, null, signal),
+    refetchInterval: GPU_UTILISATION_POLL_MS,
   });

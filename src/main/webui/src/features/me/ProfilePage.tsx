@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import {
   addMySshKey,
   changeMyPassword,
@@ -21,9 +22,12 @@ import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
 import { authKeys } from '../auth/session';
 import { meKeys, myProfileQuery, mySshKeysQuery, myTokensQuery } from './queries';
 
-function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+/** The anchor of the SSH keys section (linked from a job's SSH panel). */
+export const SSH_KEYS_ANCHOR = 'ssh-keys';
+
+function Section({ title, children, testId, id }: { title: string; children: React.ReactNode; testId?: string; id?: string }) {
   return (
-    <section data-testid={testId} className={`${card} flex flex-col gap-4`}>
+    <section id={id} data-testid={testId} className={`${card} flex flex-col gap-4`}>
       <h2 className="text-lg font-semibold text-slate-800">{title}</h2>
       {children}
     </section>
@@ -294,7 +298,7 @@ function SshKeysSection() {
   };
   const invalidKey = isApiError(add.error) && add.error.code === 'InvalidSshKey' ? add.error : null;
   return (
-    <Section title={t('profile.sshKeys')} testId="ssh-section">
+    <Section title={t('profile.sshKeys')} testId="ssh-section" id={SSH_KEYS_ANCHOR}>
       <form onSubmit={submit} className="flex flex-col gap-3">
         <Field label={t('profile.sshKeyName')}>
           <input
@@ -375,6 +379,11 @@ function SshKeysSection() {
 export function ProfilePage() {
   const { t } = useTranslation();
   const me = useQuery(myProfileQuery());
+  const { hash } = useLocation();
+  // Coming from a link to a section (e.g. /profile#ssh-keys): show it.
+  useEffect(() => {
+    if (hash.length > 1) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView?.({ block: 'start' });
+  }, [hash]);
   return (
     <div className="flex max-w-5xl flex-col gap-6">
       <PageHeader title={t('profile.title')} subtitle={t('profile.subtitle')} />

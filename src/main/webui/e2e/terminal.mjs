@@ -1,0 +1,174 @@
+// Browser test of reaching into a running job from the console:
+//   1. through the API, the admin creates the account term-lab (CPU, memory and one A100) with itself as a
+//      member, and starts a custom job there that runs for 30 minutes on one A100 at 40 % (the simulator's GPU
+//      exporter samples it);
+//   2. the admin signs in and opens the job: the Connect section offers a terminal;
+//   3. opening it connects to the pod's simulated shell (prompt `crater@<pod>:/workspace$ `); typing
+//      `echo hello-terminal` + Enter shows `hello-terminal` on its own line;
+//   4. the GPU utilisation chart shows the accelerator's samples (refreshed every 30 s) (screenshot);
+//   5. the SSH tab shows the exact command (`ssh -p ...`) and the ~/.ssh/config entry; switching to it closes
+//      the terminal.
+//
+// Environment: CRATER_URL, CRATER_USER, CRATER_PASSWORD (a platform admin), SCREENSHOT (optional), CHROMIUM.
+// Exits 0 when every check passes, 1 otherwise.
+
+import { STEP_TIMEOUT_MS, env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
+
+const ACCOUNT = 'term-lab';
+const MODEL = 'nvidia-a100-80gb';
+/** The simulator's GPU exporter samples every 15 s and the chart refreshes every 30 s. */
+const CHART_TIMEOUT_MS = 75_000;
+
+async function main() {
+  const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
+  const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
+  const screenshot = process.env.SCREENSHOT || '';
+
+  /** A JSON call to the API with a bearer token; throws on an unexpected status. */
+  async function api(token, method, path, body, expected = [200, 201, 204], account) {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (account) headers['X-Crater-Account'] = account;
+    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  /** The terminal's rows as text (xterm's DOM renderer draws one element per row). */
+  async function terminalRows(page) {
+    const rows = await page.locator('[data-testid="job-terminal-screen"] .xterm-rows > div').allInnerTexts();
+    return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
+  }
+
+  const browser = await launchBrowser();
+  let page;
+  try {
+    const jobId = await step('the admin starts a job in an account with quota, through the API', async () => {
+      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+      await api(token, 'POST', '/accounts', { slug: ACCOUNT, name: 'Terminal Lab' }, [201, 409]);
+      await api(token, 'PUT', `/accounts/${ACCOUNT}/quota`, {
+        items: [
+          { resource: 'cpu', guaranteed: '8', max: '8' },
+          { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
+          { resource: MODEL, guaranteed: '1', max: '1' },
+        ],
+      });
+      await api(token, 'PUT', `/accounts/${ACCOUNT}/members/${admin.username}`, { role: 'admin' });
+      const created = await api(
+        token,
+        'POST',
+        '/jobs',
+        {
+          name: 'term',
+          kind: 'custom',
+          image: 'python:3.12',
+          command: ['sleep', 'infinity'],
+          env: { SIM_DURATION: '30m', SIM_GPU_UTIL: '40' },
+          resources: { cpu: '1', memory: '1Gi', acceleratorModel: MODEL, accelerators: 1 },
+        },
+        [201],
+        ACCOUNT,
+      );
+      let state = null;
+      await waitFor(
+        async () => {
+          state = (await api(token, 'GET', `/jobs/${created.id}`)).job.state;
+          return state === 'Running';
+        },
+        () => `the job ${created.id} is ${state}, expected Running`,
+        60_000,
+      );
+      log(`job ${created.id} runs`);
+      return created.id;
+    }, STEP_TIMEOUT_MS * 3);
+
+    page = await step('the admin signs in and opens the job', async () => {
+      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
+      const p = await context.newPage();
+      watchPage(p, admin.username);
+      await p.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+      await p.getByTestId('login-username').fill(admin.username);
+      await p.getByTestId('login-password').fill(admin.password);
+      await p.getByTestId('login-submit').click();
+      await p.waitForURL((url) => url.pathname !== '/login');
+      await p.goto(`${baseUrl}/jobs/${jobId}`, { waitUntil: 'domcontentloaded' });
+      await p.locator(`[data-testid="job-detail"][data-id="${jobId}"]`).waitFor({ state: 'visible' });
+      await p.getByTestId('job-connect').waitFor({ state: 'visible' });
+      return p;
+    });
+
+    await step('the terminal opens on the pod\u2019s shell and runs a command', async () => {
+      await page.getByTestId('job-terminal-open').click();
+      await page.locator('[data-testid="job-terminal-status"][data-status="connected"]').waitFor({ state: 'visible' });
+      let rows = [];
+      await waitFor(
+        async () => {
+          rows = await terminalRows(page);
+          return rows.some((r) => /^crater@\S+:\/workspace\$$/.test(r.trim()));
+        },
+        () => `no prompt in the terminal: ${JSON.stringify(rows.filter((r) => r !== ''))}`,
+      );
+      await page.getByTestId('job-terminal-screen').click();
+      await page.keyboard.type('echo hello-terminal');
+      await page.keyboard.press('Enter');
+      await waitFor(
+        async () => {
+          rows = await terminalRows(page);
+          return rows.some((r) => r === 'hello-terminal');
+        },
+        () => `the terminal does not show hello-terminal on its own line: ${JSON.stringify(rows.filter((r) => r !== ''))}`,
+      );
+      const status = (await page.getByTestId('job-terminal-status').innerText()).trim();
+      log(`terminal: ${status}; ${JSON.stringify(rows.filter((r) => r !== ''))}`);
+    });
+
+    await step('the GPU utilisation chart shows the accelerator\u2019s samples', async () => {
+      await page.getByTestId('job-gpu').waitFor({ state: 'visible' });
+      const series = page.locator('[data-testid="job-gpu-series"]').first();
+      let samples = null;
+      await waitFor(
+        async () => {
+          samples = (await series.getAttribute('data-samples', { timeout: 1000 }).catch(() => null)) ?? null;
+          return samples !== null && Number(samples) > 0;
+        },
+        () => `the chart shows no samples (data-samples ${samples})`,
+        CHART_TIMEOUT_MS,
+      );
+      const latest = Number(await series.getAttribute('data-latest'));
+      check(Math.abs(latest - 40) < 0.01, `the latest sample is ${latest} %, expected 40 %`);
+      log(`chart: ${(await series.innerText()).replace(/\s+/g, ' ').trim()}`);
+      // The terminal is still connected and still shows the command's output.
+      check((await page.getByTestId('job-terminal-status').getAttribute('data-status')) === 'connected', 'the terminal is no longer connected');
+      if (screenshot) {
+        await page.screenshot({ path: screenshot, fullPage: true });
+        log(`screenshot written to ${screenshot}`);
+      }
+    }, CHART_TIMEOUT_MS + STEP_TIMEOUT_MS);
+
+    await step('the SSH tab gives the command and the config entry', async () => {
+      await page.getByTestId('job-connect-tab-ssh').click();
+      await page.getByTestId('job-terminal').waitFor({ state: 'detached' });
+      const command = (await page.getByTestId('job-ssh-command').first().innerText()).trim();
+      check(command.startsWith('ssh -p '), `the SSH command is ${JSON.stringify(command)}`);
+      check(command.includes(jobId), `the SSH command does not name the job ${jobId}: ${command}`);
+      const config = await page.getByTestId('job-ssh-config').first().innerText();
+      check(config.startsWith(`Host crater-${jobId}`), `the config entry is ${JSON.stringify(config)}`);
+      check(
+        (await page.getByTestId('job-ssh-vscode').first().innerText()).includes(`crater-${jobId}`),
+        'the VS Code hint does not name the host alias',
+      );
+      log(`ssh: ${command}`);
+    });
+
+    log('all checks passed');
+    return 0;
+  } catch (e) {
+    await reportFailure(e, page, screenshot);
+    return 1;
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+runMain(main);
