@@ -161,6 +161,43 @@ async function main() {
       log(`ssh: ${command}`);
     });
 
+    await step('Open on a running notebook shows JupyterLab on the job\u2019s own origin', async () => {
+      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+      const nb = await api(
+        token,
+        'POST',
+        '/jobs',
+        { name: 'notebook', kind: 'jupyter', env: { SIM_DURATION: '30m' }, resources: { cpu: '1', memory: '2Gi' } },
+        [201],
+        ACCOUNT,
+      );
+      let state = null;
+      await waitFor(
+        async () => {
+          state = (await api(token, 'GET', `/jobs/${nb.id}`)).job.state;
+          return state === 'Running';
+        },
+        () => `the notebook ${nb.id} is ${state}, expected Running`,
+        60_000,
+      );
+      await page.goto(`${baseUrl}/jobs/${nb.id}`, { waitUntil: 'domcontentloaded' });
+      const [app] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
+      await app.waitForURL((url) => url.hostname === `${nb.id}.apps.localhost`, { timeout: 20_000 });
+      await app.locator('h1').waitFor({ state: 'visible' });
+      const heading = (await app.locator('h1').innerText()).trim();
+      check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
+      const url = new URL(app.url());
+      check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
+      check(url.pathname === '/lab', `the app opened at ${url.pathname}, expected /lab`);
+      if (screenshot) {
+        const appShot = screenshot.replace(/\.png$/, '-app.png');
+        await app.screenshot({ path: appShot, fullPage: true });
+        log(`app screenshot written to ${appShot}`);
+      }
+      log(`app: ${url.origin}${url.pathname} shows ${heading}`);
+      await app.close();
+    }, STEP_TIMEOUT_MS * 3);
+
     log('all checks passed');
     return 0;
   } catch (e) {

@@ -141,6 +141,9 @@ class GpuExporterTest {
                             .allSatisfy(x -> assertThat(x.percent()).isEqualTo(90.0)));
         });
         assertThat(samples("c-gpu-none")).as("SIM_GPU_UTIL=none: never sampled").isEmpty();
+        // Two samples at least, to see the interval between them (the first may be all the await above saw).
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> samples("c-gpu-nb").get(0).samples().size() >= 2);
         List<IdlePolicy.Sample> taken = samples("c-gpu-nb").get(0).samples();
         assertThat(Duration.between(
                         taken.get(taken.size() - 2).at(),
