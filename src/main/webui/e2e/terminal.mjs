@@ -180,6 +180,12 @@ async function main() {
         () => `the notebook ${nb.id} is ${state}, expected Running`,
         60_000,
       );
+      // Open is offered once the app answers its readiness path (409 AppNotReady before).
+      await waitFor(
+        async () => api(token, 'POST', `/jobs/${nb.id}/open`, undefined, [200]).then(() => true, () => false),
+        () => `the notebook ${nb.id} never answered its readiness path`,
+        60_000,
+      );
       await page.goto(`${baseUrl}/jobs/${nb.id}`, { waitUntil: 'domcontentloaded' });
       const [app] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
       await app.waitForURL((url) => url.hostname === `${nb.id}.apps.localhost`, { timeout: 20_000 });

@@ -141,7 +141,7 @@ public class AppProxy {
                                         .setHost("localhost")
                                         .setPort(profile.port())
                                         .setURI(profile.readiness())
-                                        .setTimeout(3000))
+                                        .setTimeout(5000))
                                 .compose(r -> {
                                     at.getValue().ifPresent(t -> r.putHeader("Authorization", "token " + t));
                                     return r.send();

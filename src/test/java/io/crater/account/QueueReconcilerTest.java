@@ -123,10 +123,7 @@ class QueueReconcilerTest {
                             .containsEntry("nvidia.com/gpu", "24"));
 
             // A queue Crater no longer wants goes only once no PodGroup uses it.
-            VolcanoQueue ghost = new VolcanoQueue();
-            ghost.getMetadata().setName("crater-ghost");
-            ghost.getMetadata().setLabels(Map.of("crater.io/managed-by", "crater"));
-            k8s.resources(VolcanoQueue.class).resource(ghost).create();
+            // The PodGroup first: creating the queue wakes the reconciler, which must already see it in use.
             PodGroup group = new PodGroup();
             group.getMetadata().setName("uses-ghost");
             group.getMetadata().setNamespace("crater-jobs");
@@ -137,6 +134,10 @@ class QueueReconcilerTest {
                     .inNamespace("crater-jobs")
                     .resource(group)
                     .create();
+            VolcanoQueue ghost = new VolcanoQueue();
+            ghost.getMetadata().setName("crater-ghost");
+            ghost.getMetadata().setLabels(Map.of("crater.io/managed-by", "crater"));
+            k8s.resources(VolcanoQueue.class).resource(ghost).create();
             reconciler.request();
             await().pollDelay(Duration.ofSeconds(2))
                     .atMost(Duration.ofSeconds(5))

@@ -190,12 +190,18 @@ class AppProxyTest {
 
     /** Opens the app as the owner: the session cookie on the job's origin. */
     String enter() throws Exception {
-        String url = as(owner)
-                .post("/api/v1/jobs/" + job + "/open")
-                .then()
-                .statusCode(200)
-                .extract()
-                .path("url");
+        // "Open" is offered once the app answers its readiness path: until then the answer is 409 AppNotReady.
+        String[] opened = new String[1];
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            var r = as(owner).post("/api/v1/jobs/" + job + "/open").then().extract();
+            if (r.statusCode() == 409 && "AppNotReady".equals(r.path("code"))) {
+                return false;
+            }
+            assertThat(r.statusCode()).as(r.body().asString()).isEqualTo(200);
+            opened[0] = r.path("url");
+            return true;
+        });
+        String url = opened[0];
         assertThat(url).startsWith("http://" + job + ".apps.localhost:" + proxy.port() + "/_crater/enter?ticket=");
         String path = url.substring(url.indexOf("/_crater"));
         Answer entered = get(path, Map.of());
