@@ -66,16 +66,24 @@ public class PodConnector {
         }
         // Opening a forward waits on the API server: off the event loop.
         return Uni.createFrom()
-                .item(() -> forwards.compute(key, (k, old) -> {
-                    if (old != null && old.isAlive()) {
-                        return old;
-                    }
-                    close(old);
-                    return client.pods()
+                .item(() -> {
+                    // Opened outside the map's lock; if another request opened one meanwhile, that one is kept.
+                    LocalPortForward fresh = client.pods()
                             .inNamespace(target.namespace())
                             .withName(target.pod())
                             .portForward(port, java.net.InetAddress.getLoopbackAddress(), 0);
-                }))
+                    LocalPortForward kept = forwards.merge(key, fresh, (old, f) -> {
+                        if (old.isAlive()) {
+                            return old;
+                        }
+                        close(old);
+                        return f;
+                    });
+                    if (kept != fresh) {
+                        close(fresh);
+                    }
+                    return kept;
+                })
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .map(f -> SocketAddress.inetSocketAddress(f.getLocalPort(), "127.0.0.1"));
     }

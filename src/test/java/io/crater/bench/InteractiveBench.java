@@ -1,6 +1,5 @@
 package io.crater.bench;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
 import static org.awaitility.Awaitility.await;
 
@@ -59,14 +58,10 @@ class InteractiveBench {
     @Test
     void interactive() throws Exception {
         String token = Api.user("bench.interactive", PW);
-        admin().body(Map.of("slug", "bench-int", "name", "bench-int")).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
-                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
-                .put("/api/v1/accounts/bench-int/quota");
-        admin().body(Map.of("role", "member")).put("/api/v1/accounts/bench-int/members/bench.interactive");
+        io.crater.job.Flows.account(
+                "bench-int",
+                List.of(io.crater.job.Flows.line("cpu", "8", "8"), io.crater.job.Flows.line("memory", "32Gi", "32Gi")),
+                "bench.interactive");
         String job = as(token)
                 .header("X-Crater-Account", "bench-int")
                 .body(Map.of(

@@ -1,6 +1,5 @@
 package io.crater.interactive;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.MultiMap;
@@ -68,22 +68,12 @@ class AppProxyTest {
         if (job == null) {
             owner = Api.user("wren", PW);
             other = Api.user("xavi", PW);
-            admin().body(Map.of("slug", "apps", "name", "apps")).post("/api/v1/accounts");
-            admin().body(Map.of(
-                            "items",
-                            List.of(
-                                    Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
-                                    Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
-                    .put("/api/v1/accounts/apps/quota")
-                    .then()
-                    .statusCode(200);
-            for (String m : List.of("wren", "xavi")) {
-                admin().body(Map.of("role", "member")).put("/api/v1/accounts/apps/members/" + m);
-            }
+            Flows.account(
+                    "apps", List.of(Flows.line("cpu", "8", "8"), Flows.line("memory", "32Gi", "32Gi")), "wren", "xavi");
             String mine = notebook(owner, "nb");
             otherJob = notebook(other, "theirs");
-            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(owner, mine)));
-            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(other, otherJob)));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, mine)));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(other, otherJob)));
             job = mine;
         }
         // A real server stands in for JupyterLab inside the pod.
@@ -143,9 +133,10 @@ class AppProxyTest {
     }
 
     static String notebook(String token, String name) {
-        return as(token)
-                .header("X-Crater-Account", "apps")
-                .body(Map.of(
+        return Flows.submit(
+                token,
+                "apps",
+                Map.of(
                         "name",
                         name,
                         "kind",
@@ -153,16 +144,7 @@ class AppProxyTest {
                         "env",
                         Map.of("SIM_DURATION", "30m"),
                         "resources",
-                        Map.of("cpu", "1", "memory", "2Gi")))
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+                        Map.of("cpu", "1", "memory", "2Gi")));
     }
 
     /** A response read whole. */

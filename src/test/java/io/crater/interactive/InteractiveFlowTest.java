@@ -1,12 +1,12 @@
 package io.crater.interactive;
 
-import static io.crater.Api.admin;
 import static io.crater.Api.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,22 +64,12 @@ class InteractiveFlowTest {
         }
         owner = Api.user("tess", PW);
         other = Api.user("uma", PW);
-        admin().body(Map.of("slug", "term", "name", "term")).post("/api/v1/accounts");
-        admin().body(Map.of(
-                        "items",
-                        List.of(
-                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
-                                Map.of("resource", "memory", "guaranteed", "16Gi", "max", "16Gi"))))
-                .put("/api/v1/accounts/term/quota")
-                .then()
-                .statusCode(200);
-        for (String m : List.of("tess", "uma")) {
-            admin().body(Map.of("role", "member")).put("/api/v1/accounts/term/members/" + m);
-        }
+        Flows.account(
+                "term", List.of(Flows.line("cpu", "8", "8"), Flows.line("memory", "16Gi", "16Gi")), "tess", "uma");
         String mine = submit(owner, "shell");
         otherJob = submit(other, "other");
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(owner, mine)));
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(other, otherJob)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, mine)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(other, otherJob)));
         keys = Files.createTempDirectory("crater-ssh-keys");
         for (String who : List.of("tess", "uma", "stranger")) {
             run(List.of(
@@ -98,9 +88,10 @@ class InteractiveFlowTest {
     }
 
     static String submit(String token, String name) {
-        return as(token)
-                .header("X-Crater-Account", "term")
-                .body(Map.of(
+        return Flows.submit(
+                token,
+                "term",
+                Map.of(
                         "name",
                         name,
                         "kind",
@@ -112,16 +103,7 @@ class InteractiveFlowTest {
                         "env",
                         Map.of("SIM_DURATION", "30m"),
                         "resources",
-                        Map.of("cpu", "1", "memory", "1Gi")))
-                .post("/api/v1/jobs")
-                .then()
-                .statusCode(201)
-                .extract()
-                .path("id");
-    }
-
-    static String state(String token, String id) {
-        return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
+                        Map.of("cpu", "1", "memory", "1Gi")));
     }
 
     void register(String token, String who) throws IOException {
@@ -343,7 +325,7 @@ class InteractiveFlowTest {
         assertThat(elsewhere.err()).contains("administratively prohibited");
 
         String stopped = submit(owner, "stopped");
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(owner, stopped)));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, stopped)));
         as(owner).post("/api/v1/jobs/" + stopped + "/stop").then().statusCode(200);
         Result gone = run(ssh("tess", "tess+" + stopped, "true"));
         assertThat(gone.code()).isEqualTo(1);
@@ -380,8 +362,27 @@ class InteractiveFlowTest {
     void scpAndSftpCopyIntoTheUsersOwnSpace() throws Exception {
         Path file = Files.createTempFile("crater-scp", ".txt");
         Files.writeString(file, "copied by scp\n");
-        Result scp = run(List.of(
-                "scp",
+        Result scp = run(copying("scp", file.toString(), "tess+" + job + "@127.0.0.1:notes.txt"));
+        assertThat(scp.code()).as(scp.err()).isZero();
+        Path space = CraterTestResource.home().resolve("spaces/users/tess");
+        assertThat(Files.readString(space.resolve("notes.txt"))).isEqualTo("copied by scp\n");
+
+        Result sftp = run(
+                copying("sftp", "-b", "-", "tess+" + job + "@127.0.0.1"),
+                "mkdir data\nput " + file + " data/again.txt\nls data\n");
+        assertThat(sftp.code()).as(sftp.err()).isZero();
+        assertThat(Files.readString(space.resolve("data/again.txt"))).isEqualTo("copied by scp\n");
+        // Nothing outside the user's space: the root of the SFTP view is the space itself.
+        Result escape = run(
+                copying("sftp", "-b", "-", "tess+" + job + "@127.0.0.1"),
+                "get ../uma/secret.txt /tmp/crater-escape.txt\n");
+        assertThat(escape.code()).isNotZero();
+    }
+
+    /** {@code scp} or {@code sftp} with tess's key against the gateway, then {@code rest}. */
+    List<String> copying(String tool, String... rest) {
+        List<String> argv = new ArrayList<>(List.of(
+                tool,
                 "-P",
                 Integer.toString(gateway.port()),
                 "-i",
@@ -393,51 +394,9 @@ class InteractiveFlowTest {
                 "-o",
                 "UserKnownHostsFile=/dev/null",
                 "-o",
-                "BatchMode=yes",
-                file.toString(),
-                "tess+" + job + "@127.0.0.1:notes.txt"));
-        assertThat(scp.code()).as(scp.err()).isZero();
-        Path space = CraterTestResource.home().resolve("spaces/users/tess");
-        assertThat(Files.readString(space.resolve("notes.txt"))).isEqualTo("copied by scp\n");
-
-        Result sftp = run(
-                List.of(
-                        "sftp",
-                        "-P",
-                        Integer.toString(gateway.port()),
-                        "-i",
-                        keys.resolve("tess").toString(),
-                        "-o",
-                        "IdentitiesOnly=yes",
-                        "-o",
-                        "StrictHostKeyChecking=no",
-                        "-o",
-                        "UserKnownHostsFile=/dev/null",
-                        "-b",
-                        "-",
-                        "tess+" + job + "@127.0.0.1"),
-                "mkdir data\nput " + file + " data/again.txt\nls data\n");
-        assertThat(sftp.code()).as(sftp.err()).isZero();
-        assertThat(Files.readString(space.resolve("data/again.txt"))).isEqualTo("copied by scp\n");
-        // Nothing outside the user's space: the root of the SFTP view is the space itself.
-        Result escape = run(
-                List.of(
-                        "sftp",
-                        "-P",
-                        Integer.toString(gateway.port()),
-                        "-i",
-                        keys.resolve("tess").toString(),
-                        "-o",
-                        "IdentitiesOnly=yes",
-                        "-o",
-                        "StrictHostKeyChecking=no",
-                        "-o",
-                        "UserKnownHostsFile=/dev/null",
-                        "-b",
-                        "-",
-                        "tess+" + job + "@127.0.0.1"),
-                "get ../uma/secret.txt /tmp/crater-escape.txt\n");
-        assertThat(escape.code()).isNotZero();
+                "BatchMode=yes"));
+        argv.addAll(List.of(rest));
+        return argv;
     }
 
     @Test

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /** What the end-to-end job flow tests do through the API: accounts with quota, submissions, states. */
-final class Flows {
+public final class Flows {
 
     private Flows() {}
 
     /** Creates a team account with the given quota lines and members (role member). */
-    static void account(String slug, List<Map<String, String>> quota, String... members) {
+    public static void account(String slug, List<Map<String, String>> quota, String... members) {
         admin().body(Map.of("slug", slug, "name", slug)).post("/api/v1/accounts");
         admin().body(Map.of("items", quota))
                 .put("/api/v1/accounts/" + slug + "/quota")
@@ -24,12 +24,12 @@ final class Flows {
     }
 
     /** A quota line. */
-    static Map<String, String> line(String resource, String guaranteed, String max) {
+    public static Map<String, String> line(String resource, String guaranteed, String max) {
         return Map.of("resource", resource, "guaranteed", guaranteed, "max", max);
     }
 
     /** Submits a job to an account; its id. */
-    static String submit(String token, String account, Map<String, Object> body) {
+    public static String submit(String token, String account, Map<String, Object> body) {
         return as(token)
                 .header("X-Crater-Account", account)
                 .body(body)
@@ -40,7 +40,7 @@ final class Flows {
                 .path("id");
     }
 
-    static String state(String token, String id) {
+    public static String state(String token, String id) {
         return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
     }
 }
