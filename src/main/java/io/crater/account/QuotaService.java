@@ -123,6 +123,101 @@ public class QuotaService {
                         .flatMap(g -> usage(accountId).map(u -> QuotaMath.lines(l, g, u, clock.instant()))));
     }
 
+    /**
+     * {@link #snapshot} of every account with a quota, a grant or usage, in three queries however many accounts
+     * there are: an admission round reads them all at once. An account missing from the map has
+     * {@link #emptyLines()}.
+     */
+    public Uni<Map<Long, Map<String, QuotaLine>>> snapshots() {
+        Instant now = clock.instant();
+        return Sql.rows("SELECT account_id, resource, guaranteed_milli, max_milli FROM quotas")
+                .flatMap(limits -> Sql.rows(
+                                "SELECT account_id, resource, amount_milli, decided_at, until FROM approvals WHERE kind = 'quota-grant'"
+                                        + " AND state = 'approved' AND until > ?1",
+                                now)
+                        .flatMap(grants -> Sql.rows(
+                                        "SELECT j.account_id, r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
+                                                + " WHERE NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
+                                                + " GROUP BY j.account_id, r.resource")
+                                .map(usage -> {
+                                    Map<Long, Map<String, QuotaLimit>> l = new java.util.HashMap<>();
+                                    limits.forEach(r -> l.computeIfAbsent(Sql.longOf(r[0]), a -> new TreeMap<>())
+                                            .put(
+                                                    (String) r[1],
+                                                    new QuotaLimit((String) r[1], Sql.longOf(r[2]), Sql.longOf(r[3]))));
+                                    Map<Long, List<Grant>> g = new java.util.HashMap<>();
+                                    grants.forEach(r -> g.computeIfAbsent(Sql.longOf(r[0]), a -> new ArrayList<>())
+                                            .add(new Grant(
+                                                    (String) r[1],
+                                                    Sql.longOf(r[2]),
+                                                    Sql.instant(r[3]),
+                                                    Sql.instant(r[4]))));
+                                    Map<Long, Map<String, Long>> u = new java.util.HashMap<>();
+                                    usage.forEach(r -> u.computeIfAbsent(Sql.longOf(r[0]), a -> new TreeMap<>())
+                                            .put((String) r[1], Sql.longOf(r[2])));
+                                    Set<Long> ids = new HashSet<>(l.keySet());
+                                    ids.addAll(g.keySet());
+                                    ids.addAll(u.keySet());
+                                    Map<Long, Map<String, QuotaLine>> out = new java.util.HashMap<>();
+                                    for (long id : ids) {
+                                        out.put(
+                                                id,
+                                                QuotaMath.lines(
+                                                        l.getOrDefault(id, Map.of()),
+                                                        g.getOrDefault(id, List.of()),
+                                                        new Resources(u.getOrDefault(id, Map.of())),
+                                                        now));
+                                    }
+                                    return out;
+                                })));
+    }
+
+    /** The lines of an account without quota, grant or usage. */
+    public Map<String, QuotaLine> emptyLines() {
+        return QuotaMath.lines(Map.of(), List.of(), Resources.NONE, clock.instant());
+    }
+
+    /** Every account's default member limits and every member's override, read in one query. */
+    public record LimitBook(Map<Long, MemberLimits> defaults, Map<String, MemberLimits> overrides) {
+        /** What {@link #effectiveLimits} answers for the member. */
+        public MemberLimits effective(long accountId, long userId) {
+            return MemberLimits.effective(
+                    defaults.getOrDefault(accountId, MemberLimits.NONE),
+                    overrides.getOrDefault(accountId + "/" + userId, MemberLimits.NONE));
+        }
+    }
+
+    /** {@link #effectiveLimits} of every member at once. */
+    public Uni<LimitBook> limitBook() {
+        return Sql.rows(
+                        "SELECT m.id, m.account_id, m.user_id, m.max_running_jobs, m.max_interactive_sessions, r.resource, r.max_milli"
+                                + " FROM member_limits m LEFT JOIN member_limit_resources r ON r.limit_id = m.id ORDER BY m.id")
+                .map(rows -> {
+                    record Stored(Object[] row, Map<String, Long> resources) {}
+                    Map<Long, Stored> byId = new LinkedHashMap<>();
+                    for (Object[] r : rows) {
+                        Stored st = byId.computeIfAbsent(Sql.longOf(r[0]), id -> new Stored(r, new TreeMap<>()));
+                        if (r[5] != null) {
+                            st.resources().put((String) r[5], Sql.longOf(r[6]));
+                        }
+                    }
+                    Map<Long, MemberLimits> defaults = new java.util.HashMap<>();
+                    Map<String, MemberLimits> overrides = new java.util.HashMap<>();
+                    for (Stored st : byId.values()) {
+                        Object[] r = st.row();
+                        MemberLimits limits =
+                                new MemberLimits(st.resources(), Sql.intOrNull(r[3]), Sql.intOrNull(r[4]));
+                        long account = Sql.longOf(r[1]);
+                        if (r[2] == null) {
+                            defaults.putIfAbsent(account, limits);
+                        } else {
+                            overrides.putIfAbsent(account + "/" + Sql.longOf(r[2]), limits);
+                        }
+                    }
+                    return new LimitBook(defaults, overrides);
+                });
+    }
+
     Uni<List<QuotaLineView>> lines(long accountId) {
         return snapshot(accountId)
                 .map(lines -> lines.values().stream().map(this::view).toList());

@@ -217,6 +217,14 @@ final class PodForwardChannel extends AbstractServerChannel {
         public void close() throws IOException {
             if (open) {
                 open = false;
+                PortForward f = forward;
+                if (f != null && f.errorOccurred()) {
+                    // The port-forward failed rather than ended: the client sees only the channel closing.
+                    LOG.warn(
+                            "port-forward ended by an error: client side {}, server side {}",
+                            f.getClientThrowables(),
+                            f.getServerThrowables());
+                }
                 // The pod's side ended: so does the channel.
                 PodForwardChannel.this.close(false);
             }

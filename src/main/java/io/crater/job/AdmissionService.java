@@ -255,24 +255,93 @@ public class AdmissionService {
     record Outcome(List<Long> admitted, List<String> reclaimed) {}
 
     private Uni<Outcome> decideAll(long mine) {
-        return Sql.rows(
-                        "SELECT " + JobRow.COLUMNS
-                                + ", j.created_at FROM jobs j WHERE j.state IN ('Queued', 'Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
-                .flatMap(rows -> {
-                    List<JobRow> jobs = rows.stream().map(JobRow::of).toList();
-                    List<NodeCapacity> nodes = reserve(cache.capacities(), jobs);
-                    Round round = new Round(nodes, mine);
-                    List<Object[]> queued =
-                            rows.stream().filter(r -> "Queued".equals(r[7])).toList();
-                    return round.preload(queued).flatMap(x -> {
-                        // One job after another without nesting: a round may decide thousands of jobs.
-                        return Unis.sequentially(
-                                        order(queued, round.accounts), w -> round.decide(round.rows.get(w.job()), w))
-                                .flatMap(v -> writeReasons(worthWriting(round.waitingReasons)))
-                                .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
-                                .map(reclaimed -> new Outcome(round.admitted, reclaimed));
-                    });
-                });
+        return queued().flatMap(queued -> Sql.rows("SELECT " + JobRow.COLUMNS
+                        + " FROM jobs j WHERE j.state IN ('Admitted', 'Pending') ORDER BY j.priority DESC, j.id")
+                .flatMap(inFlight -> quotas.snapshots()
+                        .flatMap(accounts -> quotas.limitBook()
+                                .flatMap(limits -> memberUsages().flatMap(usage -> {
+                                    List<NodeCapacity> nodes = reserve(
+                                            cache.capacities(),
+                                            inFlight.stream().map(JobRow::of).toList());
+                                    Round round = new Round(nodes, mine, accounts, limits, usage);
+                                    Map<String, JobRow> rows = new HashMap<>();
+                                    queued.forEach(q -> rows.put(q.row().publicId(), q.row()));
+                                    // Decided in memory, one job after another; the writes follow, in that order.
+                                    for (Ordering.Waiting w : order(queued, accounts)) {
+                                        round.decide(rows.get(w.job()), w);
+                                    }
+                                    return Unis.sequentially(round.writes, java.util.function.Supplier::get)
+                                            .flatMap(v -> writeReasons(worthWriting(round.waitingReasons)))
+                                            .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
+                                            .map(reclaimed -> new Outcome(round.admitted, reclaimed));
+                                })))));
+    }
+
+    /** A queued job as admission keeps it between rounds: its row and when it was submitted. */
+    record Queued(JobRow row, java.time.Instant submittedAt) {}
+
+    /**
+     * The queued jobs by id, kept between rounds: a queued job's row does not change until it leaves the queue, so a
+     * round reads only the ids of the queued jobs and loads the rows it has not seen (with thousands waiting, reading
+     * and parsing every row each round was most of a round's time). Touched by one round at a time.
+     */
+    private final Map<Long, Queued> line = new HashMap<>();
+
+    /** The queued jobs, from {@link #line} brought up to date with the database. */
+    private Uni<List<Queued>> queued() {
+        return Sql.rows("SELECT id FROM jobs WHERE state = 'Queued'").flatMap(ids -> {
+            Set<Long> current = new java.util.HashSet<>();
+            ids.forEach(r -> current.add(Sql.longOf(r[0])));
+            line.keySet().retainAll(current);
+            List<Long> missing = current.stream()
+                    .filter(id -> !line.containsKey(id))
+                    .sorted()
+                    .toList();
+            List<List<Long>> batches = new ArrayList<>();
+            for (int from = 0; from < missing.size(); from += 1000) {
+                batches.add(missing.subList(from, Math.min(missing.size(), from + 1000)));
+            }
+            return Unis.sequentially(
+                            batches,
+                            batch -> Sql.rows("SELECT " + JobRow.COLUMNS
+                                            + ", j.created_at FROM jobs j WHERE j.state = 'Queued' AND j.id IN ("
+                                            + batch.stream()
+                                                    .map(String::valueOf)
+                                                    .collect(java.util.stream.Collectors.joining(","))
+                                            + ")")
+                                    .invoke(rows -> rows.forEach(r -> {
+                                        JobRow job = JobRow.of(r);
+                                        line.put(job.id(), new Queued(job, Sql.instant(r[12])));
+                                    })))
+                    .map(v -> List.copyOf(line.values()));
+        });
+    }
+
+    /** Every member's usage (jobs holding quota, and of those the interactive ones), in two queries. */
+    static Uni<Map<String, QuotaMath.MemberUsage>> memberUsages() {
+        String active = " NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
+        return Sql.rows("SELECT j.account_id, j.user_id, r.resource, sum(r.milli) FROM jobs j JOIN job_requests r"
+                        + " ON r.job_id = j.id WHERE" + active + " GROUP BY j.account_id, j.user_id, r.resource")
+                .flatMap(rows -> Sql.rows(
+                                "SELECT j.account_id, j.user_id, count(*), count(*) FILTER (WHERE j.interactive)"
+                                        + " FROM jobs j WHERE" + active + " GROUP BY j.account_id, j.user_id")
+                        .map(counts -> {
+                            Map<String, Map<String, Long>> resources = new HashMap<>();
+                            rows.forEach(r -> resources
+                                    .computeIfAbsent(Sql.longOf(r[0]) + "/" + Sql.longOf(r[1]), k -> new HashMap<>())
+                                    .put((String) r[2], Sql.longOf(r[3])));
+                            Map<String, QuotaMath.MemberUsage> out = new HashMap<>();
+                            counts.forEach(c -> {
+                                String key = Sql.longOf(c[0]) + "/" + Sql.longOf(c[1]);
+                                out.put(
+                                        key,
+                                        new QuotaMath.MemberUsage(
+                                                new Resources(resources.getOrDefault(key, Map.of())),
+                                                (int) Sql.longOf(c[2]),
+                                                (int) Sql.longOf(c[3])));
+                            });
+                            return out;
+                        }));
     }
 
     /** The resources a job holds quota for: its accelerators when it has any, else everything it requests. */
@@ -343,12 +412,21 @@ public class AdmissionService {
      * The waiting jobs (rows of {@link JobRow#COLUMNS} and {@code created_at}) in the order admission considers
      * them: {@link Ordering} over the accounts' quota lines.
      */
-    List<Ordering.Waiting> order(List<Object[]> queued, Map<Long, Map<String, QuotaLine>> accounts) {
+    List<Ordering.Waiting> order(List<Object[]> rows, Map<Long, Map<String, QuotaLine>> accounts) {
+        return order(
+                rows.stream()
+                        .map(r -> new Queued(JobRow.of(r), Sql.instant(r[12])))
+                        .toList(),
+                accounts);
+    }
+
+    /** The same, for jobs as admission keeps them. */
+    List<Ordering.Waiting> order(java.util.Collection<Queued> queued, Map<Long, Map<String, QuotaLine>> accounts) {
         List<Ordering.Waiting> waiting = new ArrayList<>();
         // Backfill jobs only take what nobody in the line can use: they come after every other job.
         Set<String> backfill = new java.util.HashSet<>();
-        for (Object[] r : queued) {
-            JobRow job = JobRow.of(r);
+        for (Queued q : queued) {
+            JobRow job = q.row();
             JobSpecs.Checked c = checked(job);
             if (c != null && c.backfill()) {
                 backfill.add(job.publicId());
@@ -359,7 +437,7 @@ public class AdmissionService {
                     job.id(),
                     job.priority(),
                     c == null ? Resources.NONE : c.quotaRequest(),
-                    Sql.instant(r[12])));
+                    q.submittedAt()));
         }
         List<Ordering.Waiting> ordered = new ArrayList<>(Ordering.order(waiting, accounts));
         ordered.sort(java.util.Comparator.comparing(w -> backfill.contains(w.job())));
@@ -371,7 +449,7 @@ public class AdmissionService {
         Set<String> bound = cache.jobsWithBoundPods();
         List<NodeCapacity> current = new ArrayList<>(nodes);
         for (JobRow job : jobs) {
-            if (job.state().equals("Queued") || bound.contains(job.publicId())) {
+            if (bound.contains(job.publicId())) {
                 continue;
             }
             JobSpecs.Checked checked = checked(job);
@@ -434,10 +512,14 @@ public class AdmissionService {
         List<NodeCapacity> nodes;
         final long epoch;
         final List<Long> admitted = new ArrayList<>();
-        final Map<Long, Map<String, QuotaLine>> accounts = new HashMap<>();
-        final Map<String, QuotaMath.MemberUsage> members = new HashMap<>();
-        final Map<String, MemberLimits> limits = new HashMap<>();
-        final Map<String, JobRow> rows = new HashMap<>();
+        /** Every account's quota lines, the usage of what this round admits added. */
+        final Map<Long, Map<String, QuotaLine>> accounts;
+        /** Every member's usage, what this round admits added. */
+        final Map<String, QuotaMath.MemberUsage> members;
+
+        final QuotaService.LimitBook limits;
+        /** The round's writes (admissions, rejections), run in decision order once every job is decided. */
+        final List<java.util.function.Supplier<Uni<?>>> writes = new ArrayList<>();
         /** Jobs within their account's guarantee that found no room: reclaim serves the first it can. */
         final List<Reclaimer.Claim> claims = new ArrayList<>();
         /** Reasons of the jobs that keep waiting, written together at the end of the round. */
@@ -452,29 +534,24 @@ public class AdmissionService {
         /** Jobs asking the same as one already decided against the same state get its decision. */
         final DecisionMemo memo = new DecisionMemo();
 
-        Round(List<NodeCapacity> nodes, long epoch) {
+        Round(
+                List<NodeCapacity> nodes,
+                long epoch,
+                Map<Long, Map<String, QuotaLine>> accounts,
+                QuotaService.LimitBook limits,
+                Map<String, QuotaMath.MemberUsage> members) {
             this.nodes = nodes;
             this.epoch = epoch;
+            this.accounts = new HashMap<>(accounts);
+            this.limits = limits;
+            this.members = new HashMap<>(members);
         }
 
-        /** Loads the quota lines of every account with a waiting job: the order depends on them. */
-        Uni<Void> preload(List<Object[]> queued) {
-            List<Long> load = new ArrayList<>();
-            for (Object[] r : queued) {
-                JobRow job = JobRow.of(r);
-                rows.put(job.publicId(), job);
-                if (!accounts.containsKey(job.accountId())) {
-                    accounts.put(job.accountId(), Map.of());
-                    load.add(job.accountId());
-                }
-            }
-            return Unis.sequentially(load, a -> quotas.snapshot(a).invoke(l -> accounts.put(a, l)));
-        }
-
-        Uni<Void> decide(JobRow job, Ordering.Waiting waiting) {
+        /** Decides one job against the round's state; an admission updates that state at once. */
+        void decide(JobRow job, Ordering.Waiting waiting) {
             JobSpecs.Checked checked = checked(job);
             if (checked == null) {
-                return reject(
+                reject(
                         job,
                         List.of(new io.crater.policy.Reason(
                                 "InvalidSpec", "the stored spec no longer passes the checks", Map.of())));
@@ -505,99 +582,93 @@ public class AdmissionService {
                                         waited,
                                         "toleranceSeconds",
                                         config.agingTolerance().toSeconds()))));
-                return Uni.createFrom().voidItem();
+                return;
             }
-            return snapshot(job).flatMap(s -> {
-                Admission.Decision d = memo.decide(
-                        new DecisionMemo.Key(
-                                job.accountId(),
+            Snapshot s = snapshot(job);
+            Admission.Decision d = memo.decide(
+                    new DecisionMemo.Key(
+                            job.accountId(),
+                            memberKey,
+                            checked.quotaRequest(),
+                            job.interactive(),
+                            checked.backfill(),
+                            checked.pods()),
+                    () -> checked.backfill()
+                            ? Admission.decideBackfill(nodes, checked.pods())
+                            : Admission.decide(
+                                    s.lines(),
+                                    s.limits(),
+                                    s.usage(),
+                                    checked.quotaRequest(),
+                                    job.interactive(),
+                                    nodes,
+                                    checked.pods()));
+            if (d.kind() == Admission.Kind.QUEUE
+                    && d.reasons().stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))
+                    && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
+                // Waited too long: smaller jobs for the same nodes no longer pass it; capacity accrues for it.
+                held.putIfAbsent(selector, waiting);
+            }
+            if (d.kind() == Admission.Kind.QUEUE
+                    && !checked.backfill()
+                    && d.reasons().stream().anyMatch(r -> r.code().equals("AccountQuotaExceeded"))
+                    // Only a job the account's quota can ever hold: one asking more than the max never holds it.
+                    && d.reasons().stream()
+                            .filter(r -> r.code().equals("AccountQuotaExceeded"))
+                            .allMatch(r -> r.numbers().getOrDefault("requested", 0L)
+                                    <= r.numbers().getOrDefault("effectiveMax", 0L))
+                    && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
+                // The same within the account: its later jobs no longer take the quota this one waits for.
+                heldQuota.putIfAbsent(job.accountId(), Map.entry(waiting, scarce(waiting.quota())));
+            }
+            if (d.kind() == Admission.Kind.QUEUE
+                    && !checked.backfill()
+                    && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))) {
+                // Fits its quota, not the cluster: backfill jobs (and, within its guarantee, borrowers) make room.
+                claims.add(new Reclaimer.Claim(job, checked));
+            }
+            switch (d.kind()) {
+                case REJECT -> reject(job, d.reasons());
+                case QUEUE -> waitingReasons.put(job.id(), d.reasons());
+                case ADMIT -> {
+                    memo.clear(); // the nodes, the account's lines and the member's usage change
+                    nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
+                    if (!checked.backfill()) {
+                        // Backfill jobs use idle capacity only: they count against no quota or limit.
+                        Map<String, QuotaLine> lines = new HashMap<>(s.lines());
+                        checked.quotaRequest().amounts().forEach((res, amount) -> {
+                            QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
+                            lines.put(res, new QuotaLine(res, l.guaranteed(), l.max(), l.granted(), l.used() + amount));
+                        });
+                        accounts.put(job.accountId(), lines);
+                        QuotaMath.MemberUsage u = s.usage();
+                        members.put(
                                 memberKey,
-                                checked.quotaRequest(),
-                                job.interactive(),
-                                checked.backfill(),
-                                checked.pods()),
-                        () -> checked.backfill()
-                                ? Admission.decideBackfill(nodes, checked.pods())
-                                : Admission.decide(
-                                        s.lines(),
-                                        s.limits(),
-                                        s.usage(),
-                                        checked.quotaRequest(),
-                                        job.interactive(),
-                                        nodes,
-                                        checked.pods()));
-                if (d.kind() == Admission.Kind.QUEUE
-                        && d.reasons().stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))
-                        && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
-                    // Waited too long: smaller jobs for the same nodes no longer pass it; capacity accrues for it.
-                    held.putIfAbsent(selector, waiting);
-                }
-                if (d.kind() == Admission.Kind.QUEUE
-                        && !checked.backfill()
-                        && d.reasons().stream().anyMatch(r -> r.code().equals("AccountQuotaExceeded"))
-                        // Only a job the account's quota can ever hold: one asking more than the max never holds it.
-                        && d.reasons().stream()
-                                .filter(r -> r.code().equals("AccountQuotaExceeded"))
-                                .allMatch(r -> r.numbers().getOrDefault("requested", 0L)
-                                        <= r.numbers().getOrDefault("effectiveMax", 0L))
-                        && Ordering.aged(waiting, java.time.Instant.now(), config.agingTolerance())) {
-                    // The same within the account: its later jobs no longer take the quota this one waits for.
-                    heldQuota.putIfAbsent(job.accountId(), Map.entry(waiting, scarce(waiting.quota())));
-                }
-                if (d.kind() == Admission.Kind.QUEUE
-                        && !checked.backfill()
-                        && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))) {
-                    // Fits its quota, not the cluster: backfill jobs (and, within its guarantee, borrowers) make room.
-                    claims.add(new Reclaimer.Claim(job, checked));
-                }
-                return switch (d.kind()) {
-                    case REJECT -> reject(job, d.reasons());
-                    case QUEUE -> {
-                        waitingReasons.put(job.id(), d.reasons());
-                        yield Uni.createFrom().voidItem();
+                                new QuotaMath.MemberUsage(
+                                        u.resources().plus(checked.quotaRequest()),
+                                        u.activeJobs() + 1,
+                                        u.interactiveSessions() + (job.interactive() ? 1 : 0)));
                     }
-                    case ADMIT -> {
-                        memo.clear(); // the nodes, the account's lines and the member's usage change
-                        nodes = apply(nodes, new GangPlacement(d.placement(), List.of()), checked);
-                        if (!checked.backfill()) {
-                            // Backfill jobs use idle capacity only: they count against no quota or limit.
-                            Map<String, QuotaLine> lines = new HashMap<>(s.lines());
-                            checked.quotaRequest().amounts().forEach((res, amount) -> {
-                                QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
-                                lines.put(
-                                        res,
-                                        new QuotaLine(res, l.guaranteed(), l.max(), l.granted(), l.used() + amount));
-                            });
-                            accounts.put(job.accountId(), lines);
-                            QuotaMath.MemberUsage u = s.usage();
-                            members.put(
-                                    memberKey,
-                                    new QuotaMath.MemberUsage(
-                                            u.resources().plus(checked.quotaRequest()),
-                                            u.activeJobs() + 1,
-                                            u.interactiveSessions() + (job.interactive() ? 1 : 0)));
-                        }
-                        admitted.add(job.id());
-                        yield Sql.update(
-                                        "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3 WHERE id = ?1",
-                                        job.id(),
-                                        !d.borrowing().isEmpty(),
-                                        epoch)
-                                .flatMap(x -> JobStates.move(
-                                        job.id(),
-                                        "Queued",
-                                        "Admitted",
-                                        "Admitted",
-                                        d.borrowing().isEmpty()
-                                                ? "within the account's quota"
-                                                : "borrowing " + String.join(", ", d.borrowing())));
-                    }
-                };
-            });
+                    admitted.add(job.id());
+                    writes.add(() -> Sql.update(
+                                    "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3 WHERE id = ?1",
+                                    job.id(),
+                                    !d.borrowing().isEmpty(),
+                                    epoch)
+                            .flatMap(x -> JobStates.move(
+                                    job.id(),
+                                    "Queued",
+                                    "Admitted",
+                                    "Admitted",
+                                    d.borrowing().isEmpty()
+                                            ? "within the account's quota"
+                                            : "borrowing " + String.join(", ", d.borrowing()))));
+                }
+            }
         }
 
-        private Uni<Void> reject(JobRow job, List<io.crater.policy.Reason> reasons) {
-            return Sql.update(
+        private void reject(JobRow job, List<io.crater.policy.Reason> reasons) {
+            writes.add(() -> Sql.update(
                             "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
                             job.id(),
                             Json.write(reasons))
@@ -606,44 +677,18 @@ public class AdmissionService {
                             "Queued",
                             "Rejected",
                             reasons.get(0).code(),
-                            reasons.get(0).message()));
+                            reasons.get(0).message())));
         }
 
         private record Snapshot(Map<String, QuotaLine> lines, MemberLimits limits, QuotaMath.MemberUsage usage) {}
 
-        private Uni<Snapshot> snapshot(JobRow job) {
+        private Snapshot snapshot(JobRow job) {
             String memberKey = job.accountId() + "/" + job.userId();
-            Uni<Map<String, QuotaLine>> lines = accounts.containsKey(job.accountId())
-                    ? Uni.createFrom().item(accounts.get(job.accountId()))
-                    : quotas.snapshot(job.accountId()).invoke(l -> accounts.put(job.accountId(), l));
-            Uni<MemberLimits> lim = limits.containsKey(memberKey)
-                    ? Uni.createFrom().item(limits.get(memberKey))
-                    : quotas.effectiveLimits(job.accountId(), job.userId()).invoke(l -> limits.put(memberKey, l));
-            Uni<QuotaMath.MemberUsage> usage = members.containsKey(memberKey)
-                    ? Uni.createFrom().item(members.get(memberKey))
-                    : memberUsage(job.accountId(), job.userId()).invoke(u -> members.put(memberKey, u));
-            return lines.flatMap(l -> lim.flatMap(m -> usage.map(u -> new Snapshot(l, m, u))));
+            return new Snapshot(
+                    accounts.computeIfAbsent(job.accountId(), a -> quotas.emptyLines()),
+                    limits.effective(job.accountId(), job.userId()),
+                    members.getOrDefault(memberKey, QuotaMath.MemberUsage.NONE));
         }
-    }
-
-    static Uni<QuotaMath.MemberUsage> memberUsage(long accountId, long userId) {
-        String active =
-                " j.account_id = ?1 AND j.user_id = ?2 AND NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
-        return Sql.rows(
-                        "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id WHERE"
-                                + active + " GROUP BY r.resource",
-                        accountId,
-                        userId)
-                .flatMap(rows -> Sql.rows(
-                                "SELECT count(*), count(*) FILTER (WHERE j.interactive) FROM jobs j WHERE" + active,
-                                accountId,
-                                userId)
-                        .map(counts -> {
-                            Map<String, Long> m = new HashMap<>();
-                            rows.forEach(r -> m.put((String) r[0], Sql.longOf(r[1])));
-                            return new QuotaMath.MemberUsage(new Resources(m), (int) Sql.longOf(counts.get(0)[0]), (int)
-                                    Sql.longOf(counts.get(0)[1]));
-                        }));
     }
 
     /** This replica's epoch is no longer the current one. */

@@ -7,7 +7,6 @@ import io.crater.job.JobViews.AheadJob;
 import io.crater.job.JobViews.Position;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
-import io.crater.platform.Unis;
 import io.crater.policy.Forecast;
 import io.crater.policy.GangPlacement;
 import io.crater.policy.MemberLimits;
@@ -302,15 +301,19 @@ public class WaitService {
         Map<Long, Map<String, QuotaLine>> accounts = new LinkedHashMap<>();
         Map<String, MemberLimits> limits = new HashMap<>();
         Map<String, QuotaMath.MemberUsage> usage = new HashMap<>();
-        Uni<Void> chain = Unis.sequentially(accountIds, a -> quotas.snapshot(a).invoke(l -> accounts.put(a, l)))
-                .flatMap(x -> Unis.sequentially(members, m -> {
-                    long a = Long.parseLong(m.substring(0, m.indexOf('/')));
-                    long u = Long.parseLong(m.substring(m.indexOf('/') + 1));
-                    return quotas.effectiveLimits(a, u)
-                            .invoke(l -> limits.put(m, l))
-                            .flatMap(l -> AdmissionService.memberUsage(a, u))
-                            .invoke(us -> usage.put(m, us));
-                }));
+        // Read for every account and member at once (a handful of queries, not a few per account).
+        Uni<Void> chain = quotas.snapshots()
+                .flatMap(all -> quotas.limitBook()
+                        .flatMap(book -> AdmissionService.memberUsages().invoke(used -> {
+                            accountIds.forEach(a -> accounts.put(a, all.getOrDefault(a, quotas.emptyLines())));
+                            members.forEach(m -> {
+                                long a = Long.parseLong(m.substring(0, m.indexOf('/')));
+                                long u = Long.parseLong(m.substring(m.indexOf('/') + 1));
+                                limits.put(m, book.effective(a, u));
+                                usage.put(m, used.getOrDefault(m, QuotaMath.MemberUsage.NONE));
+                            });
+                        })))
+                .replaceWithVoid();
         Uni<Set<Long>> viewer = caller.platformAdmin()
                 ? Uni.createFrom().nullItem()
                 : Sql.rows("SELECT account_id FROM account_members WHERE user_id = ?1", caller.userId())

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,13 +102,20 @@ final class SimScheduler {
                 .toList());
         groups.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
                 .thenComparing(g -> g.getMetadata().getName()));
+        if (groups.isEmpty()) {
+            return;
+        }
+        // The pods of each group, found in one pass over the pods (not one per group).
+        Map<String, List<Pod>> byGroup = new HashMap<>();
+        for (Pod p : state.pods.getStore().list()) {
+            String group = annotation(p, "scheduling.k8s.io/group-name");
+            if (group != null) {
+                byGroup.computeIfAbsent(p.getMetadata().getNamespace() + "/" + group, g -> new ArrayList<>())
+                        .add(p);
+            }
+        }
         for (PodGroup group : groups) {
-            List<Pod> members = state.pods.getStore().list().stream()
-                    .filter(p -> p.getMetadata()
-                            .getNamespace()
-                            .equals(group.getMetadata().getNamespace()))
-                    .filter(p -> group.getMetadata().getName().equals(annotation(p, "scheduling.k8s.io/group-name")))
-                    .toList();
+            List<Pod> members = byGroup.getOrDefault(SimState.key(group), List.of());
             List<Pod> unbound = members.stream()
                     .filter(p -> p.getSpec().getNodeName() == null
                             && !state.ledger.isBound(SimState.key(p))

@@ -63,11 +63,11 @@ final class VolcanoJobController {
     /** Gives every new Job a Pending state and a PodGroup. */
     void reconcile() {
         for (VolcanoJob job : state.jobs.getStore().list()) {
-            if (job.getMetadata().getDeletionTimestamp() != null) {
+            if (job.getMetadata().getDeletionTimestamp() != null || finished(phase(job))) {
                 continue;
             }
             String key = job.getMetadata().getNamespace() + "/" + groupName(job);
-            if (state.groups.getStore().getByKey(key) == null && !finished(phase(job))) {
+            if (state.groups.getStore().getByKey(key) == null) {
                 createGroup(job);
             }
         }
@@ -106,6 +106,9 @@ final class VolcanoJobController {
             if (group == null || !state.ledger.isEnqueued(SimState.key(group))) {
                 continue;
             }
+            if (!missingPods(job)) {
+                continue; // building the desired pods clones each template: only when one is missing
+            }
             for (Pod pod : desiredPods(job)) {
                 if (state.pods.getStore().getByKey(SimState.key(pod)) == null) {
                     try {
@@ -121,6 +124,20 @@ final class VolcanoJobController {
                 }
             }
         }
+    }
+
+    private boolean missingPods(VolcanoJob job) {
+        String prefix =
+                job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "-";
+        for (VolcanoTask task : job.getSpec().tasks) {
+            int replicas = task.replicas == null ? 1 : task.replicas;
+            for (int i = 0; i < replicas; i++) {
+                if (state.pods.getStore().getByKey(prefix + task.name + "-" + i) == null) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     List<Pod> desiredPods(VolcanoJob job) {
@@ -168,10 +185,29 @@ final class VolcanoJobController {
         return pods;
     }
 
-    /** Brings every Job's and PodGroup's status in line with its pods. */
+    /**
+     * Brings every Job's and PodGroup's status in line with its pods. A finished Job's status no longer changes: it
+     * only waits for its TTL (thousands of them do under a trace, so they cost a phase check per tick).
+     */
     void updateStatus() {
-        for (VolcanoJob job : state.jobs.getStore().list()) {
+        List<VolcanoJob> all = state.jobs.getStore().list();
+        if (finishedAt.size() > 2 * all.size() + 1024) {
+            // Jobs deleted before their TTL leave entries behind; drop those.
+            Set<String> live = new java.util.HashSet<>();
+            all.forEach(j -> live.add(j.getMetadata().getUid()));
+            finishedAt.keySet().retainAll(live);
+        }
+        for (VolcanoJob job : all) {
             if (job.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            if (finished(phase(job))) {
+                PodGroup group =
+                        state.groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + groupName(job));
+                if (group != null && group.getStatus() != null && !PodGroup.COMPLETED.equals(group.getStatus().phase)) {
+                    syncGroup(job, job.getStatus(), state.podsOf(job));
+                }
+                expire(job);
                 continue;
             }
             List<Pod> pods = state.podsOf(job);
@@ -309,14 +345,20 @@ final class VolcanoJobController {
         if (ttl == null || !finished(phase(job)) || job.getStatus().state.lastTransitionTime == null) {
             return;
         }
-        Instant finished = Instant.parse(job.getStatus().state.lastTransitionTime);
+        String uid = job.getMetadata().getUid();
+        Instant finished =
+                finishedAt.computeIfAbsent(uid, u -> Instant.parse(job.getStatus().state.lastTransitionTime));
         if (!clock.instant().isBefore(finished.plusSeconds(ttl))) {
             client.resources(VolcanoJob.class)
                     .inNamespace(job.getMetadata().getNamespace())
                     .withName(job.getMetadata().getName())
                     .delete();
+            finishedAt.remove(uid);
         }
     }
+
+    /** When each finished Job finished, parsed once: the TTL check runs for every finished Job on every tick. */
+    private final Map<String, Instant> finishedAt = new HashMap<>();
 
     static int minAvailable(VolcanoJob job) {
         if (job.getSpec().minAvailable != null) {

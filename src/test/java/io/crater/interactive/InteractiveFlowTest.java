@@ -349,7 +349,10 @@ class InteractiveFlowTest {
             Result r = run(
                     ssh("tess", "tess+" + job, "-W", "localhost:6006"),
                     "GET /runs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-            assertThat(r.out()).startsWith("HTTP/1.1 200").endsWith("tensorboard of /runs");
+            assertThat(r.out())
+                    .as("exit %d, stderr: %s", r.code(), r.err())
+                    .startsWith("HTTP/1.1 200")
+                    .endsWith("tensorboard of /runs");
             Result refused = run(ssh("tess", "tess+" + job, "-W", "localhost:6007"), "");
             assertThat(refused.out()).isEmpty();
         } finally {
