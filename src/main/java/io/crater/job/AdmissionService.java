@@ -264,11 +264,9 @@ public class AdmissionService {
                                             cache.capacities(),
                                             inFlight.stream().map(JobRow::of).toList());
                                     Round round = new Round(nodes, mine, accounts, limits, usage);
-                                    Map<String, JobRow> rows = new HashMap<>();
-                                    queued.forEach(q -> rows.put(q.row().publicId(), q.row()));
                                     // Decided in memory, one job after another; the writes follow, in that order.
                                     for (Ordering.Waiting w : order(queued, accounts)) {
-                                        round.decide(rows.get(w.job()), w);
+                                        round.decide(line.get(w.sequence()), w);
                                     }
                                     return Unis.sequentially(round.writes, java.util.function.Supplier::get)
                                             .flatMap(v -> writeReasons(worthWriting(round.waitingReasons)))
@@ -277,8 +275,43 @@ public class AdmissionService {
                                 })))));
     }
 
-    /** A queued job as admission keeps it between rounds: its row and when it was submitted. */
-    record Queued(JobRow row, java.time.Instant submittedAt) {}
+    /**
+     * A queued job as admission keeps it between rounds: its row, when it was submitted, and what rounds derive from
+     * them (its checked spec, until the catalogue changes, and its member's key).
+     */
+    static final class Queued {
+        final JobRow row;
+        final java.time.Instant submittedAt;
+        final String memberKey;
+        private List<?> checkedAgainst;
+        private JobSpecs.Checked checked;
+        private DecisionMemo.Key key;
+
+        Queued(JobRow row, java.time.Instant submittedAt) {
+            this.row = row;
+            this.submittedAt = submittedAt;
+            this.memberKey = row.accountId() + "/" + row.userId();
+        }
+    }
+
+    /** The job's checked spec (null when it no longer passes the checks), computed once per catalogue. */
+    JobSpecs.Checked checked(Queued q) {
+        List<?> models = catalogue.models();
+        if (q.checkedAgainst != models) {
+            q.checked = checked(q.row);
+            q.checkedAgainst = models;
+            q.key = q.checked == null
+                    ? null
+                    : new DecisionMemo.Key(
+                            q.row.accountId(),
+                            q.memberKey,
+                            q.checked.quotaRequest(),
+                            q.row.interactive(),
+                            q.checked.backfill(),
+                            q.checked.pods());
+        }
+        return q.checked;
+    }
 
     /**
      * The queued jobs by id, kept between rounds: a queued job's row does not change until it leaves the queue, so a
@@ -426,8 +459,8 @@ public class AdmissionService {
         // Backfill jobs only take what nobody in the line can use: they come after every other job.
         Set<String> backfill = new java.util.HashSet<>();
         for (Queued q : queued) {
-            JobRow job = q.row();
-            JobSpecs.Checked c = checked(job);
+            JobRow job = q.row;
+            JobSpecs.Checked c = checked(q);
             if (c != null && c.backfill()) {
                 backfill.add(job.publicId());
             }
@@ -437,7 +470,7 @@ public class AdmissionService {
                     job.id(),
                     job.priority(),
                     c == null ? Resources.NONE : c.quotaRequest(),
-                    q.submittedAt()));
+                    q.submittedAt));
         }
         List<Ordering.Waiting> ordered = new ArrayList<>(Ordering.order(waiting, accounts));
         ordered.sort(java.util.Comparator.comparing(w -> backfill.contains(w.job())));
@@ -548,15 +581,17 @@ public class AdmissionService {
         }
 
         /** Decides one job against the round's state; an admission updates that state at once. */
-        void decide(JobRow job, Ordering.Waiting waiting) {
-            JobSpecs.Checked checked = checked(job);
+        void decide(Queued q, Ordering.Waiting waiting) {
+            JobRow job = q.row;
+            JobSpecs.Checked checked = checked(q);
             if (checked == null) {
                 reject(
                         job,
                         List.of(new io.crater.policy.Reason(
                                 "InvalidSpec", "the stored spec no longer passes the checks", Map.of())));
+                return;
             }
-            String memberKey = job.accountId() + "/" + job.userId();
+            String memberKey = q.memberKey;
             Map<String, String> selector =
                     checked.pods().isEmpty() ? Map.of() : checked.pods().get(0).nodeSelector();
             Ordering.Waiting holder = held.get(selector);
@@ -584,15 +619,9 @@ public class AdmissionService {
                                         config.agingTolerance().toSeconds()))));
                 return;
             }
-            Snapshot s = snapshot(job);
+            Snapshot s = snapshot(job, memberKey);
             Admission.Decision d = memo.decide(
-                    new DecisionMemo.Key(
-                            job.accountId(),
-                            memberKey,
-                            checked.quotaRequest(),
-                            job.interactive(),
-                            checked.backfill(),
-                            checked.pods()),
+                    q.key,
                     () -> checked.backfill()
                             ? Admission.decideBackfill(nodes, checked.pods())
                             : Admission.decide(
@@ -682,8 +711,7 @@ public class AdmissionService {
 
         private record Snapshot(Map<String, QuotaLine> lines, MemberLimits limits, QuotaMath.MemberUsage usage) {}
 
-        private Snapshot snapshot(JobRow job) {
-            String memberKey = job.accountId() + "/" + job.userId();
+        private Snapshot snapshot(JobRow job, String memberKey) {
             return new Snapshot(
                     accounts.computeIfAbsent(job.accountId(), a -> quotas.emptyLines()),
                     limits.effective(job.accountId(), job.userId()),

@@ -3,6 +3,7 @@ package io.crater.policy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -17,11 +18,51 @@ import java.util.function.Supplier;
  */
 public final class DecisionMemo {
 
-    /** What a decision depends on besides the state the caller clears the memo for. */
-    public record Key(
-            long account, String member, Resources quota, boolean interactive, boolean backfill, List<PodDemand> pods) {
-        public Key {
-            pods = List.copyOf(pods);
+    /**
+     * What a decision depends on besides the state the caller clears the memo for. Its hash is computed once: the
+     * same key is looked up in every round its job waits.
+     */
+    public static final class Key {
+        private final long account;
+        private final String member;
+        private final Resources quota;
+        private final boolean interactive;
+        private final boolean backfill;
+        private final List<PodDemand> pods;
+        private final int hash;
+
+        public Key(
+                long account,
+                String member,
+                Resources quota,
+                boolean interactive,
+                boolean backfill,
+                List<PodDemand> pods) {
+            this.account = account;
+            this.member = member;
+            this.quota = quota;
+            this.interactive = interactive;
+            this.backfill = backfill;
+            this.pods = List.copyOf(pods);
+            this.hash = Objects.hash(account, member, quota, interactive, backfill, this.pods);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this
+                    || o instanceof Key k
+                            && hash == k.hash
+                            && account == k.account
+                            && interactive == k.interactive
+                            && backfill == k.backfill
+                            && member.equals(k.member)
+                            && quota.equals(k.quota)
+                            && pods.equals(k.pods);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 

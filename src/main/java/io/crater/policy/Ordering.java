@@ -73,22 +73,22 @@ public final class Ordering {
 
     /** Usage ÷ guarantee of the account for what the job asks: its accelerators first, else CPU and memory. */
     static double share(Waiting job, Resources used, Map<String, QuotaLine> lines) {
-        List<String> asked = job.quota().amounts().keySet().stream()
-                .filter(r -> job.quota().get(r) > 0 && isModel(r))
-                .toList();
-        if (asked.isEmpty()) {
-            asked = job.quota().amounts().keySet().stream()
-                    .filter(r -> job.quota().get(r) > 0)
-                    .toList();
-        }
-        double worst = 0;
-        for (String r : asked) {
-            QuotaLine line = lines == null ? null : lines.get(r);
+        // Loops rather than streams: this runs once per waiting job and round.
+        double models = -1;
+        double all = 0;
+        for (Map.Entry<String, Long> e : job.quota().amounts().entrySet()) {
+            if (e.getValue() <= 0) {
+                continue;
+            }
+            QuotaLine line = lines == null ? null : lines.get(e.getKey());
             long guaranteed = line == null ? 0 : line.effectiveGuaranteed();
-            double s = guaranteed <= 0 ? Double.MAX_VALUE / 2 : (double) used.get(r) / guaranteed;
-            worst = Math.max(worst, s);
+            double s = guaranteed <= 0 ? Double.MAX_VALUE / 2 : (double) used.get(e.getKey()) / guaranteed;
+            all = Math.max(all, s);
+            if (isModel(e.getKey())) {
+                models = Math.max(models, s);
+            }
         }
-        return worst;
+        return models >= 0 ? models : all;
     }
 
     /** Quota resources other than cpu and memory are accelerator models. */
