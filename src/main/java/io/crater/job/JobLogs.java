@@ -85,17 +85,21 @@ public class JobLogs {
 
     private Optional<String> live(String pod, int tail) {
         try {
-            if (client.pods().inNamespace(cluster.namespace()).withName(pod).get() == null) {
-                return Optional.empty();
-            }
-            return Optional.ofNullable(client.pods()
-                    .inNamespace(cluster.namespace())
-                    .withName(pod)
-                    .tailingLines(tail)
-                    .getLog());
+            return Optional.ofNullable(logTail(pod, null, tail));
         } catch (KubernetesClientException e) {
-            return Optional.empty();
+            return Optional.empty(); // no such pod (404) or no log yet
         }
+    }
+
+    /**
+     * The last lines of a container's log, by one GET of the pod's {@code log} subresource. fabric8's {@code getLog}
+     * first waits for the pod to be ready or ended with an informer (a list and a watch of the pod) on every call,
+     * which is three requests where one does.
+     */
+    private String logTail(String pod, String container, int lines) {
+        String path = "/api/v1/namespaces/" + cluster.namespace() + "/pods/" + pod + "/log?tailLines=" + lines
+                + (container == null ? "" : "&container=" + container);
+        return client.raw(path);
     }
 
     private Uni<String> archived(String publicId, String pod) {
@@ -159,12 +163,7 @@ public class JobLogs {
             for (ContainerStatus cs : statuses) {
                 String log;
                 try {
-                    log = client.pods()
-                            .inNamespace(cluster.namespace())
-                            .withName(pod.getMetadata().getName())
-                            .inContainer(cs.getName())
-                            .tailingLines(ARCHIVED_LINES)
-                            .getLog();
+                    log = logTail(pod.getMetadata().getName(), cs.getName(), ARCHIVED_LINES);
                 } catch (KubernetesClientException e) {
                     log = "";
                 }

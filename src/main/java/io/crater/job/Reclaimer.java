@@ -51,34 +51,48 @@ public class Reclaimer {
         if (claims.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
+        // Only backfill jobs, and borrowing jobs for a claimant within its guarantee, are ever taken back: read only
+        // those (a round with waiting jobs runs this each time).
+        boolean entitled = claims.stream()
+                .anyMatch(c -> Reclaim.withinGuarantee(
+                        new Reclaim.Claim(
+                                c.job().publicId(),
+                                c.job().accountId(),
+                                c.checked().quotaRequest(),
+                                c.checked().pods()),
+                        accounts.get(c.job().accountId())));
+        String takeable = "j.state IN ('Pending', 'Running') AND NOT j.stop_requested AND "
+                + (entitled ? "(j.backfill OR j.borrowing)" : "j.backfill");
         return Sql.rows(
                         "SELECT j.id, j.public_id, j.account_id, j.user_id, j.borrowing, j.started_at, a.slug, j.state, j.backfill FROM jobs j"
-                                + " JOIN accounts a ON a.id = j.account_id WHERE j.state IN ('Pending', 'Running') AND NOT j.stop_requested")
-                .flatMap(rows -> Sql.rows(
-                                "SELECT r.job_id, r.resource, r.milli FROM job_requests r JOIN jobs j ON j.id = r.job_id"
-                                        + " WHERE j.state IN ('Pending', 'Running')")
-                        .flatMap(requests -> {
-                            Map<Long, Map<String, Long>> quota = new HashMap<>();
-                            requests.forEach(q -> quota.computeIfAbsent(Sql.longOf(q[0]), k -> new HashMap<>())
-                                    .put((String) q[1], Sql.longOf(q[2])));
-                            List<Reclaim.Running> running = new ArrayList<>();
-                            Map<String, Object[]> byId = new HashMap<>();
-                            for (Object[] r : rows) {
-                                String publicId = (String) r[1];
-                                byId.put(publicId, r);
-                                running.add(new Reclaim.Running(
-                                        publicId,
-                                        Sql.longOf(r[2]),
-                                        new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
-                                        cache.boundRequests(publicId),
-                                        (Boolean) r[4],
-                                        Sql.instant(r[5]),
-                                        (Boolean) r[8]));
-                            }
-                            return releasing()
-                                    .flatMap(freed -> withQuotas(running, accounts)
-                                            .map(all -> plan(claims, minus(nodes, freed), all, running, byId)));
-                        }))
+                                + " JOIN accounts a ON a.id = j.account_id WHERE " + takeable)
+                .flatMap(rows -> rows.isEmpty()
+                        ? Uni.createFrom().<Found>nullItem()
+                        : Sql.rows(
+                                        "SELECT r.job_id, r.resource, r.milli FROM job_requests r JOIN jobs j ON j.id = r.job_id"
+                                                + " WHERE " + takeable)
+                                .flatMap(requests -> {
+                                    Map<Long, Map<String, Long>> quota = new HashMap<>();
+                                    requests.forEach(q -> quota.computeIfAbsent(Sql.longOf(q[0]), k -> new HashMap<>())
+                                            .put((String) q[1], Sql.longOf(q[2])));
+                                    List<Reclaim.Running> running = new ArrayList<>();
+                                    Map<String, Object[]> byId = new HashMap<>();
+                                    for (Object[] r : rows) {
+                                        String publicId = (String) r[1];
+                                        byId.put(publicId, r);
+                                        running.add(new Reclaim.Running(
+                                                publicId,
+                                                Sql.longOf(r[2]),
+                                                new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
+                                                cache.boundRequests(publicId),
+                                                (Boolean) r[4],
+                                                Sql.instant(r[5]),
+                                                (Boolean) r[8]));
+                                    }
+                                    return releasing()
+                                            .flatMap(freed -> withQuotas(running, accounts)
+                                                    .map(all -> plan(claims, minus(nodes, freed), all, running, byId)));
+                                }))
                 .flatMap(found -> found == null
                         ? Uni.createFrom().item(List.<String>of())
                         : mark(found.plan(), found.claim(), found.rows()));
