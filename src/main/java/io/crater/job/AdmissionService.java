@@ -132,6 +132,7 @@ public class AdmissionService {
             election.cancel(true);
         }
         worker.shutdownNow();
+        deciding.shutdownNow();
     }
 
     /** Whether this replica admits now. */
@@ -142,9 +143,20 @@ public class AdmissionService {
     /** Asks for an admission round soon (after a submit, a finished job, a quota change). */
     public void wake() {
         if (pending.compareAndSet(false, true)) {
-            worker.schedule(this::round, 50, TimeUnit.MILLISECONDS);
+            // At least 50 ms, and after a long round at least as long again: with thousands waiting a round takes
+            // a while, and rounds back to back would take a whole core from everything else.
+            long sinceLast = System.currentTimeMillis() - lastRoundEnd;
+            worker.schedule(this::round, Math.max(50, lastRoundMillis - sinceLast), TimeUnit.MILLISECONDS);
         }
     }
+
+    /** How long the last round took, and when it ended (epoch milliseconds). */
+    private volatile long lastRoundMillis;
+
+    private volatile long lastRoundEnd;
+
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
 
     private void startLeading() {
         try {
@@ -172,8 +184,13 @@ public class AdmissionService {
             return;
         }
         try {
+            long started = System.nanoTime();
             Outcome outcome = VertxContextSupport.subscribeAndAwait(
                     () -> Panache.withTransaction(() -> fence(mine).flatMap(v -> decideAll(mine))));
+            long took = System.nanoTime() - started;
+            meters.timer("crater.admission.round").record(took, TimeUnit.NANOSECONDS);
+            lastRoundMillis = took / 1_000_000;
+            lastRoundEnd = System.currentTimeMillis();
             List<Long> admitted = outcome.admitted();
             for (String victim : outcome.reclaimed()) {
                 try {
@@ -260,20 +277,52 @@ public class AdmissionService {
                 .flatMap(inFlight -> quotas.snapshots()
                         .flatMap(accounts -> quotas.limitBook()
                                 .flatMap(limits -> memberUsages().flatMap(usage -> {
-                                    List<NodeCapacity> nodes = reserve(
-                                            cache.capacities(),
-                                            inFlight.stream().map(JobRow::of).toList());
-                                    Round round = new Round(nodes, mine, accounts, limits, usage);
-                                    // Decided in memory, one job after another; the writes follow, in that order.
-                                    for (Ordering.Waiting w : order(queued, accounts)) {
-                                        round.decide(line.get(w.sequence()), w);
-                                    }
-                                    return Unis.sequentially(round.writes, java.util.function.Supplier::get)
-                                            .flatMap(v -> writeReasons(worthWriting(round.waitingReasons)))
-                                            .flatMap(v -> reclaimer.reclaim(round.claims, round.nodes, round.accounts))
-                                            .map(reclaimed -> new Outcome(round.admitted, reclaimed));
+                                    // The decisions are plain computation over thousands of jobs: they run on
+                                    // admission's own thread, not the event loop, whose other connections would
+                                    // wait meanwhile; the writes then continue on the transaction's context.
+                                    io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+                                    return Uni.createFrom()
+                                            .item(() -> decideInMemory(mine, queued, inFlight, accounts, limits, usage))
+                                            .runSubscriptionOn(deciding)
+                                            .emitOn(task -> context.runOnContext(v -> task.run()))
+                                            .flatMap(decided -> Unis.sequentially(
+                                                            decided.round().writes, java.util.function.Supplier::get)
+                                                    .flatMap(v -> writeReasons(decided.reasons()))
+                                                    .flatMap(v -> reclaimer.reclaim(
+                                                            decided.round().claims,
+                                                            decided.round().nodes,
+                                                            decided.round().accounts))
+                                                    .map(reclaimed ->
+                                                            new Outcome(decided.round().admitted, reclaimed)));
                                 })))));
     }
+
+    /** A round's decisions and the reasons worth writing. */
+    private record Decided(Round round, Map<Long, String> reasons) {}
+
+    /** Decides every queued job in order, in memory; the round then holds its writes. */
+    private Decided decideInMemory(
+            long mine,
+            List<Queued> queued,
+            List<Object[]> inFlight,
+            Map<Long, Map<String, QuotaLine>> accounts,
+            QuotaService.LimitBook limits,
+            Map<String, QuotaMath.MemberUsage> usage) {
+        List<NodeCapacity> nodes =
+                reserve(cache.capacities(), inFlight.stream().map(JobRow::of).toList());
+        Round round = new Round(nodes, mine, accounts, limits, usage);
+        for (Ordering.Waiting w : order(queued, accounts)) {
+            round.decide(line.get(w.sequence()), w);
+        }
+        return new Decided(round, worthWriting(round.waitingReasons));
+    }
+
+    /** Where rounds decide: one thread, since one round runs at a time. */
+    private final java.util.concurrent.ExecutorService deciding = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "crater-admission-decide");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * A queued job as admission keeps it between rounds: its row, when it was submitted, and what rounds derive from
@@ -300,15 +349,21 @@ public class AdmissionService {
         if (q.checkedAgainst != models) {
             q.checked = checked(q.row);
             q.checkedAgainst = models;
+            if (keys.size() > CHECKED_CACHE) {
+                keys.clear();
+            }
+            // Jobs asking the same share one key, so a memo lookup compares them by identity, not field by field.
             q.key = q.checked == null
                     ? null
-                    : new DecisionMemo.Key(
-                            q.row.accountId(),
-                            q.memberKey,
-                            q.checked.quotaRequest(),
-                            q.row.interactive(),
-                            q.checked.backfill(),
-                            q.checked.pods());
+                    : keys.computeIfAbsent(
+                            new DecisionMemo.Key(
+                                    q.row.accountId(),
+                                    q.memberKey,
+                                    q.checked.quotaRequest(),
+                                    q.row.interactive(),
+                                    q.checked.backfill(),
+                                    q.checked.pods()),
+                            k -> k);
         }
         return q.checked;
     }
@@ -319,6 +374,9 @@ public class AdmissionService {
      * and parsing every row each round was most of a round's time). Touched by one round at a time.
      */
     private final Map<Long, Queued> line = new HashMap<>();
+
+    /** One instance per distinct decision key among the queued jobs. */
+    private final Map<DecisionMemo.Key, DecisionMemo.Key> keys = new HashMap<>();
 
     /** The queued jobs, from {@link #line} brought up to date with the database. */
     private Uni<List<Queued>> queued() {
@@ -385,7 +443,10 @@ public class AdmissionService {
         return accelerators.isEmpty() ? keys : accelerators;
     }
 
-    /** When only a waiting job's numbers changed, its reasons are rewritten at most this often. */
+    /**
+     * When only a waiting job's numbers changed, its reasons are rewritten at most this often; with more than 1,000
+     * waiting, at most every 10 ms per waiting job (about 100 rows a second, however long the line).
+     */
     static final long NUMBERS_REFRESH_MS = 10_000;
 
     /** The codes of the reasons last written per waiting job and when. */
@@ -395,18 +456,19 @@ public class AdmissionService {
 
     /**
      * The reasons worth writing: those whose codes changed (at once) or whose numbers changed and were written more
-     * than {@link #NUMBERS_REFRESH_MS} ago. Usage moves the numbers of every waiting job of an account at each
+     * than {@link #NUMBERS_REFRESH_MS} (or 10 ms per waiting job) ago. Usage moves the numbers of every waiting job of an account at each
      * admission; rewriting thousands of rows per round made the rounds slow.
      */
     private Map<Long, String> worthWriting(Map<Long, List<io.crater.policy.Reason>> reasons) {
         long now = System.currentTimeMillis();
+        long refresh = Math.max(NUMBERS_REFRESH_MS, reasons.size() * 10L);
         written.keySet().retainAll(reasons.keySet());
         Map<Long, String> out = new java.util.LinkedHashMap<>();
         reasons.forEach((id, list) -> {
             String codes =
                     list.stream().map(io.crater.policy.Reason::code).collect(java.util.stream.Collectors.joining(","));
             Written last = written.get(id);
-            if (last == null || !last.codes().equals(codes) || now - last.at() >= NUMBERS_REFRESH_MS) {
+            if (last == null || !last.codes().equals(codes) || now - last.at() >= refresh) {
                 out.put(id, Json.write(list));
                 written.put(id, new Written(codes, now));
             }
@@ -555,6 +617,9 @@ public class AdmissionService {
         final List<java.util.function.Supplier<Uni<?>>> writes = new ArrayList<>();
         /** Jobs within their account's guarantee that found no room: reclaim serves the first it can. */
         final List<Reclaimer.Claim> claims = new ArrayList<>();
+
+        private final Set<DecisionMemo.Key> claimed =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         /** Reasons of the jobs that keep waiting, written together at the end of the round. */
         final Map<Long, List<io.crater.policy.Reason>> waitingReasons = new java.util.LinkedHashMap<>();
         /** Node selectors whose capacity is held for a job that waited past the aging tolerance. */
@@ -654,7 +719,10 @@ public class AdmissionService {
                     && !checked.backfill()
                     && d.reasons().stream().allMatch(r -> r.code().equals("InsufficientCapacity"))) {
                 // Fits its quota, not the cluster: backfill jobs (and, within its guarantee, borrowers) make room.
-                claims.add(new Reclaimer.Claim(job, checked));
+                // Twins (same account, member and ask) get the same plan: the first one, in order, stands for them.
+                if (claimed.add(q.key)) {
+                    claims.add(new Reclaimer.Claim(job, checked));
+                }
             }
             switch (d.kind()) {
                 case REJECT -> reject(job, d.reasons());

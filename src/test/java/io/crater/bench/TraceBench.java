@@ -542,7 +542,19 @@ class TraceBench {
                 admitSpan,
                 admissions.size() / admitSpan,
                 perSecond.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+        io.micrometer.core.instrument.Timer rounds =
+                meters.find("crater.admission.round").timer();
+        if (rounds != null) {
+            System.out.printf(
+                    "trace admission rounds: %d, mean %.1f ms each, %.0f %% of the wall time in rounds%n",
+                    rounds.count(),
+                    rounds.mean(TimeUnit.MILLISECONDS),
+                    rounds.totalTime(TimeUnit.MILLISECONDS) / ((System.nanoTime() - t0Nanos) / 1e6) * 100);
+        }
     }
+
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
 
     /** How the jobs ended, per class, with a message of each kind and how the containers of failed jobs ended. */
     void printEnds(Map<String, Row> rows) throws Exception {
