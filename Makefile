@@ -26,7 +26,7 @@ bench: ## Print performance figures of this machine (API, admission, job list at
 	set -o pipefail; $(MVN) test -Dtest='*Bench' -Dtrace.scale=0.2 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
 
 bench-large: ## Replay Kueue's large-scale trace (50,000 jobs, 1,000 accounts) against Crater; see docs/benchmarks.md
-	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
+	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dtrace.patience=3600 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
 
 test-ui: ## Run the console's unit tests (Vitest)
 	cd $(WEBUI) && npm ci --no-audit --no-fund && npm test

@@ -49,6 +49,8 @@ final class Kubelet {
     private final Map<String, Instant> boundAt = new HashMap<>();
     private final Map<String, Instant> nextLine = new HashMap<>();
     private final Map<String, Integer> steps = new HashMap<>();
+    /** The tick's pod status writes, sent together at its end. */
+    private final SimWrites writes = new SimWrites();
 
     Kubelet(
             KubernetesClient client,
@@ -119,6 +121,7 @@ final class Kubelet {
                 nextLine.put(key, now.plus(logInterval));
             }
         }
+        writes.flush();
     }
 
     private void start(Pod pod, Instant now) {
@@ -154,7 +157,7 @@ final class Kubelet {
                         condition("Initialized", ts),
                         condition("ContainersReady", ts),
                         condition("Ready", ts)));
-        if (write(copy)) {
+        writes.add(() -> write(copy), () -> {
             String ns = pod.getMetadata().getNamespace();
             String name = pod.getMetadata().getName();
             pod.getSpec()
@@ -170,7 +173,7 @@ final class Kubelet {
                     .forEach(c ->
                             events.record(pod, "Normal", "Started", "Started container " + c.getName(), "kubelet"));
             nextLine.put(SimState.key(pod), now.plus(logInterval));
-        }
+        });
     }
 
     private void finish(Pod pod, Instant now, int exitCode, String reason, String message) {
@@ -199,7 +202,7 @@ final class Kubelet {
                     .build());
         }
         copy.getStatus().setContainerStatuses(statuses);
-        if (write(copy)) {
+        writes.add(() -> write(copy), () -> {
             state.ledger.release(SimState.key(pod));
             logs.append(
                     pod.getMetadata().getNamespace(),
@@ -207,7 +210,7 @@ final class Kubelet {
                     now,
                     "process exited with code " + exitCode + (message == null ? "" : " (" + message + ")"));
             logs.end(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        }
+        });
     }
 
     private boolean write(Pod pod) {

@@ -35,13 +35,32 @@ final class SimEvents {
         String ns = object.getMetadata().getNamespace();
         String now = DateTimeFormatter.ISO_INSTANT.format(
                 clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        boolean repeat = message.equals(lastMessage.get(key));
+        if (repeat) {
+            java.time.Instant last = lastTime.get(key);
+            if (last != null && clock.instant().isBefore(last.plus(REPEAT_EVERY))) {
+                return;
+            }
+        }
+        lastMessage.put(key, message);
+        lastTime.put(key, clock.instant());
+        // Sent in the background: an event is best effort, as in Kubernetes, and never holds up the tick.
+        SimWrites.background(() -> send(object, type, reason, message, component, uid, name, ns, now, repeat));
+    }
+
+    private void send(
+            HasMetadata object,
+            String type,
+            String reason,
+            String message,
+            String component,
+            String uid,
+            String name,
+            String ns,
+            String now,
+            boolean repeat) {
         try {
-            if (message.equals(lastMessage.get(key))) {
-                java.time.Instant last = lastTime.get(key);
-                if (last != null && clock.instant().isBefore(last.plus(REPEAT_EVERY))) {
-                    return;
-                }
-                lastTime.put(key, clock.instant());
+            if (repeat) {
                 Event existing =
                         client.v1().events().inNamespace(ns).withName(name).get();
                 if (existing != null) {
@@ -75,8 +94,6 @@ final class SimEvents {
                     .withReportingComponent(component)
                     .build();
             client.v1().events().inNamespace(ns).resource(event).createOr(e -> e.update());
-            lastMessage.put(key, message);
-            lastTime.put(key, clock.instant());
         } catch (KubernetesClientException e) {
             // An event is best effort, as in Kubernetes: losing one never blocks scheduling.
         }
