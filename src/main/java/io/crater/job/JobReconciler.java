@@ -147,30 +147,8 @@ public class JobReconciler {
                 });
     }
 
-    /**
-     * Archives a finished job's container ends and log tails on a thread of its own: each archive is several
-     * requests, and done in line they held back the next jobs' ends (and the quota those release) by seconds
-     * when hundreds of short jobs ended together. The Volcano Job stays for its TTL, so the pods are still there.
-     */
-    private void archive(String id) {
-        archiver.execute(() -> {
-            try {
-                logs.archive(id);
-            } catch (Throwable e) {
-                LOG.warnf("archiving the logs of job %s failed (%s)", id, e.getMessage());
-            }
-        });
-    }
-
-    private final java.util.concurrent.ExecutorService archiver = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "crater-job-archive");
-        t.setDaemon(true);
-        return t;
-    });
-
     void onStop(@Observes ShutdownEvent event) {
         flusher.shutdownNow();
-        archiver.shutdownNow();
         if (informer != null) {
             informer.close();
         }
@@ -200,7 +178,7 @@ public class JobReconciler {
                 if (finished) {
                     admission.wake();
                     if (!deleted) {
-                        archive(id);
+                        logs.archive(id);
                     }
                 }
             } catch (Throwable e) {
