@@ -375,8 +375,8 @@ public class AdmissionService {
      */
     private final Map<Long, Queued> line = new HashMap<>();
 
-    /** One instance per distinct decision key among the queued jobs. */
-    private final Map<DecisionMemo.Key, DecisionMemo.Key> keys = new HashMap<>();
+    /** One instance per distinct decision key among the queued jobs (wait explanations order jobs too). */
+    private final Map<DecisionMemo.Key, DecisionMemo.Key> keys = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The queued jobs, from {@link #line} brought up to date with the database. */
     private Uni<List<Queued>> queued() {

@@ -104,7 +104,9 @@ class GpuExporterTest {
     void runningPodsWithAcceleratorsAreSampledPerAccelerator() {
         client.resources(VolcanoJob.class)
                 .inNamespace(NS)
-                .resource(job("c-gpu-busy", 2, "custom", "80@1s,3"))
+                // 80 % for 3 s: the phase counts from the pod's start time, kept to the second as Kubernetes keeps it,
+                // so a 1 s phase could be nearly over by the time the pod is first seen running.
+                .resource(job("c-gpu-busy", 2, "custom", "80@3s,3"))
                 .create();
         client.resources(VolcanoJob.class)
                 .inNamespace(NS)
