@@ -72,8 +72,8 @@ class AppProxyTest {
                     "apps", List.of(Flows.line("cpu", "8", "8"), Flows.line("memory", "32Gi", "32Gi")), "wren", "xavi");
             String mine = notebook(owner, "nb");
             otherJob = notebook(other, "theirs");
-            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, mine)));
-            await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(other, otherJob)));
+            Flows.awaitRunning(owner, mine);
+            Flows.awaitRunning(other, otherJob);
             job = mine;
         }
         // A real server stands in for JupyterLab inside the pod.

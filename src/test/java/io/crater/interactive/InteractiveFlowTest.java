@@ -68,8 +68,8 @@ class InteractiveFlowTest {
                 "term", List.of(Flows.line("cpu", "8", "8"), Flows.line("memory", "16Gi", "16Gi")), "tess", "uma");
         String mine = submit(owner, "shell");
         otherJob = submit(other, "other");
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, mine)));
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(other, otherJob)));
+        Flows.awaitRunning(owner, mine);
+        Flows.awaitRunning(other, otherJob);
         keys = Files.createTempDirectory("crater-ssh-keys");
         for (String who : List.of("tess", "uma", "stranger")) {
             run(List.of(
@@ -264,23 +264,9 @@ class InteractiveFlowTest {
     }
 
     List<String> ssh(String key, String login, String... rest) {
-        List<String> argv = new ArrayList<>(List.of(
-                "ssh",
-                "-p",
-                Integer.toString(gateway.port()),
-                "-i",
-                keys.resolve(key).toString(),
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "UserKnownHostsFile=/dev/null",
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "LogLevel=INFO",
-                login + "@127.0.0.1"));
+        List<String> argv = new ArrayList<>(List.of("ssh", "-p", Integer.toString(gateway.port())));
+        argv.addAll(clientOptions(key));
+        argv.addAll(List.of("-o", "LogLevel=INFO", login + "@127.0.0.1"));
         argv.addAll(List.of(rest));
         return argv;
     }
@@ -325,7 +311,7 @@ class InteractiveFlowTest {
         assertThat(elsewhere.err()).contains("administratively prohibited");
 
         String stopped = submit(owner, "stopped");
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(Flows.state(owner, stopped)));
+        Flows.awaitRunning(owner, stopped);
         as(owner).post("/api/v1/jobs/" + stopped + "/stop").then().statusCode(200);
         Result gone = run(ssh("tess", "tess+" + stopped, "true"));
         assertThat(gone.code()).isEqualTo(1);
@@ -382,14 +368,11 @@ class InteractiveFlowTest {
         assertThat(escape.code()).isNotZero();
     }
 
-    /** {@code scp} or {@code sftp} with tess's key against the gateway, then {@code rest}. */
-    List<String> copying(String tool, String... rest) {
-        List<String> argv = new ArrayList<>(List.of(
-                tool,
-                "-P",
-                Integer.toString(gateway.port()),
+    /** What every OpenSSH client here is given: the key alone, no host key checks, never a prompt. */
+    List<String> clientOptions(String key) {
+        return List.of(
                 "-i",
-                keys.resolve("tess").toString(),
+                keys.resolve(key).toString(),
                 "-o",
                 "IdentitiesOnly=yes",
                 "-o",
@@ -397,7 +380,13 @@ class InteractiveFlowTest {
                 "-o",
                 "UserKnownHostsFile=/dev/null",
                 "-o",
-                "BatchMode=yes"));
+                "BatchMode=yes");
+    }
+
+    /** {@code scp} or {@code sftp} with tess's key against the gateway, then {@code rest}. */
+    List<String> copying(String tool, String... rest) {
+        List<String> argv = new ArrayList<>(List.of(tool, "-P", Integer.toString(gateway.port())));
+        argv.addAll(clientOptions("tess"));
         argv.addAll(List.of(rest));
         return argv;
     }

@@ -43,4 +43,11 @@ public final class Flows {
     public static String state(String token, String id) {
         return as(token).get("/api/v1/jobs/" + id).then().extract().path("job.state");
     }
+
+    /** Waits (up to 30 s) until the job is running, as its owner sees it. */
+    public static void awaitRunning(String token, String id) {
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> "Running".equals(state(token, id)));
+    }
 }
