@@ -159,6 +159,8 @@ export interface Notification {
   link: string | null;
   createdAt: string;
   readAt: string | null;
+  /** The e-mail copy: none (not mailed), pending/sending, sent, failed (given up). */
+  mail?: 'none' | 'pending' | 'sending' | 'sent' | 'failed';
 }
 
 // ---- Accelerator catalogue ----

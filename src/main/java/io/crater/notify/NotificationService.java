@@ -5,6 +5,7 @@ import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,24 +13,36 @@ import java.util.List;
 @ApplicationScoped
 public class NotificationService {
 
-    /** One notification. */
+    /** One notification; {@code mail} is its e-mail copy's state: none, pending, sending, sent or failed. */
     public record NotificationView(
-            long id, String kind, String message, String link, Instant createdAt, Instant readAt) {}
+            long id, String kind, String message, String link, Instant createdAt, Instant readAt, String mail) {}
 
-    /** Adds a notification inside the caller's transaction. */
+    @Inject
+    MailConfig mail;
+
+    /**
+     * Adds a notification inside the caller's transaction. When mail is on and the kind is mailed, the notification
+     * is also due as an e-mail to the user's address, if they have one ({@link MailOutbox} sends it after the
+     * commit).
+     */
     public Uni<Void> notify(long userId, String kind, String message, String link) {
+        boolean mailed = mail.enabled() && MailRules.mailed(mail.kinds(), kind);
         return Sql.update(
-                        "INSERT INTO notifications (user_id, kind, message, link) VALUES (?1, ?2, ?3, ?4)",
+                        "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at)"
+                                + " SELECT ?1, ?2, ?3, ?4,"
+                                + " CASE WHEN ?5 AND u.email IS NOT NULL THEN 'pending' ELSE 'none' END, now()"
+                                + " FROM users u WHERE u.id = ?1",
                         userId,
                         kind,
                         message,
-                        link == null ? "" : link)
+                        link == null ? "" : link,
+                        mailed)
                 .replaceWithVoid();
     }
 
     public Uni<List<NotificationView>> list(long userId) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, kind, message, link, created_at, read_at FROM notifications WHERE user_id = ?1"
+                        "SELECT id, kind, message, link, created_at, read_at, mail_state FROM notifications WHERE user_id = ?1"
                                 + " ORDER BY id DESC LIMIT 100",
                         userId))
                 .map(rows -> rows.stream()
@@ -39,7 +52,8 @@ public class NotificationService {
                                 (String) r[2],
                                 r[3] == null || ((String) r[3]).isEmpty() ? null : (String) r[3],
                                 Sql.instant(r[4]),
-                                Sql.instant(r[5])))
+                                Sql.instant(r[5]),
+                                (String) r[6]))
                         .toList());
     }
 

@@ -127,6 +127,13 @@ export function NotificationsBell() {
                         <span className="block text-sm text-slate-800">{n.message}</span>
                         <span className="block text-xs text-slate-500">
                           {formatDateTime(n.createdAt, i18n.language)}
+                          {n.mail === 'sent' && <span data-testid="notification-mailed"> · {t('notifications.mailed')}</span>}
+                          {n.mail === 'failed' && (
+                            <span data-testid="notification-mail-failed" className="text-rose-700">
+                              {' '}
+                              · {t('notifications.mailFailed')}
+                            </span>
+                          )}
                           {n.readAt === null && <span className="sr-only"> · {t('notifications.unread')}</span>}
                         </span>
                       </span>

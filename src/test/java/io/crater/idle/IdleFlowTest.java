@@ -9,22 +9,33 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
 
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Db;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,11 +52,18 @@ class IdleFlowTest {
     public static class FastIdle implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "crater.idle.window", "3s",
-                    "crater.idle.grace", "8s",
-                    "crater.idle.check-interval", "1s",
-                    "crater.idle.max-gap", "2s");
+            return Map.ofEntries(
+                    Map.entry("crater.idle.window", "3s"),
+                    Map.entry("crater.idle.grace", "8s"),
+                    Map.entry("crater.idle.check-interval", "1s"),
+                    Map.entry("crater.idle.max-gap", "2s"),
+                    Map.entry("crater.mail.enabled", "true"),
+                    Map.entry("crater.mail.poll-interval", "0.5s"),
+                    Map.entry("crater.mail.retry-initial", "1s"),
+                    Map.entry("crater.mail.retry-max", "2s"),
+                    Map.entry("crater.mail.console-url", "https://crater.example.org"),
+                    Map.entry("quarkus.mailer.host", "127.0.0.1"),
+                    Map.entry("quarkus.mailer.port", Integer.toString(SMTP_PORT)));
         }
 
         @Override
@@ -73,6 +91,18 @@ class IdleFlowTest {
     }
 
     static final String PW = "Idle-pass-2026";
+    static final String ANN_MAIL = "ann@idle-lab.example.org";
+    /** The SMTP server's port; the server itself starts only during the test, so the first attempts fail. */
+    static final int SMTP_PORT = freePort();
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static final String RTX = "nvidia-rtx-4090";
     static final String ACCOUNT = "idle-lab";
 
@@ -142,7 +172,11 @@ class IdleFlowTest {
 
     @Test
     void idleNotebooksAreWarnedThenStoppedAndTheOthersKeepRunning() throws Exception {
-        String ann = Api.user("idle.ann", PW);
+        admin().body(Map.of("username", "idle.ann", "displayName", "Ann", "password", PW, "email", ANN_MAIL))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(201);
+        String ann = Api.login("idle.ann", PW);
         String lead = Api.user("idle.lead", PW);
         account();
 
@@ -175,6 +209,22 @@ class IdleFlowTest {
                                 .contains("over the last 3 s")
                                 .contains("will be stopped at")
                                 .contains("job lock")));
+        // The warning is also due by mail; with no SMTP server up yet its first attempts fail and are retried.
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(mailOf("job.idle-warning", idle))
+                        .satisfies(m -> assertThat(m[0]).isEqualTo("pending"))
+                        .satisfies(m -> assertThat((Integer) m[1]).isGreaterThanOrEqualTo(1))
+                        .satisfies(m -> assertThat((String) m[2]).isNotBlank()));
+        smtp = new GreenMail(new ServerSetup(SMTP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
+        MimeMessage warning = awaitMail("[Crater] your job is idle and will be stopped");
+        assertThat(warning.getAllRecipients()[0].toString()).isEqualTo(ANN_MAIL);
+        assertThat(text(warning))
+                .contains("Hello Ann,")
+                .contains(idle)
+                .contains("at most 0.0 %")
+                .contains("https://crater.example.org/jobs/" + idle);
+        assertThat(mailOf("job.idle-warning", idle)[0]).isEqualTo("sent");
         JsonPath waiting = utilisation(ann, idle);
         assertThat(waiting.getString("decision.kind")).isEqualTo("Waiting");
         assertThat(Instant.parse(waiting.getString("decision.stopAt"))).isAfter(Instant.now());
@@ -192,7 +242,11 @@ class IdleFlowTest {
                 .then()
                 .body("items.kind", hasItem("job.idle-reclaimed"))
                 .body("items.find { it.kind == 'job.idle-reclaimed' }.message", containsString(idle))
-                .body("items.find { it.kind == 'job.idle-reclaimed' }.link", equalTo("/jobs/" + idle));
+                .body("items.find { it.kind == 'job.idle-reclaimed' }.link", equalTo("/jobs/" + idle))
+                .body("items.find { it.kind == 'job.idle-warning' }.mail", equalTo("sent"));
+        assertThat(text(awaitMail("[Crater] your idle job was stopped")))
+                .contains(idle)
+                .contains("at most 0.0 %");
 
         // By now the notebook that woke up had been warned too, and is busy: its warning is gone, it runs on.
         assertThat(warnings(ann)).anySatisfy(m -> assertThat(m).contains(wakes));
@@ -235,6 +289,56 @@ class IdleFlowTest {
 
         for (String id : List.of(busy, locked, unsampled, wakes)) {
             as(ann).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+        }
+    }
+
+    /** The SMTP server, once the test has started it. */
+    static GreenMail smtp;
+
+    @AfterAll
+    static void stopSmtp() {
+        if (smtp != null) {
+            smtp.stop();
+        }
+    }
+
+    /** The first mail with this subject that the SMTP server received, waiting for it. */
+    static MimeMessage awaitMail(String subject) {
+        return await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> Arrays.stream(smtp.getReceivedMessages())
+                                .filter(m -> subject.equals(subjectOf(m)))
+                                .findFirst(),
+                        Optional::isPresent)
+                .orElseThrow();
+    }
+
+    /** A plain-text mail's body, decoded. */
+    static String text(MimeMessage m) throws Exception {
+        return (String) m.getContent();
+    }
+
+    static String subjectOf(MimeMessage m) {
+        try {
+            return m.getSubject();
+        } catch (MessagingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The mail state, attempts and last error of the notification of this kind about this job. */
+    static Object[] mailOf(String kind, String job) throws Exception {
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement("SELECT mail_state, mail_attempts, mail_error FROM"
+                        + " notifications WHERE kind = ? AND message LIKE ? ORDER BY id LIMIT 1")) {
+            s.setString(1, kind);
+            s.setString(2, "%" + job + "%");
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next())
+                        .as("a %s notification about %s", kind, job)
+                        .isTrue();
+                return new Object[] {rs.getString(1), rs.getInt(2), rs.getString(3)};
+            }
         }
     }
 
