@@ -7,7 +7,10 @@
 //      `echo hello-terminal` + Enter shows `hello-terminal` on its own line;
 //   4. the GPU utilisation chart shows the accelerator's samples (refreshed every 30 s) (screenshot);
 //   5. the SSH tab shows the exact command (`ssh -p ...`) and the ~/.ssh/config entry; switching to it closes
-//      the terminal.
+//      the terminal;
+//   6. Open on a running notebook shows (the simulated) JupyterLab on the job's own origin (screenshot);
+//   7. Open on a running VS Code shows code-server on its own origin, and its page's WebSocket echoes through the
+//      proxy.
 //
 // Environment: CRATER_URL, CRATER_USER, CRATER_PASSWORD (a platform admin), SCREENSHOT (optional), CHROMIUM.
 // Exits 0 when every check passes, 1 otherwise.
@@ -201,6 +204,40 @@ async function main() {
         log(`app screenshot written to ${appShot}`);
       }
       log(`app: ${url.origin}${url.pathname} shows ${heading}`);
+      await app.close();
+    }, STEP_TIMEOUT_MS * 3);
+
+    await step('Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy', async () => {
+      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+      const ide = await api(
+        token,
+        'POST',
+        '/jobs',
+        { name: 'ide', kind: 'webide', env: { SIM_DURATION: '30m' }, resources: { cpu: '1', memory: '2Gi' } },
+        [201],
+        ACCOUNT,
+      );
+      await waitFor(
+        async () => api(token, 'POST', `/jobs/${ide.id}/open`, undefined, [200]).then(() => true, () => false),
+        () => `VS Code ${ide.id} never answered its readiness path`,
+        60_000,
+      );
+      await page.goto(`${baseUrl}/jobs/${ide.id}`, { waitUntil: 'domcontentloaded' });
+      const [app] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
+      await app.waitForURL((url) => url.hostname === `${ide.id}.apps.localhost`, { timeout: 20_000 });
+      await app.locator('h1').waitFor({ state: 'visible' });
+      const heading = (await app.locator('h1').innerText()).trim();
+      check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
+      // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
+      let echo = '';
+      await waitFor(
+        async () => {
+          echo = (await app.locator('#echo').innerText()).trim();
+          return echo.startsWith('echoed: hello from');
+        },
+        () => `the app's WebSocket says ${JSON.stringify(echo)}`,
+      );
+      log(`app: ${new URL(app.url()).origin} shows ${heading}; websocket ${echo}`);
       await app.close();
     }, STEP_TIMEOUT_MS * 3);
 
