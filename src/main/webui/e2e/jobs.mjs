@@ -9,7 +9,7 @@
 //   6. /jobs lists them, Succeeded and Stopped.
 //
 // Environment:
-//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8123)
+//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8080)
 //   CRATER_USER      platform admin user name
 //   CRATER_PASSWORD  that user's password
 //   SCREENSHOT       path of the full-page PNG screenshot to write (optional)

@@ -1,7 +1,7 @@
 // Browser test of the Crater console: sign-in, accelerator overview, language switch.
 //
 // Environment:
-//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8123)
+//   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8080)
 //   CRATER_USER      user name to sign in with
 //   CRATER_PASSWORD  that user's password
 //   EXPECT_TOTALS    JSON object: accelerator model -> expected total device count
