@@ -44,6 +44,14 @@ public interface AppConfig {
     Duration sessionTtl();
 
     /**
+     * How long the proxy keeps a session's checked access (its owner, the job running, the pod) before checking it
+     * in the database again; within it a request costs no query. A stopped job, a disabled user or a session that
+     * ended is refused at most this long after. 0 checks every request.
+     */
+    @WithDefault("5s")
+    Duration accessCheckTtl();
+
+    /**
      * How the proxy reaches a pod's port: {@code port-forward} (the Kubernetes API, works everywhere, the simulated
      * cluster's only way), {@code direct} (the pod's IP, behind Crater's NetworkPolicy), or {@code auto}
      * (port-forward in the simulated cluster, direct in a real one).

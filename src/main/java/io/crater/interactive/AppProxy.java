@@ -4,6 +4,7 @@ import io.crater.identity.Caller;
 import io.crater.identity.TokenService;
 import io.crater.job.JobNames;
 import io.crater.job.PodAccess;
+import io.crater.platform.Hashes;
 import io.crater.platform.Sql;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -176,17 +177,14 @@ public class AppProxy {
             plain(req, 401, "open this app from Crater's console");
             return;
         }
-        onContext(() -> sessions.find(cookie.getValue(), job).flatMap(s -> {
-                    if (s == null) {
+        checked(cookie.getValue(), job, req)
+                .flatMap(t -> {
+                    if (t == null) {
                         return Uni.createFrom().<Route>item(() -> null);
                     }
-                    return userOf(s.userId())
-                            .flatMap(u -> access.resolve(job, null, new Caller(u, remote(req)), s.asAdmin()))
-                            .flatMap(t -> {
-                                Route r = route(t, path, req.uri(), java.util.Optional.empty());
-                                return tokenOf(t, r.profile()).map(token -> route(t, path, req.uri(), token));
-                            });
-                }))
+                    Route r = route(t, path, req.uri(), java.util.Optional.empty());
+                    return tokenOf(t, r.profile()).map(token -> route(t, path, req.uri(), token));
+                })
                 .subscribe()
                 .with(
                         route -> {
@@ -204,6 +202,41 @@ public class AppProxy {
                                 e instanceof io.crater.platform.ApiException
                                         ? e.getMessage()
                                         : "the app is not reachable"));
+    }
+
+    /** A session's access as last checked, good until {@code until} ({@link System#nanoTime()}). */
+    private record Checked(PodAccess.Target target, long until) {}
+
+    /** Checked access per session and job (the cookie's hash); see {@link AppConfig#accessCheckTtl()}. */
+    private final Map<String, Checked> checked = new ConcurrentHashMap<>();
+
+    /**
+     * The pod a session's request may reach: from {@link #checked} while that is fresh, else from the database (the
+     * session, its user, the job's owner and state, the pod); null when the session is unknown or ended.
+     */
+    private Uni<PodAccess.Target> checked(String cookie, String job, HttpServerRequest req) {
+        String key = Hashes.sha256Hex(cookie) + "/" + job;
+        Checked c = checked.get(key);
+        long now = System.nanoTime();
+        if (c != null && now - c.until() < 0) {
+            return Uni.createFrom().item(c.target());
+        }
+        return onContext(() -> sessions.find(cookie, job).flatMap(s -> {
+                    if (s == null) {
+                        return Uni.createFrom().<PodAccess.Target>nullItem();
+                    }
+                    return userOf(s.userId())
+                            .flatMap(u -> access.resolveAppSession(job, new Caller(u, remote(req)), s.asAdmin()));
+                }))
+                .invoke(t -> {
+                    long ttl = config.accessCheckTtl().toNanos();
+                    if (t != null && ttl > 0) {
+                        if (checked.size() > 10_000) {
+                            checked.values().removeIf(x -> now - x.until() >= 0);
+                        }
+                        checked.put(key, new Checked(t, now + ttl));
+                    }
+                });
     }
 
     /** A request's way to the pod: the target, its port, the path there, and the profile. */

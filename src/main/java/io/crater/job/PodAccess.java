@@ -58,6 +58,18 @@ public class PodAccess {
      * owner (and a platform admin asking {@code asAdmin}), 409 {@code JobNotRunning} / {@code PodNotRunning}.
      */
     public Uni<Target> resolve(String job, String taskIndex, Caller caller, boolean asAdmin) {
+        return resolve(job, taskIndex, caller, asAdmin, true);
+    }
+
+    /**
+     * {@link #resolve} for a request of an app session: opening it as admin was audited when its ticket was minted,
+     * so the session's requests are not audited one by one.
+     */
+    public Uni<Target> resolveAppSession(String job, Caller caller, boolean asAdmin) {
+        return resolve(job, null, caller, asAdmin, false);
+    }
+
+    private Uni<Target> resolve(String job, String taskIndex, Caller caller, boolean asAdmin, boolean audited) {
         if (taskIndex != null && !TASK_INDEX.matcher(taskIndex).matches()) {
             return Uni.createFrom()
                     .failure(ApiException.badRequest(
@@ -83,7 +95,7 @@ public class PodAccess {
                         null);
             }
             Target target = pick(v, taskIndex, admin);
-            if (!admin) {
+            if (!admin || !audited) {
                 return Uni.createFrom().item(target);
             }
             return Panache.withTransaction(() -> audit.record(

@@ -172,6 +172,11 @@ class AppProxyTest {
 
     /** Opens the app as the owner: the session cookie on the job's origin. */
     String enter() throws Exception {
+        return enter(job);
+    }
+
+    /** Opens the app of the owner's job {@code job}: the session cookie on the job's origin. */
+    String enter(String job) throws Exception {
         // "Open" is offered once the app answers its readiness path: until then the answer is 409 AppNotReady.
         String[] opened = new String[1];
         await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -186,13 +191,13 @@ class AppProxyTest {
         String url = opened[0];
         assertThat(url).startsWith("http://" + job + ".apps.localhost:" + proxy.port() + "/_crater/enter?ticket=");
         String path = url.substring(url.indexOf("/_crater"));
-        Answer entered = get(path, Map.of());
+        Answer entered = call(job, HttpMethod.GET, path, Map.of(), null);
         assertThat(entered.status()).isEqualTo(303);
         assertThat(entered.headers().get("Location")).isEqualTo("/lab");
         String cookie = entered.headers().get("Set-Cookie");
         assertThat(cookie).contains("HttpOnly").contains("SameSite=Lax").doesNotContain("Domain");
         // The ticket is good once.
-        assertThat(get(path, Map.of()).status()).isEqualTo(403);
+        assertThat(call(job, HttpMethod.GET, path, Map.of(), null).status()).isEqualTo(403);
         return cookie.substring(0, cookie.indexOf(';'));
     }
 
@@ -259,6 +264,28 @@ class AppProxyTest {
         assertThat(end).isNotDone();
         releaseStream.complete(null);
         assertThat(end.get(10, TimeUnit.SECONDS)).isEqualTo("first\nsecond\n");
+    }
+
+    @Test
+    void aSessionEndsWithItsJob() throws Exception {
+        String nb = notebook(owner, "short");
+        Flows.awaitRunning(owner, nb);
+        var sim = CraterTestResource.simulator();
+        sim.backPort("crater-jobs", pod(nb), 8888, new InetSocketAddress("127.0.0.1", app.actualPort()));
+        try {
+            String cookie = enter(nb);
+            Answer before = call(nb, HttpMethod.GET, "/lab", Map.of("Cookie", cookie), null);
+            assertThat(before.status()).isEqualTo(200);
+            as(owner).post("/api/v1/jobs/" + nb + "/stop").then().statusCode(200);
+            // Refused once the proxy checks the session again (crater.apps.access-check-ttl, 5 s by default).
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                Answer after = call(nb, HttpMethod.GET, "/lab", Map.of("Cookie", cookie), null);
+                assertThat(after.status()).isEqualTo(409);
+                assertThat(after.body()).contains("only a running job can be reached");
+            });
+        } finally {
+            sim.removeBackPort("crater-jobs", pod(nb), 8888);
+        }
     }
 
     @Test
