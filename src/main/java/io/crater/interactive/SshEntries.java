@@ -57,6 +57,17 @@ public class SshEntries implements PublickeyAuthenticator {
         return session.getAttribute(ENTRY);
     }
 
+    /** A key accepted for a login, before the client has proven it holds the private key. */
+    private record Accepted(String username, String fingerprint, Entry entry) {}
+
+    private static final AttributeRepository.AttributeKey<Accepted> ACCEPTED = new AttributeRepository.AttributeKey<>();
+
+    /**
+     * Whether {@code key} is one the named user registered. OpenSSH asks this twice per login, first without a
+     * signature (may I use this key?) and then with one, so the answer is kept on the connection and the database is
+     * asked once. The job check runs here too, so that the refusal can be told later; the session's record is written
+     * only once the signature is verified ({@link #authenticated}).
+     */
     @Override
     public boolean authenticate(String username, PublicKey key, ServerSession session) {
         Optional<SshLogin> login = SshLogin.parse(username);
@@ -64,9 +75,13 @@ public class SshEntries implements PublickeyAuthenticator {
             return false;
         }
         String fingerprint = KeyUtils.getFingerPrint(BuiltinDigests.sha256, key);
-        String client = session.getClientAddress() instanceof InetSocketAddress a
-                ? a.getAddress().getHostAddress()
-                : "unknown";
+        Accepted known = session.getAttribute(ACCEPTED);
+        if (known != null
+                && known.username().equals(username)
+                && known.fingerprint().equals(fingerprint)) {
+            return true;
+        }
+        String client = clientOf(session);
         try {
             Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.row(
                             "SELECT u.id, u.username, u.display_name, u.role, u.slug FROM ssh_keys k JOIN users u ON u.id = k.user_id"
@@ -80,15 +95,13 @@ public class SshEntries implements PublickeyAuthenticator {
                         Object[] r = row.get();
                         var user = new TokenService.TokenUser(
                                 Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
-                        return Panache.withTransaction(() -> Sql.update(
-                                        "UPDATE ssh_keys SET last_used_at = now() WHERE fingerprint = ?1", fingerprint))
-                                .flatMap(n -> enter(user, (String) r[4], login.get(), client));
+                        return check(user, (String) r[4], login.get(), client);
                     })));
             if (entry == null) {
                 LOG.infof("ssh: key %s refused for %s from %s", fingerprint, username, client);
                 return false;
             }
-            session.setAttribute(ENTRY, entry);
+            session.setAttribute(ACCEPTED, new Accepted(username, fingerprint, entry));
             return true;
         } catch (Throwable e) {
             LOG.warnf("ssh: authentication of %s failed: %s", username, e.getMessage());
@@ -96,15 +109,52 @@ public class SshEntries implements PublickeyAuthenticator {
         }
     }
 
-    /** The job check and, when it passes, the session's record. */
-    private io.smallrye.mutiny.Uni<Entry> enter(
+    /** The job check: the pod, or why not. */
+    private io.smallrye.mutiny.Uni<Entry> check(
             TokenService.TokenUser user, String slug, SshLogin login, String client) {
         return access.resolve(login.job(), login.taskIndex(), new Caller(user, client), false)
-                .flatMap(target -> sessionLog
-                        .start("ssh", user.id(), target, client)
-                        .map(log -> new Entry(user, slug, login, target, null, log)))
+                .map(target -> new Entry(user, slug, login, target, null, null))
                 .onFailure(ApiException.class)
                 .recoverWithItem(e -> new Entry(user, slug, login, null, e.getMessage(), null));
+    }
+
+    /**
+     * The client proved it holds the key it was accepted with: the key's last use and, when the job can be reached,
+     * the session's record are written, and the connection gets its entry.
+     */
+    void authenticated(ServerSession session) {
+        Accepted accepted = session.getAttribute(ACCEPTED);
+        if (accepted == null) {
+            return;
+        }
+        Entry e = accepted.entry();
+        try {
+            Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
+                            "UPDATE ssh_keys SET last_used_at = now() WHERE fingerprint = ?1", accepted.fingerprint()))
+                    .flatMap(n -> e.target() == null
+                            ? io.smallrye.mutiny.Uni.createFrom().item(e)
+                            : sessionLog
+                                    .start("ssh", e.user().id(), e.target(), clientOf(session))
+                                    .map(log -> new Entry(e.user(), e.slug(), e.login(), e.target(), null, log))));
+            session.setAttribute(ENTRY, entry);
+        } catch (Throwable x) {
+            LOG.warnf("ssh: recording the session of %s failed: %s", accepted.username(), x.getMessage());
+            session.setAttribute(
+                    ENTRY,
+                    new Entry(
+                            e.user(),
+                            e.slug(),
+                            e.login(),
+                            null,
+                            "Crater could not record this session; try again",
+                            null));
+        }
+    }
+
+    private static String clientOf(ServerSession session) {
+        return session.getClientAddress() instanceof InetSocketAddress a
+                ? a.getAddress().getHostAddress()
+                : "unknown";
     }
 
     /** The connection ended: its record gets its end and bytes. */

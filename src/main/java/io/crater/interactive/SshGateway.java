@@ -23,6 +23,7 @@ import org.apache.sshd.common.session.SessionListener;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.auth.pubkey.UserAuthPublicKeyFactory;
 import org.apache.sshd.server.channel.ChannelSessionFactory;
+import org.apache.sshd.server.session.ServerSession;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 import org.jboss.logging.Logger;
 
@@ -74,6 +75,13 @@ public class SshGateway {
         s.setChannelFactories(List.of(ChannelSessionFactory.INSTANCE, new PodForwardChannel.Factory(entries, client)));
         s.setSessionHeartbeat(SessionHeartbeatController.HeartbeatType.IGNORE, config.keepalive());
         s.addSessionListener(new SessionListener() {
+            @Override
+            public void sessionEvent(Session session, Event event) {
+                if (event == Event.Authenticated && session instanceof ServerSession server) {
+                    entries.authenticated(server);
+                }
+            }
+
             @Override
             public void sessionClosed(Session session) {
                 entries.closed(session);

@@ -273,6 +273,7 @@ class InteractiveFlowTest {
 
     @Test
     void sshRunsCommandsWithAndWithoutAPtyAndReturnsTheirExitStatus() throws Exception {
+        long before = io.crater.Db.count("SELECT coalesce(max(id), 0) FROM interactive_sessions");
         Result plain = run(ssh("tess", "tess+" + job, "echo out; echo err >&2; exit 3"));
         assertThat(plain.code()).isEqualTo(3);
         assertThat(plain.out()).isEqualTo("out\n");
@@ -286,6 +287,15 @@ class InteractiveFlowTest {
         Result piped = run(ssh("tess", "tess+" + job + "+main-0"), "echo piped\nexit 4\n");
         assertThat(piped.out()).contains("piped");
         assertThat(piped.code()).isEqualTo(4);
+
+        // Each connection is one session on record, ended, with its bytes (OpenSSH offers its key twice per login).
+        String mine =
+                " FROM interactive_sessions WHERE channel = 'ssh' AND job_public_id = '" + job + "' AND id > " + before;
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> io.crater.Db.count("SELECT count(*)" + mine + " AND ended_at IS NOT NULL") == 3);
+        assertThat(io.crater.Db.count("SELECT count(*)" + mine)).isEqualTo(3);
+        assertThat(io.crater.Db.count("SELECT count(*)" + mine + " AND bytes_out > 0"))
+                .isEqualTo(3);
     }
 
     @Test
