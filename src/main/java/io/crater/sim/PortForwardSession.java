@@ -157,7 +157,9 @@ final class PortForwardSession {
                 socket.pause();
             }
         });
-        socket.closeHandler(v -> ended(st));
+        // The end, not the close: the close is reported at once, while bytes read before it may still wait in the
+        // paused socket; the end comes after the last of them.
+        socket.endHandler(v -> ended(st));
         socket.exceptionHandler(e -> LOG.debugf("port-forward to %s/%s:%d: %s", namespace, pod, st.port, e));
     }
 

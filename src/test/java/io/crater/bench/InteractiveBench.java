@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.crater.Api;
 import io.crater.CraterTestResource;
 import io.crater.interactive.AppProxy;
+import io.crater.interactive.OpenSsh;
+import io.crater.interactive.SshGateway;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,6 +24,8 @@ import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,6 +58,9 @@ class InteractiveBench {
 
     @Inject
     AppProxy proxy;
+
+    @Inject
+    SshGateway gateway;
 
     @Test
     void interactive() throws Exception {
@@ -151,8 +158,74 @@ class InteractiveBench {
                 DOWNLOAD_MB, directMBs, proxyMBs);
 
         terminals(token, job);
+        ssh(token, job);
         client.close();
         app.close();
+    }
+
+    /**
+     * Bytes/s through the SSH gateway with Debian's OpenSSH client: a download through {@code ssh -W} (a
+     * {@code direct-tcpip} channel carried by {@code pods/portforward} to the job's port 8888), and {@code scp} of a
+     * file into and out of the user's space (SFTP).
+     */
+    void ssh(String token, String job) throws Exception {
+        OpenSsh openssh = new OpenSsh(gateway.port());
+        openssh.keygen("bench");
+        openssh.register(token, "bench");
+        String login = "bench.interactive+" + job;
+        Path out = Files.createTempFile("crater-bench-ssh", ".out");
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(openssh.ssh("bench", login, "-W", "localhost:8888"))
+                .redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        p.getOutputStream()
+                .write("GET /download HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        p.getOutputStream().close();
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("ssh -W did not end");
+        }
+        double forwardS = (System.nanoTime() - t0) / 1e9;
+        long forwarded = Files.size(out);
+        if (forwarded < ((long) DOWNLOAD_MB << 20)) {
+            throw new AssertionError("ssh -W carried " + forwarded + " bytes, exit " + p.exitValue());
+        }
+
+        Path file = Files.createTempFile("crater-bench-scp", ".bin");
+        byte[] chunk = new byte[1 << 20];
+        new java.util.Random(7).nextBytes(chunk);
+        try (var o = Files.newOutputStream(file)) {
+            for (int i = 0; i < DOWNLOAD_MB; i++) {
+                o.write(chunk);
+            }
+        }
+        t0 = System.nanoTime();
+        OpenSsh.Result up =
+                OpenSsh.run(openssh.copying("scp", "bench", file.toString(), login + "@127.0.0.1:bench.bin"));
+        double upS = (System.nanoTime() - t0) / 1e9;
+        Path back = Files.createTempFile("crater-bench-scp", ".back");
+        t0 = System.nanoTime();
+        OpenSsh.Result down =
+                OpenSsh.run(openssh.copying("scp", "bench", login + "@127.0.0.1:bench.bin", back.toString()));
+        double downS = (System.nanoTime() - t0) / 1e9;
+        if (up.code() != 0 || down.code() != 0 || Files.size(back) != Files.size(file)) {
+            throw new AssertionError("scp failed: " + up.err() + down.err());
+        }
+        System.out.printf(
+                "interactive ssh (OpenSSH client, %d MB, each including its login): ssh -W download %.0f MB/s (%.1f s);"
+                        + " scp into the user's space %.0f MB/s (%.1f s), out of it %.0f MB/s (%.1f s)%n",
+                DOWNLOAD_MB,
+                forwarded / 1e6 / forwardS,
+                forwardS,
+                Files.size(file) / 1e6 / upS,
+                upS,
+                Files.size(file) / 1e6 / downS,
+                downS);
+        Files.deleteIfExists(out);
+        Files.deleteIfExists(file);
+        Files.deleteIfExists(back);
     }
 
     private static void write(io.vertx.core.http.HttpServerResponse resp, Buffer chunk, int left) {
@@ -220,14 +293,15 @@ class InteractiveBench {
                             .setPort(base.getPort())
                             .setURI("/api/v1/jobs/" + job + "/terminal")
                             .addHeader("Authorization", "Bearer " + token))
+                    // The handler is set on the event loop as the socket opens, before its first frame can arrive.
+                    .onSuccess(w -> w.binaryMessageHandler(b -> {
+                        if (b.toString().contains("$ ")) {
+                            prompt.complete(null);
+                        }
+                    }))
                     .toCompletionStage()
                     .toCompletableFuture()
                     .get(30, TimeUnit.SECONDS);
-            ws.binaryMessageHandler(b -> {
-                if (b.toString().contains("$ ")) {
-                    prompt.complete(null);
-                }
-            });
             open.add(ws);
         }
         CompletableFuture.allOf(prompts.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);

@@ -1,11 +1,13 @@
 package io.crater.interactive;
 
 import static io.crater.Api.as;
+import static io.crater.interactive.OpenSsh.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.interactive.OpenSsh.Result;
 import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -16,7 +18,6 @@ import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketConnectOptions;
 import jakarta.inject.Inject;
-import java.io.IOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class InteractiveFlowTest {
     String other;
     String job;
     String otherJob;
-    Path keys;
+    OpenSsh openssh;
 
     @BeforeEach
     void runningJobs() throws Exception {
@@ -70,20 +71,12 @@ class InteractiveFlowTest {
         otherJob = submit(other, "other");
         Flows.awaitRunning(owner, mine);
         Flows.awaitRunning(other, otherJob);
-        keys = Files.createTempDirectory("crater-ssh-keys");
+        openssh = new OpenSsh(gateway.port());
         for (String who : List.of("tess", "uma", "stranger")) {
-            run(List.of(
-                    "ssh-keygen",
-                    "-q",
-                    "-t",
-                    "ed25519",
-                    "-N",
-                    "",
-                    "-f",
-                    keys.resolve(who).toString()));
+            openssh.keygen(who);
         }
-        register(owner, "tess");
-        register(other, "uma");
+        openssh.register(owner, "tess");
+        openssh.register(other, "uma");
         job = mine;
     }
 
@@ -104,14 +97,6 @@ class InteractiveFlowTest {
                         Map.of("SIM_DURATION", "30m"),
                         "resources",
                         Map.of("cpu", "1", "memory", "1Gi")));
-    }
-
-    void register(String token, String who) throws IOException {
-        as(token)
-                .body(Map.of("name", who, "publicKey", Files.readString(keys.resolve(who + ".pub"))))
-                .post("/api/v1/me/ssh-keys")
-                .then()
-                .statusCode(201);
     }
 
     // ---- terminal ----
@@ -234,41 +219,8 @@ class InteractiveFlowTest {
 
     // ---- SSH ----
 
-    record Result(int code, String out, String err) {}
-
-    static Result run(List<String> argv) throws Exception {
-        return run(argv, null);
-    }
-
-    static Result run(List<String> argv, String stdin) throws Exception {
-        Process p = new ProcessBuilder(argv).start();
-        if (stdin != null) {
-            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        p.getOutputStream().close();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(argv + " did not end");
-        }
-        return new Result(p.exitValue(), out.get(), err.get());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-    }
-
     List<String> ssh(String key, String login, String... rest) {
-        List<String> argv = new ArrayList<>(List.of("ssh", "-p", Integer.toString(gateway.port())));
-        argv.addAll(clientOptions(key));
-        argv.addAll(List.of("-o", "LogLevel=INFO", login + "@127.0.0.1"));
-        argv.addAll(List.of(rest));
-        return argv;
+        return openssh.ssh(key, login, rest);
     }
 
     @Test
@@ -331,8 +283,16 @@ class InteractiveFlowTest {
     @Test
     void aLocalForwardReachesAServerInsideThePodThroughPortForward() throws Exception {
         // A real HTTP server stands in for TensorBoard listening on the pod's loopback.
+        byte[] big = new byte[64 << 20];
+        new java.util.Random(11).nextBytes(big);
         var server = vertx.createHttpServer()
-                .requestHandler(r -> r.response().end("tensorboard of " + r.path()))
+                .requestHandler(r -> {
+                    if (r.path().equals("/big")) {
+                        r.response().end(Buffer.buffer(big));
+                    } else {
+                        r.response().end("tensorboard of " + r.path());
+                    }
+                })
                 .listen(0, "127.0.0.1")
                 .toCompletionStage()
                 .toCompletableFuture()
@@ -349,6 +309,24 @@ class InteractiveFlowTest {
                     .as("exit %d, stderr: %s", r.code(), r.err())
                     .startsWith("HTTP/1.1 200")
                     .endsWith("tensorboard of /runs");
+            // A large answer arrives whole, up to its last byte, although the server closes right after it (the
+            // simulated port-forward used to end at the connection's close and drop what still waited to be sent).
+            Path got = Files.createTempFile("crater-forward", ".out");
+            Process p = new ProcessBuilder(ssh("tess", "tess+" + job, "-W", "localhost:6006"))
+                    .redirectOutput(got.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            p.getOutputStream()
+                    .write("GET /big HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+            p.getOutputStream().close();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            byte[] all = Files.readAllBytes(got);
+            assertThat(all.length).as("bytes through ssh -W").isGreaterThan(big.length);
+            assertThat(java.util.Arrays.copyOfRange(all, all.length - big.length, all.length))
+                    .isEqualTo(big);
+            Files.delete(got);
+
             Result refused = run(ssh("tess", "tess+" + job, "-W", "localhost:6007"), "");
             assertThat(refused.out()).isEmpty();
         } finally {
@@ -378,27 +356,9 @@ class InteractiveFlowTest {
         assertThat(escape.code()).isNotZero();
     }
 
-    /** What every OpenSSH client here is given: the key alone, no host key checks, never a prompt. */
-    List<String> clientOptions(String key) {
-        return List.of(
-                "-i",
-                keys.resolve(key).toString(),
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "UserKnownHostsFile=/dev/null",
-                "-o",
-                "BatchMode=yes");
-    }
-
     /** {@code scp} or {@code sftp} with tess's key against the gateway, then {@code rest}. */
     List<String> copying(String tool, String... rest) {
-        List<String> argv = new ArrayList<>(List.of(tool, "-P", Integer.toString(gateway.port())));
-        argv.addAll(clientOptions("tess"));
-        argv.addAll(List.of(rest));
-        return argv;
+        return openssh.copying(tool, "tess", rest);
     }
 
     @Test
