@@ -61,6 +61,24 @@ class AppProxyTest {
     HttpServer tensorboard;
     final CompletableFuture<Void> releaseStream = new CompletableFuture<>();
     HttpClient client;
+    final CompletableFuture<Void> appSocketClosed = new CompletableFuture<>();
+    static final int FLOOD_FRAMES = 2000;
+    static final int FLOOD_FRAME_BYTES = 16 * 1024;
+
+    /** Writes {@code left} binary frames as fast as the socket takes them, then closes it. */
+    static void flood(io.vertx.core.http.ServerWebSocket ws, int left) {
+        int n = left;
+        while (n > 0 && !ws.writeQueueFull()) {
+            ws.writeBinaryMessage(Buffer.buffer(new byte[FLOOD_FRAME_BYTES]));
+            n--;
+        }
+        if (n == 0) {
+            ws.close();
+            return;
+        }
+        int rest = n;
+        ws.drainHandler(v -> flood(ws, rest));
+    }
 
     @BeforeEach
     void setUp() throws Exception {
@@ -78,7 +96,14 @@ class AppProxyTest {
         }
         // A real server stands in for JupyterLab inside the pod.
         app = vertx.createHttpServer()
-                .webSocketHandler(ws -> ws.textMessageHandler(t -> ws.writeTextMessage("echo:" + t)))
+                .webSocketHandler(ws -> {
+                    if (ws.path().equals("/flood")) {
+                        flood(ws, FLOOD_FRAMES);
+                        return;
+                    }
+                    ws.closeHandler(v -> appSocketClosed.complete(null));
+                    ws.textMessageHandler(t -> ws.writeTextMessage("echo:" + t));
+                })
                 .requestHandler(r -> {
                     switch (r.path()) {
                         case "/api" -> r.response().end("{\"version\":\"test\"}");
@@ -352,6 +377,26 @@ class AppProxyTest {
         ws.writeTextMessage("hello");
         assertThat(reply.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hello");
         ws.close();
+        appSocketClosed.get(10, TimeUnit.SECONDS); // the browser's close reaches the app
+
+        // An app that sends faster than the browser reads, then closes: every frame arrives, then the close.
+        o.setURI("/flood");
+        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        CompletableFuture<Long> ended = new CompletableFuture<>();
+        var slow = vertx.createWebSocketClient()
+                .connect(o)
+                // Handlers in place as the socket opens, before its first frame; then a reader slower than the app.
+                .onSuccess(w -> {
+                    w.pause();
+                    w.binaryMessageHandler(b -> received.addAndGet(b.length()));
+                    w.endHandler(v -> ended.complete(received.get())); // in order, after the frames before the close
+                })
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(20, TimeUnit.SECONDS);
+        Thread.sleep(1000); // the app has long finished writing by now
+        slow.resume();
+        assertThat(ended.get(30, TimeUnit.SECONDS)).isEqualTo((long) FLOOD_FRAMES * FLOOD_FRAME_BYTES);
 
         o.getHeaders().set("Origin", "https://evil.example");
         try {
