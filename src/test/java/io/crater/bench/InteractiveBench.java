@@ -311,14 +311,14 @@ class InteractiveBench {
         double connectSeconds = (System.nanoTime() - t0) / 1e9;
         String prompted;
         try {
-            CompletableFuture.allOf(prompts.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            CompletableFuture.allOf(prompts.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
             prompted =
                     String.format("every prompt shown %.1f s after the first connect", (System.nanoTime() - t0) / 1e9);
         } catch (java.util.concurrent.TimeoutException e) {
             long silent = prompts.stream().filter(p -> !p.isDone()).count();
             long closed = open.stream().filter(WebSocket::isClosed).count();
             System.out.printf(
-                    "interactive terminals: %d of %d sessions never showed their prompt (%d closed), 120 s after the"
+                    "interactive terminals: %d of %d sessions never showed their prompt (%d closed), 30 s after the"
                             + " last of them connected (in %.1f s)%n",
                     silent, SESSIONS, closed, connectSeconds);
             prompted = (SESSIONS - silent) + " prompts shown";
