@@ -3,6 +3,7 @@ package io.crater.account;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
 import io.crater.platform.Sql;
+import io.crater.platform.Threads;
 import io.crater.policy.Quantities;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoQueue;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,11 +56,7 @@ public class QueueReconciler {
     @Inject
     AcceleratorCatalogue catalogue;
 
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-queue-reconciler");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = Threads.scheduler("crater-queue-reconciler");
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile Watch watch;
 

@@ -3,6 +3,7 @@ package io.crater.idle;
 import io.crater.cluster.ClusterCache;
 import io.crater.job.AdmissionService;
 import io.crater.job.JobService;
+import io.crater.platform.Threads;
 import io.crater.policy.IdlePolicy;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,11 +53,7 @@ class IdleReclaimer {
 
     Clock clock = Clock.systemUTC();
 
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-idle");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = Threads.scheduler("crater-idle");
     private final AtomicBoolean toldOff = new AtomicBoolean();
 
     void onStart(@Observes @Priority(80) StartupEvent event) {

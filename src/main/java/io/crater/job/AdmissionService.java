@@ -6,6 +6,7 @@ import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
+import io.crater.platform.Threads;
 import io.crater.platform.Unis;
 import io.crater.policy.Admission;
 import io.crater.policy.DecisionMemo;
@@ -94,11 +95,7 @@ public class AdmissionService {
     io.crater.platform.PgNotifications notifications;
 
     private final String identity = "crater-" + UUID.randomUUID();
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-admission");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = Threads.scheduler("crater-admission");
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile long epoch = -1;
     private CompletableFuture<?> election;

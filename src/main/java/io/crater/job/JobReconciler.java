@@ -2,6 +2,7 @@ package io.crater.job;
 
 import io.crater.cluster.ClusterConfig;
 import io.crater.platform.Sql;
+import io.crater.platform.Threads;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -17,7 +18,6 @@ import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -64,11 +64,7 @@ public class JobReconciler {
     private SharedIndexInformer<VolcanoJob> informer;
     private final Map<String, VolcanoJob> latest = new ConcurrentHashMap<>();
     private final Map<String, Boolean> dirty = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-job-reconciler");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService flusher = Threads.scheduler("crater-job-reconciler");
 
     void onStart(@Observes @Priority(70) StartupEvent event) {
         informer = client.resources(VolcanoJob.class)

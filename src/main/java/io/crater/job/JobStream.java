@@ -5,6 +5,7 @@ import io.crater.events.EventHub;
 import io.crater.identity.CurrentUser;
 import io.crater.platform.PgNotifications;
 import io.crater.platform.Sql;
+import io.crater.platform.Threads;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -49,11 +49,7 @@ public class JobStream {
     JobQueries jobs;
 
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-job-stream");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService flusher = Threads.scheduler("crater-job-stream");
 
     void onStart(@Observes @Priority(75) StartupEvent event) {
         notifications.listen(CHANNEL, pending::add);

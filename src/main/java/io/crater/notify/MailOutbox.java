@@ -1,6 +1,7 @@
 package io.crater.notify;
 
 import io.crater.platform.Sql;
+import io.crater.platform.Threads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.mailer.Mail;
@@ -12,7 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -39,11 +39,7 @@ class MailOutbox {
     @Inject
     MeterRegistry meters;
 
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-mail");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = Threads.scheduler("crater-mail");
 
     /** One claimed mail. */
     record Due(long id, String kind, String message, String link, String email, String name, int attempts) {}
