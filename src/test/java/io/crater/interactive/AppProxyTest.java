@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Floods;
 import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,23 +63,6 @@ class AppProxyTest {
     final CompletableFuture<Void> releaseStream = new CompletableFuture<>();
     HttpClient client;
     final CompletableFuture<Void> appSocketClosed = new CompletableFuture<>();
-    static final int FLOOD_FRAMES = 2000;
-    static final int FLOOD_FRAME_BYTES = 16 * 1024;
-
-    /** Writes {@code left} binary frames as fast as the socket takes them, then closes it. */
-    static void flood(io.vertx.core.http.ServerWebSocket ws, int left) {
-        int n = left;
-        while (n > 0 && !ws.writeQueueFull()) {
-            ws.writeBinaryMessage(Buffer.buffer(new byte[FLOOD_FRAME_BYTES]));
-            n--;
-        }
-        if (n == 0) {
-            ws.close();
-            return;
-        }
-        int rest = n;
-        ws.drainHandler(v -> flood(ws, rest));
-    }
 
     @BeforeEach
     void setUp() throws Exception {
@@ -98,7 +82,7 @@ class AppProxyTest {
         app = vertx.createHttpServer()
                 .webSocketHandler(ws -> {
                     if (ws.path().equals("/flood")) {
-                        flood(ws, FLOOD_FRAMES);
+                        Floods.send(ws);
                         return;
                     }
                     ws.closeHandler(v -> appSocketClosed.complete(null));
@@ -381,22 +365,7 @@ class AppProxyTest {
 
         // An app that sends faster than the browser reads, then closes: every frame arrives, then the close.
         o.setURI("/flood");
-        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
-        CompletableFuture<Long> ended = new CompletableFuture<>();
-        var slow = vertx.createWebSocketClient()
-                .connect(o)
-                // Handlers in place as the socket opens, before its first frame; then a reader slower than the app.
-                .onSuccess(w -> {
-                    w.pause();
-                    w.binaryMessageHandler(b -> received.addAndGet(b.length()));
-                    w.endHandler(v -> ended.complete(received.get())); // in order, after the frames before the close
-                })
-                .toCompletionStage()
-                .toCompletableFuture()
-                .get(20, TimeUnit.SECONDS);
-        Thread.sleep(1000); // the app has long finished writing by now
-        slow.resume();
-        assertThat(ended.get(30, TimeUnit.SECONDS)).isEqualTo((long) FLOOD_FRAMES * FLOOD_FRAME_BYTES);
+        assertThat(Floods.readSlowly(vertx, o)).isEqualTo(Floods.total());
 
         o.getHeaders().set("Origin", "https://evil.example");
         try {

@@ -3,6 +3,7 @@ package io.crater.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.crater.Floods;
 import io.crater.job.JobInputs;
 import io.crater.job.JobKind;
 import io.crater.job.JobManifests;
@@ -19,6 +20,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.WebSocketConnectOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -100,7 +102,7 @@ class PortForwardTest {
                         case "/ws" ->
                             req.toWebSocket()
                                     .onSuccess(ws -> ws.textMessageHandler(t -> ws.writeTextMessage("echo: " + t)));
-                        case "/flood" -> req.toWebSocket().onSuccess(ws -> flood(ws, 2000));
+                        case "/flood" -> req.toWebSocket().onSuccess(Floods::send);
                         case "/big" -> req.response().end(Buffer.buffer(BIG));
                         case "/endless" -> stream(req.response().setChunked(true), streamed);
                         default -> req.response().end("hello from the backend " + req.path());
@@ -113,21 +115,6 @@ class PortForwardTest {
         return new Backend(server, open, streamed);
     }
 
-    /** Writes {@code left} 16 KB binary frames as fast as the socket takes them, then closes it. */
-    static void flood(io.vertx.core.http.ServerWebSocket ws, int left) {
-        int n = left;
-        while (n > 0 && !ws.writeQueueFull()) {
-            ws.writeBinaryMessage(Buffer.buffer(new byte[16 * 1024]));
-            n--;
-        }
-        if (n == 0) {
-            ws.close();
-            return;
-        }
-        int rest = n;
-        ws.drainHandler(v -> flood(ws, rest));
-    }
-
     @Test
     void aWebSocketThatSendsThenClosesArrivesWholeAtASlowReader() throws Exception {
         running(plain("pf-flood"));
@@ -135,22 +122,13 @@ class PortForwardTest {
         sim.backPort(NS, "pf-flood", 8000, backend.address());
         try (LocalPortForward forward =
                 client.pods().inNamespace(NS).withName("pf-flood").portForward(8000)) {
-            AtomicLong received = new AtomicLong();
-            CompletableFuture<Long> ended = new CompletableFuture<>();
-            var ws = vertx.createWebSocketClient()
-                    .connect(forward.getLocalPort(), "127.0.0.1", "/flood")
-                    // Handlers in place as the socket opens, before its first frame; then a slow reader.
-                    .onSuccess(w -> {
-                        w.pause();
-                        w.binaryMessageHandler(b -> received.addAndGet(b.length()));
-                        w.endHandler(v -> ended.complete(received.get()));
-                    })
-                    .toCompletionStage()
-                    .toCompletableFuture()
-                    .get(20, TimeUnit.SECONDS);
-            Thread.sleep(1000);
-            ws.resume();
-            assertThat(ended.get(30, TimeUnit.SECONDS)).isEqualTo(2000L * 16 * 1024);
+            long received = Floods.readSlowly(
+                    vertx,
+                    new WebSocketConnectOptions()
+                            .setHost("127.0.0.1")
+                            .setPort(forward.getLocalPort())
+                            .setURI("/flood"));
+            assertThat(received).isEqualTo(Floods.total());
         } finally {
             sim.removeBackPort(NS, "pf-flood", 8000);
             backend.server().close();
