@@ -164,36 +164,35 @@ async function main() {
       log(`ssh: ${command}`);
     });
 
-    await step('Open on a running notebook shows JupyterLab on the job\u2019s own origin', async () => {
+    /**
+     * Starts an interactive job of `kind` in the account, waits until Open is offered (the app answers its readiness
+     * path; 409 AppNotReady before), clicks Open on its page and returns the app's page on the job's own origin with
+     * its heading.
+     */
+    async function openApp(name, kind) {
       const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
-      const nb = await api(
+      const job = await api(
         token,
         'POST',
         '/jobs',
-        { name: 'notebook', kind: 'jupyter', env: { SIM_DURATION: '30m' }, resources: { cpu: '1', memory: '2Gi' } },
+        { name, kind, env: { SIM_DURATION: '30m' }, resources: { cpu: '1', memory: '2Gi' } },
         [201],
         ACCOUNT,
       );
-      let state = null;
       await waitFor(
-        async () => {
-          state = (await api(token, 'GET', `/jobs/${nb.id}`)).job.state;
-          return state === 'Running';
-        },
-        () => `the notebook ${nb.id} is ${state}, expected Running`,
-        60_000,
+        async () => api(token, 'POST', `/jobs/${job.id}/open`, undefined, [200]).then(() => true, () => false),
+        () => `the ${kind} job ${job.id} never answered its readiness path`,
+        120_000, // starting, then the app getting ready
       );
-      // Open is offered once the app answers its readiness path (409 AppNotReady before).
-      await waitFor(
-        async () => api(token, 'POST', `/jobs/${nb.id}/open`, undefined, [200]).then(() => true, () => false),
-        () => `the notebook ${nb.id} never answered its readiness path`,
-        60_000,
-      );
-      await page.goto(`${baseUrl}/jobs/${nb.id}`, { waitUntil: 'domcontentloaded' });
+      await page.goto(`${baseUrl}/jobs/${job.id}`, { waitUntil: 'domcontentloaded' });
       const [app] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
-      await app.waitForURL((url) => url.hostname === `${nb.id}.apps.localhost`, { timeout: 20_000 });
+      await app.waitForURL((url) => url.hostname === `${job.id}.apps.localhost`, { timeout: 20_000 });
       await app.locator('h1').waitFor({ state: 'visible' });
-      const heading = (await app.locator('h1').innerText()).trim();
+      return { app, heading: (await app.locator('h1').innerText()).trim() };
+    }
+
+    await step('Open on a running notebook shows JupyterLab on the job\u2019s own origin', async () => {
+      const { app, heading } = await openApp('notebook', 'jupyter');
       check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
       const url = new URL(app.url());
       check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
@@ -208,25 +207,7 @@ async function main() {
     }, STEP_TIMEOUT_MS * 3);
 
     await step('Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy', async () => {
-      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
-      const ide = await api(
-        token,
-        'POST',
-        '/jobs',
-        { name: 'ide', kind: 'webide', env: { SIM_DURATION: '30m' }, resources: { cpu: '1', memory: '2Gi' } },
-        [201],
-        ACCOUNT,
-      );
-      await waitFor(
-        async () => api(token, 'POST', `/jobs/${ide.id}/open`, undefined, [200]).then(() => true, () => false),
-        () => `VS Code ${ide.id} never answered its readiness path`,
-        60_000,
-      );
-      await page.goto(`${baseUrl}/jobs/${ide.id}`, { waitUntil: 'domcontentloaded' });
-      const [app] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
-      await app.waitForURL((url) => url.hostname === `${ide.id}.apps.localhost`, { timeout: 20_000 });
-      await app.locator('h1').waitFor({ state: 'visible' });
-      const heading = (await app.locator('h1').innerText()).trim();
+      const { app, heading } = await openApp('ide', 'webide');
       check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
       // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
       let echo = '';
