@@ -2,6 +2,8 @@ package io.crater;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -57,6 +59,33 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAPackage("io.fabric8.kubernetes.client..")
                 .because("resources call services; services own transactions and cluster calls")
+                .check(CRATER);
+    }
+
+    @Test
+    void admissionSitsAboveJobs() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.crater.job..", "io.crater.account..", "io.crater.cluster..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.crater.admission..")
+                .because("admission decides over jobs, quotas and nodes; they wake it through NOTIFY, never by a call")
+                .check(CRATER);
+    }
+
+    @Test
+    void admissionReachesJobsOnlyThroughTheirAdmissionSeam() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.crater.admission..")
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.crater.job..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(
+                                io.crater.job.JobAdmissions.class,
+                                io.crater.job.JobsConfig.class,
+                                io.crater.job.TimeLimitService.class))))
+                .because("the jobs tables are the job feature's: admission reads and writes them through JobAdmissions")
                 .check(CRATER);
     }
 }

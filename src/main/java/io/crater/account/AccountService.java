@@ -39,7 +39,8 @@ public class AccountService {
     @Inject
     Event<QuotaChanged> changed;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     /** The account, or 404. */
     Uni<AccountRow> bySlug(String slug) {

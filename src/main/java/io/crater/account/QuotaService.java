@@ -58,7 +58,8 @@ public class QuotaService {
     @Inject
     Event<AccountService.QuotaChanged> changed;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     /** The resources a quota may name: cpu, memory and every model of the catalogue. */
     public Set<String> resourceKeys() {
@@ -175,6 +176,34 @@ public class QuotaService {
     /** The lines of an account without quota, grant or usage. */
     public Map<String, QuotaLine> emptyLines() {
         return QuotaMath.lines(Map.of(), List.of(), Resources.NONE, clock.instant());
+    }
+
+    /** Every member's usage ({@code account/user} keys): jobs holding quota, and of those the interactive ones. */
+    public Uni<Map<String, QuotaMath.MemberUsage>> memberUsages() {
+        String active = " NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
+        return Sql.rows("SELECT j.account_id, j.user_id, r.resource, sum(r.milli) FROM jobs j JOIN job_requests r"
+                        + " ON r.job_id = j.id WHERE" + active + " GROUP BY j.account_id, j.user_id, r.resource")
+                .flatMap(rows -> Sql.rows(
+                                "SELECT j.account_id, j.user_id, count(*), count(*) FILTER (WHERE j.interactive)"
+                                        + " FROM jobs j WHERE" + active + " GROUP BY j.account_id, j.user_id")
+                        .map(counts -> {
+                            Map<String, Map<String, Long>> resources = new java.util.HashMap<>();
+                            rows.forEach(r -> resources
+                                    .computeIfAbsent(
+                                            Sql.longOf(r[0]) + "/" + Sql.longOf(r[1]), k -> new java.util.HashMap<>())
+                                    .put((String) r[2], Sql.longOf(r[3])));
+                            Map<String, QuotaMath.MemberUsage> out = new java.util.HashMap<>();
+                            counts.forEach(c -> {
+                                String key = Sql.longOf(c[0]) + "/" + Sql.longOf(c[1]);
+                                out.put(
+                                        key,
+                                        new QuotaMath.MemberUsage(
+                                                new Resources(resources.getOrDefault(key, Map.of())),
+                                                (int) Sql.longOf(c[2]),
+                                                (int) Sql.longOf(c[3])));
+                            });
+                            return out;
+                        }));
     }
 
     /** Every account's default member limits and every member's override, read in one query. */

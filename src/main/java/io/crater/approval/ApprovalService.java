@@ -57,7 +57,8 @@ public class ApprovalService {
     @Inject
     Event<AccountService.QuotaChanged> changed;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     /** A stored approval with the ids needed for checks. */
     record Row(Approval view, long requesterId, long accountId) {}

@@ -38,7 +38,8 @@ public class AccessTokens {
     @Inject
     AuditService audit;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     public Uni<List<TokenView>> list(Caller caller) {
         return Panache.withSession(() -> Sql.rows(

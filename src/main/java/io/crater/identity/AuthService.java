@@ -51,7 +51,8 @@ public class AuthService {
     @Inject
     Vertx vertx;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     public Uni<Session> login(String username, String password, String address) {
         Instant now = clock.instant();

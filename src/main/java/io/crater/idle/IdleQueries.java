@@ -43,7 +43,8 @@ class IdleQueries {
     @Inject
     GpuMetricsSource source;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     /**
      * A job's samples per pod and accelerator since {@code since} (default: its model's window), at most

@@ -1,7 +1,7 @@
 package io.crater.idle;
 
+import io.crater.admission.AdmissionService;
 import io.crater.cluster.ClusterCache;
-import io.crater.job.AdmissionService;
 import io.crater.job.JobService;
 import io.crater.platform.Threads;
 import io.crater.policy.IdlePolicy;
@@ -51,7 +51,8 @@ class IdleReclaimer {
     @Inject
     JobService jobs;
 
-    Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
 
     private final ScheduledExecutorService worker = Threads.scheduler("crater-idle");
     private final AtomicBoolean toldOff = new AtomicBoolean();

@@ -53,7 +53,7 @@ public class JobReconciler {
     ClusterConfig cluster;
 
     @Inject
-    AdmissionService admission;
+    java.time.Clock clock;
 
     @Inject
     JobLogs logs;
@@ -105,16 +105,13 @@ public class JobReconciler {
         try {
             List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
                     "SELECT public_id FROM jobs WHERE state IN ('Pending', 'Running', 'Stopping') AND admitted_at < ?1",
-                    java.time.Instant.now().minus(config.repairAfter()))));
+                    clock.instant().minus(config.repairAfter()))));
             for (Object[] r : rows) {
                 String id = (String) r[0];
                 if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) == null
                         && !latest.containsKey(id)) {
-                    boolean finished =
-                            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> vanished(id)));
-                    if (finished) {
-                        admission.wake();
-                    }
+                    // A job that ends notifies crater_admission in the same transaction (JobStates.move).
+                    VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> vanished(id)));
                 }
             }
         } catch (Throwable e) {
@@ -171,11 +168,8 @@ public class JobReconciler {
                 if (deleted) {
                     latest.remove(id);
                 }
-                if (finished) {
-                    admission.wake();
-                    if (!deleted) {
-                        logs.archive(id);
-                    }
+                if (finished && !deleted) {
+                    logs.archive(id);
                 }
             } catch (Throwable e) {
                 LOG.warnf("reconciling job %s failed (%s); retrying", id, e.getMessage());

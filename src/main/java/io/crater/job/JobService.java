@@ -27,7 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Submitting, listing, reading and stopping jobs. Admission itself runs on the leader ({@link AdmissionService}). */
+/** Submitting, listing, reading and stopping jobs. Admission itself runs on the leader (io.crater.admission). */
 @ApplicationScoped
 public class JobService {
 
@@ -58,7 +58,7 @@ public class JobService {
     AuditService audit;
 
     @Inject
-    AdmissionService admission;
+    java.time.Clock clock;
 
     @Inject
     JobApplier applier;
@@ -166,13 +166,9 @@ public class JobService {
 
     private Uni<Object> submitOnce(
             JobViews.SubmitJob req, String accountHeader, boolean dryRun, Idempotency idem, Caller caller) {
+        // The insert's NOTIFY on crater_admission wakes the admission leader, on whichever replica it runs.
         return Panache.withSession(() -> target(accountHeader, caller)
-                        .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller))))
-                .invoke(o -> {
-                    if (o instanceof JobSummary) {
-                        admission.wake();
-                    }
-                });
+                .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller))));
     }
 
     /** Renders the template when one is named (fields given beside it win) and links the source job. */
@@ -266,7 +262,7 @@ public class JobService {
 
     /** What admission would decide now; rejects at once what can never run. */
     private Uni<Admission.Decision> preflight(Target t, JobSpecs.Checked checked, Caller caller) {
-        if (t.expiresAt() != null && !t.expiresAt().isAfter(Instant.now())) {
+        if (t.expiresAt() != null && !t.expiresAt().isAfter(clock.instant())) {
             return Uni.createFrom()
                     .item(new Admission.Decision(
                             Admission.Kind.REJECT,
@@ -377,7 +373,7 @@ public class JobService {
                                         + requests
                                         + ", t AS (INSERT INTO job_transitions (job_id, from_state, to_state, reason, message)"
                                         + " SELECT j.id, '', 'Queued', 'Submitted', '' FROM j)"
-                                        + ", n AS (SELECT pg_notify('crater_admission', ?1))"
+                                        + ", n AS (SELECT pg_notify('" + JobStates.ADMISSION_CHANNEL + "', ?1))"
                                         + " SELECT j.id FROM j, n",
                                 params.toArray())
                         .call(id -> audit.record(

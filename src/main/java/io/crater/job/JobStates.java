@@ -4,13 +4,19 @@ import io.crater.platform.Sql;
 import io.smallrye.mutiny.Uni;
 
 /** Writes a job's state change with its history row, in the caller's transaction. */
-final class JobStates {
+public final class JobStates {
 
     /**
      * Reasons of stops Crater decided itself (taking capacity back, idle accelerators): a job stopped for one of them
      * ends Stopped with that reason and its message rather than a plain {@code Stopped}.
      */
     static final java.util.Set<String> CRATER_STOPS = java.util.Set.of("Reclaimed", "IdleReclaimed");
+
+    /**
+     * The channel that wakes the admission leader on any replica: notified in the transaction that submits a job
+     * and in every one that moves a job to a terminal state.
+     */
+    public static final String ADMISSION_CHANNEL = "crater_admission";
 
     private JobStates() {}
 
@@ -36,7 +42,7 @@ final class JobStates {
                         message == null ? "" : message))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(
-                                "SELECT count(*) FROM (SELECT pg_notify('" + AdmissionService.CHANNEL + "', ?1)) AS n",
+                                "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1)) AS n",
                                 Long.toString(jobId))
                         : Uni.createFrom().item(0L))
                 .replaceWithVoid();

@@ -5,6 +5,7 @@ import io.crater.identity.Caller;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
+import io.crater.platform.Unis;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,37 @@ public class TimeLimitService {
 
     @Inject
     AuditService audit;
+
+    @Inject
+    io.crater.notify.NotificationService notices;
+
+    @Inject
+    java.time.Clock clock;
+
+    /**
+     * Warns the owners of running jobs whose time limit ends within {@code crater.jobs.time-limit-warning}, once
+     * per job (the kubelet's {@code activeDeadlineSeconds} then ends it). The admission leader calls it each round.
+     */
+    public Uni<Void> warnEnding() {
+        return Panache.withTransaction(() -> Sql.rows(
+                                "UPDATE jobs j SET limit_warned_at = now() WHERE j.state = 'Running' AND j.time_limit_s IS NOT NULL"
+                                        + " AND j.limit_warned_at IS NULL"
+                                        + " AND j.started_at + j.time_limit_s * interval '1 second' < now() + ?1 * interval '1 second'"
+                                        + " RETURNING j.public_id, j.user_id, j.name, j.started_at + j.time_limit_s * interval '1 second'",
+                                config.timeLimitWarning().toSeconds())
+                        .flatMap(rows -> Unis.sequentially(rows, r -> {
+                            java.time.Instant end = Sql.instant(r[3]);
+                            long minutes = Math.max(
+                                    0, Duration.between(clock.instant(), end).toMinutes());
+                            return notices.notify(
+                                    Sql.longOf(r[1]),
+                                    "job.time-limit",
+                                    "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in "
+                                            + minutes + " min) and is stopped then: save your work.",
+                                    "/jobs/" + r[0]);
+                        })))
+                .replaceWithVoid();
+    }
 
     /** The account's own settings (null: the platform's) and those in effect. */
     public record TimeLimits(

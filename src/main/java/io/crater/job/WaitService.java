@@ -7,6 +7,7 @@ import io.crater.job.JobViews.AheadJob;
 import io.crater.job.JobViews.Position;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
+import io.crater.policy.AdmissionRound;
 import io.crater.policy.Forecast;
 import io.crater.policy.GangPlacement;
 import io.crater.policy.MemberLimits;
@@ -57,7 +58,10 @@ public class WaitService {
     ClusterCache cache;
 
     @Inject
-    AdmissionService admission;
+    CheckedSpecs specs;
+
+    @Inject
+    java.time.Clock clock;
 
     @Inject
     WaitAdvice advice;
@@ -86,7 +90,7 @@ public class WaitService {
                                 .map(rows -> later(() -> new JobViews.Wait(
                                         state,
                                         clusterReasons.of(
-                                                JobRow.of(rows.get(0)), admission.checked(JobRow.of(rows.get(0)))),
+                                                JobRow.of(rows.get(0)), specs.checked(JobRow.of(rows.get(0)))),
                                         null,
                                         null,
                                         List.of())));
@@ -109,14 +113,14 @@ public class WaitService {
     }
 
     private JobViews.Wait explainQueued(String publicId, World w, List<Reason> reasons) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         List<NodeCapacity> nodes = new ArrayList<>(cache.capacities());
         List<Forecast.Holder> holders = holders(w, nodes, now);
         List<Forecast.Candidate> candidates = new ArrayList<>();
         JobRow target = null;
         JobSpecs.Checked targetChecked = null;
         for (JobRow row : w.waiting()) {
-            JobSpecs.Checked c = admission.checked(row);
+            JobSpecs.Checked c = specs.checked(row);
             if (c == null) {
                 continue;
             }
@@ -159,7 +163,7 @@ public class WaitService {
         Set<String> bound = cache.jobsWithBoundPods();
         for (Object[] r : w.active()) {
             JobRow row = JobRow.of(r);
-            JobSpecs.Checked c = admission.checked(row);
+            JobSpecs.Checked c = specs.checked(row);
             if (c == null) {
                 continue;
             }
@@ -241,7 +245,7 @@ public class WaitService {
         List<AheadJob> shown = new ArrayList<>();
         for (JobRow row : ahead.subList(Math.max(0, ahead.size() - AHEAD_SHOWN), ahead.size())) {
             boolean visible = w.viewerAccounts() == null || w.viewerAccounts().contains(row.accountId());
-            JobSpecs.Checked c = admission.checked(row);
+            JobSpecs.Checked c = specs.checked(row);
             Map<String, String> requests = new TreeMap<>();
             if (c != null) {
                 c.quotaRequest().amounts().forEach((k, val) -> requests.put(k, Quantities.format(val)));
@@ -304,7 +308,7 @@ public class WaitService {
         // Read for every account and member at once (a handful of queries, not a few per account).
         Uni<Void> chain = quotas.snapshots()
                 .flatMap(all -> quotas.limitBook()
-                        .flatMap(book -> AdmissionService.memberUsages().invoke(used -> {
+                        .flatMap(book -> quotas.memberUsages().invoke(used -> {
                             accountIds.forEach(a -> accounts.put(a, all.getOrDefault(a, quotas.emptyLines())));
                             members.forEach(m -> {
                                 long a = Long.parseLong(m.substring(0, m.indexOf('/')));
@@ -326,7 +330,12 @@ public class WaitService {
             // The waiting line in the order admission considers it.
             Map<String, JobRow> byId = new HashMap<>();
             waitingRows.forEach(r -> byId.put((String) r[1], JobRow.of(r)));
-            List<JobRow> waiting = admission.order(waitingRows, accounts).stream()
+            List<JobRow> waiting = AdmissionRound.order(
+                            waitingRows.stream()
+                                    .map(r -> specs.job(JobRow.of(r), Sql.instant(r[12]), null))
+                                    .toList(),
+                            accounts)
+                    .stream()
                     .map(o -> byId.get(o.job()))
                     .toList();
             return new World(waiting, active, accounts, limits, usage, v, owners);

@@ -1,0 +1,288 @@
+package io.crater.admission;
+
+import io.crater.account.QuotaService;
+import io.crater.cluster.ClusterCache;
+import io.crater.cluster.ClusterConfig;
+import io.crater.job.JobAdmissions;
+import io.crater.job.JobsConfig;
+import io.crater.job.TimeLimitService;
+import io.crater.platform.Sql;
+import io.crater.platform.Threads;
+import io.crater.policy.AdmissionRound;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Admission, run by the replica that holds the {@code crater-admission} Lease. Each round is one database
+ * transaction, serialised by an advisory lock and fenced by the leader epoch: it re-reads the epoch FOR SHARE
+ * and rolls back if another replica has taken over since. Jobs wait in priority, then submission order; a
+ * blocked job does not hold back smaller ones behind it. Objects are created after the commit.
+ */
+@ApplicationScoped
+public class AdmissionService {
+
+    private static final Logger LOG = Logger.getLogger(AdmissionService.class);
+    static final long LOCK_KEY = 0x637261746572L;
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    ClusterConfig cluster;
+
+    @Inject
+    JobsConfig config;
+
+    @Inject
+    QuotaService quotas;
+
+    @Inject
+    ClusterCache cache;
+
+    @Inject
+    JobAdmissions jobs;
+
+    @Inject
+    TimeLimitService timeLimits;
+
+    @Inject
+    java.time.Clock clock;
+
+    @Inject
+    io.vertx.core.Vertx vertx;
+
+    @Inject
+    io.crater.platform.PgNotifications notifications;
+
+    private final String identity = "crater-" + UUID.randomUUID();
+    private final ScheduledExecutorService worker = Threads.scheduler("crater-admission");
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile long epoch = -1;
+    private CompletableFuture<?> election;
+
+    void onStart(@Observes @Priority(60) StartupEvent event) {
+        // Submits and job ends on any replica wake the leader; a lost listening connection is made up by a round.
+        notifications.listen(JobAdmissions.CHANNEL, payload -> wake());
+        notifications.onReconnect(this::wake);
+        var lock = new LeaseLock(cluster.namespace(), "crater-admission", identity);
+        election = client.leaderElector()
+                .withConfig(new LeaderElectionConfigBuilder()
+                        .withName("crater-admission")
+                        .withLock(lock)
+                        .withLeaseDuration(Duration.ofSeconds(15))
+                        .withRenewDeadline(Duration.ofSeconds(10))
+                        .withRetryPeriod(Duration.ofSeconds(2))
+                        .withReleaseOnCancel(true)
+                        .withLeaderCallbacks(new LeaderCallbacks(this::startLeading, this::stopLeading, leader -> {}))
+                        .build())
+                .build()
+                .start();
+        worker.scheduleWithFixedDelay(
+                this::round,
+                config.admissionInterval().toMillis(),
+                config.admissionInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (election != null) {
+            election.cancel(true);
+        }
+        worker.shutdownNow();
+        deciding.shutdownNow();
+    }
+
+    /** Whether this replica admits now. */
+    public boolean leading() {
+        return epoch >= 0;
+    }
+
+    /** Asks for an admission round soon (after a submit, a finished job, a quota change). */
+    public void wake() {
+        if (pending.compareAndSet(false, true)) {
+            // At least 50 ms, and after a long round at least as long again: with thousands waiting a round takes
+            // a while, and rounds back to back would take a whole core from everything else.
+            long sinceLast = System.currentTimeMillis() - lastRoundEnd;
+            worker.schedule(this::round, Math.max(50, lastRoundMillis - sinceLast), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** How long the last round took, and when it ended (epoch milliseconds). */
+    private volatile long lastRoundMillis;
+
+    private volatile long lastRoundEnd;
+
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private void startLeading() {
+        try {
+            Long next = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.rows(
+                            "UPDATE leader_epochs SET epoch = epoch + 1, holder = ?1, updated_at = now() WHERE name = 'admission' RETURNING epoch, holder",
+                            identity)
+                    .map(r -> Sql.longOf(r.get(0)[0]))));
+            epoch = next;
+            LOG.infof("admission: leading with epoch %d", next);
+            wake();
+        } catch (Throwable e) {
+            LOG.error("admission: could not take the epoch", e);
+        }
+    }
+
+    private void stopLeading() {
+        epoch = -1;
+        LOG.info("admission: no longer leading");
+    }
+
+    private void round() {
+        pending.set(false);
+        long mine = epoch;
+        if (mine < 0 || !cache.synced()) {
+            return;
+        }
+        try {
+            long started = System.nanoTime();
+            Outcome outcome = VertxContextSupport.subscribeAndAwait(
+                    () -> Panache.withTransaction(() -> fence(mine).flatMap(v -> decideAll(mine))));
+            long took = System.nanoTime() - started;
+            meters.timer("crater.admission.round").record(took, TimeUnit.NANOSECONDS);
+            lastRoundMillis = took / 1_000_000;
+            lastRoundEnd = System.currentTimeMillis();
+            List<Long> admitted = outcome.admitted();
+            for (String victim : outcome.reclaimed()) {
+                try {
+                    jobs.takeBack(victim);
+                    LOG.infof("admission: reclaimed job %s", victim);
+                } catch (Throwable e) {
+                    LOG.warnf("admission: deleting reclaimed job %s failed (%s)", victim, e.getMessage());
+                }
+            }
+            List<Long> stale = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(
+                    () -> jobs.admittedBefore(clock.instant().minus(config.repairAfter()))));
+            VertxContextSupport.subscribeAndAwait(() -> timeLimits.warnEnding());
+            List<Long> toApply = new ArrayList<>(admitted);
+            stale.stream().filter(id -> !admitted.contains(id)).forEach(toApply::add);
+            for (long id : toApply) {
+                try {
+                    jobs.apply(id);
+                } catch (Throwable e) {
+                    LOG.warnf(
+                            "admission: creating the objects of job %d failed (%s); the repair step retries",
+                            id, e.getMessage());
+                }
+            }
+        } catch (Throwable e) {
+            jobs.forgetWritten(); // the round's writes may have been rolled back: write every reason again next time
+            if (e instanceof FencedException || e.getCause() instanceof FencedException) {
+                LOG.warnf("admission: epoch %d is no longer current; standing down", mine);
+                epoch = -1;
+                return;
+            }
+            LOG.warn("admission round failed; the next round retries", e);
+        }
+    }
+
+    /** Fails the round unless this replica's epoch is still the current one; holds it for the transaction. */
+    private Uni<Void> fence(long mine) {
+        return Sql.rows("SELECT epoch, holder FROM leader_epochs WHERE name = 'admission' FOR SHARE")
+                .map(r -> {
+                    if (Sql.longOf(r.get(0)[0]) != mine) {
+                        throw new FencedException();
+                    }
+                    return null;
+                })
+                .flatMap(v -> Sql.count("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(?1)) AS locked", LOCK_KEY))
+                .replaceWithVoid();
+    }
+
+    /** What a round did: the jobs it admitted and those it took back for an account within its guarantee. */
+    record Outcome(List<Long> admitted, List<String> reclaimed) {}
+
+    /** One round: the snapshot read, decided by {@link AdmissionRound}, and its decisions written. */
+    private Uni<Outcome> decideAll(long mine) {
+        return jobs.queued()
+                .flatMap(queued -> jobs.reservations()
+                        .flatMap(reservations -> quotas.snapshots()
+                                .flatMap(accounts -> quotas.limitBook()
+                                        .flatMap(limits -> quotas.memberUsages().flatMap(usage -> {
+                                            var snapshot = new AdmissionRound.Snapshot(
+                                                    clock.instant(),
+                                                    config.agingTolerance(),
+                                                    cache.capacities(),
+                                                    reservations,
+                                                    accounts,
+                                                    new AdmissionRound.Limits(limits.defaults(), limits.overrides()),
+                                                    usage,
+                                                    queued);
+                                            // The decisions are plain computation over thousands of jobs: they run on
+                                            // admission's own thread, not the event loop, whose other connections would
+                                            // wait meanwhile; the writes then continue on the transaction's context.
+                                            io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+                                            return Uni.createFrom()
+                                                    .item(() -> AdmissionRound.run(snapshot))
+                                                    .runSubscriptionOn(deciding)
+                                                    .emitOn(task -> context.runOnContext(v -> task.run()))
+                                                    .flatMap(outcome -> jobs.write(outcome, mine)
+                                                            .flatMap(v -> reclaim(outcome))
+                                                            .map(reclaimed -> new Outcome(
+                                                                    outcome.admitted().stream()
+                                                                            .map(d -> d.job()
+                                                                                    .sequence())
+                                                                            .toList(),
+                                                                    reclaimed)));
+                                        })))));
+    }
+
+    /** Where rounds decide: one thread, since one round runs at a time. */
+    private final java.util.concurrent.ExecutorService deciding = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "crater-admission-decide");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Takes back running jobs for the first claim of the round that it can serve ({@link AdmissionRound#reclaim}):
+     * backfill jobs for any claim, borrowing jobs for a claimant within its guarantee. The victims' public ids.
+     */
+    private Uni<List<String>> reclaim(AdmissionRound.Outcome outcome) {
+        if (outcome.claims().isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return jobs.takeable(AdmissionRound.entitled(outcome))
+                .flatMap(running -> running.isEmpty()
+                        ? Uni.createFrom().item(List.<String>of())
+                        : jobs.releasing().flatMap(freed -> {
+                            AdmissionRound.Reclaiming found = AdmissionRound.reclaim(
+                                    outcome, running, freed, clock.instant(), config.reclaimMinRunTime());
+                            return found == null ? Uni.createFrom().item(List.<String>of()) : jobs.markReclaimed(found);
+                        }));
+    }
+
+    /** This replica's epoch is no longer the current one. */
+    static final class FencedException extends RuntimeException {
+        FencedException() {
+            super("fenced", null, false, false);
+        }
+    }
+}
