@@ -55,6 +55,9 @@ public class WaitService {
     QuotaService quotas;
 
     @Inject
+    JobsConfig config;
+
+    @Inject
     ClusterCache cache;
 
     @Inject
@@ -77,7 +80,8 @@ public class WaitService {
             Map<String, MemberLimits> limits,
             Map<String, QuotaMath.MemberUsage> usage,
             Set<Long> viewerAccounts,
-            Map<Long, String> owners) {}
+            Map<Long, String> owners,
+            Map<String, Instant> submitted) {}
 
     public Uni<JobViews.Wait> explain(String publicId, Caller caller) {
         // The data is read in the session; the forecast, which plays admission forward, runs on a worker thread.
@@ -124,7 +128,7 @@ public class WaitService {
             if (c == null) {
                 continue;
             }
-            candidates.add(candidate(row, c));
+            candidates.add(candidate(row, c, w.submitted().get(row.publicId())));
             if (row.publicId().equals(publicId)) {
                 target = row;
                 targetChecked = c;
@@ -135,7 +139,8 @@ public class WaitService {
         }
         // holders() placed the admitted jobs whose pods are not bound yet onto the nodes, as admission reserves them.
         Forecast.Snapshot snapshot = new Forecast.Snapshot(nodes, w.accounts(), w.limits(), w.usage());
-        Forecast.Estimate e = Forecast.estimate(now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS);
+        Forecast.Estimate e = Forecast.estimate(
+                now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS, config.agingTolerance());
         List<Reason> all = new ArrayList<>(reasons);
         if (reasons.stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))) {
             Reason f = clusterReasons.fragmentation(targetChecked.pods());
@@ -202,7 +207,7 @@ public class WaitService {
         return out;
     }
 
-    static Forecast.Candidate candidate(JobRow row, JobSpecs.Checked c) {
+    static Forecast.Candidate candidate(JobRow row, JobSpecs.Checked c, Instant submittedAt) {
         return new Forecast.Candidate(
                 row.publicId(),
                 row.accountId(),
@@ -211,7 +216,10 @@ public class WaitService {
                 c.backfill() ? Resources.NONE : c.quotaRequest(),
                 row.interactive(),
                 c.pods(),
-                c.spec().timeLimit());
+                c.spec().timeLimit(),
+                row.priority(),
+                submittedAt,
+                c.backfill());
     }
 
     /** Place in the account's line and the cluster's, and the jobs ahead as far as the viewer may see them. */
@@ -338,7 +346,9 @@ public class WaitService {
                     .stream()
                     .map(o -> byId.get(o.job()))
                     .toList();
-            return new World(waiting, active, accounts, limits, usage, v, owners);
+            Map<String, Instant> submitted = new HashMap<>();
+            waitingRows.forEach(r -> submitted.put((String) r[1], Sql.instant(r[12])));
+            return new World(waiting, active, accounts, limits, usage, v, owners, submitted);
         });
     }
 }

@@ -40,9 +40,13 @@ public final class Forecast {
             Instant endsBy) {}
 
     /**
-     * A waiting job, in admission order.
+     * A waiting job.
      *
      * @param timeLimit how long it may run once started; null for none
+     * @param priority 0 low, 1 normal, 2 high
+     * @param submittedAt when it was submitted (a job that waited past the aging tolerance holds what it waits for);
+     *     null when not known
+     * @param backfill runs outside quota on idle capacity, after every other job
      */
     public record Candidate(
             String job,
@@ -51,7 +55,23 @@ public final class Forecast {
             Resources quota,
             boolean interactive,
             List<PodDemand> pods,
-            Duration timeLimit) {}
+            Duration timeLimit,
+            int priority,
+            Instant submittedAt,
+            boolean backfill) {
+
+        /** A normal-priority job of unknown age, within quota. */
+        public Candidate(
+                String job,
+                long account,
+                String member,
+                Resources quota,
+                boolean interactive,
+                List<PodDemand> pods,
+                Duration timeLimit) {
+            this(job, account, member, quota, interactive, pods, timeLimit, 1, null, false);
+        }
+    }
 
     /** What admission knows now: nodes, quota lines per account, member limits and usage per member. */
     public record Snapshot(
@@ -93,7 +113,7 @@ public final class Forecast {
     /**
      * The same with at most {@code maxDecisions} admission decisions played: beyond them the answer is
      * {@code unknown} with {@code TooManyJobsAhead} rather than a computation that grows with the square of a
-     * long line.
+     * long line. Jobs are not aged.
      */
     public static Estimate estimate(
             Instant now,
@@ -103,32 +123,55 @@ public final class Forecast {
             String target,
             Duration horizon,
             int maxDecisions) {
+        return estimate(now, snapshot, running, queue, target, horizon, maxDecisions, null);
+    }
+
+    /**
+     * The same, each step an {@link AdmissionRound} at the simulated time: the order, the aging holds (with
+     * {@code agingTolerance}; null for none) and the decisions are admission's own.
+     */
+    public static Estimate estimate(
+            Instant now,
+            Snapshot snapshot,
+            List<Holder> running,
+            List<Candidate> queue,
+            String target,
+            Duration horizon,
+            int maxDecisions,
+            Duration agingTolerance) {
         Sim sim = new Sim(snapshot, running);
-        List<Candidate> waiting = new ArrayList<>(queue);
+        Map<String, Candidate> waiting = new LinkedHashMap<>();
+        Map<String, AdmissionRound.Job> jobs = new HashMap<>();
+        for (int i = 0; i < queue.size(); i++) {
+            Candidate c = queue.get(i);
+            waiting.put(c.job(), c);
+            jobs.put(c.job(), job(c, i));
+        }
+        Duration tolerance = agingTolerance == null ? Duration.ofDays(100_000) : agingTolerance;
         List<Release> released = new ArrayList<>();
         Instant t = now;
         while (true) {
-            for (Candidate c : List.copyOf(waiting)) {
-                if (sim.decisions >= maxDecisions) {
-                    return new Estimate(
-                            null,
-                            List.of(),
-                            new Reason(
-                                    "TooManyJobsAhead",
-                                    "too many jobs are ahead of it (" + (queue.size() - 1)
-                                            + ") to play admission forward within " + maxDecisions + " decisions",
-                                    Map.of("jobsAhead", (long) queue.size() - 1, "decisions", (long) maxDecisions)));
-                }
-                if (sim.tryAdmit(c, t)) {
-                    waiting.remove(c);
-                    if (c.job().equals(target)) {
-                        return new Estimate(t, List.copyOf(released), null);
-                    }
+            if (sim.decisions + waiting.size() > maxDecisions) {
+                return new Estimate(
+                        null,
+                        List.of(),
+                        new Reason(
+                                "TooManyJobsAhead",
+                                "too many jobs are ahead of it (" + (queue.size() - 1)
+                                        + ") to play admission forward within " + maxDecisions + " decisions",
+                                Map.of("jobsAhead", (long) queue.size() - 1, "decisions", (long) maxDecisions)));
+            }
+            for (AdmissionRound.Decided d : sim.round(
+                    t, tolerance, waiting.keySet().stream().map(jobs::get).toList())) {
+                Candidate c = waiting.remove(d.job().job());
+                sim.admit(c, d.placement(), t);
+                if (c.job().equals(target)) {
+                    return new Estimate(t, List.copyOf(released), null);
                 }
             }
             Instant next = sim.nextRelease();
             if (next == null) {
-                return unknown(sim, waiting, target);
+                return unknown(sim, List.copyOf(waiting.values()), target);
             }
             if (Duration.between(now, next).compareTo(horizon) > 0) {
                 return new Estimate(
@@ -142,6 +185,22 @@ public final class Forecast {
             t = next;
             released.addAll(sim.releaseUntil(t));
         }
+    }
+
+    /** The candidate as a round sees it; its place in the queue breaks ties. */
+    private static AdmissionRound.Job job(Candidate c, int place) {
+        return new AdmissionRound.Job(
+                c.job(),
+                place,
+                c.account(),
+                c.member(),
+                c.priority(),
+                c.submittedAt(),
+                c.interactive(),
+                c.backfill(),
+                c.quota(),
+                c.pods(),
+                null);
     }
 
     private static Estimate unknown(Sim sim, List<Candidate> waiting, String target) {
@@ -218,26 +277,38 @@ public final class Forecast {
                             c.pods()));
         }
 
-        boolean tryAdmit(Candidate c, Instant t) {
-            Admission.Decision d = decide(c);
-            if (d.kind() != Admission.Kind.ADMIT) {
-                return false;
-            }
+        /** One admission round at time {@code t} over the waiting jobs; the admissions, in order. */
+        List<AdmissionRound.Decided> round(Instant t, Duration tolerance, List<AdmissionRound.Job> waiting) {
+            decisions += waiting.size();
+            Map<String, MemberLimits> overrides = limits;
+            AdmissionRound.Outcome o = AdmissionRound.run(new AdmissionRound.Snapshot(
+                    t,
+                    tolerance,
+                    List.copyOf(nodes.values()),
+                    List.of(),
+                    accounts,
+                    new AdmissionRound.Limits(Map.of(), overrides),
+                    usage,
+                    waiting));
+            return o.admitted();
+        }
+
+        /** An admitted candidate becomes a holder until its time limit. */
+        void admit(Candidate c, Map<String, String> placement, Instant t) {
             Map<String, Resources> perNode = new HashMap<>();
             for (PodDemand p : c.pods()) {
-                perNode.merge(d.placement().get(p.name()), p.request(), Resources::plus);
+                perNode.merge(placement.get(p.name()), p.request(), Resources::plus);
             }
             Holder h = new Holder(
                     c.job(),
                     c.account(),
                     c.member(),
-                    c.quota(),
+                    c.backfill() ? Resources.NONE : c.quota(),
                     c.interactive(),
                     perNode,
                     c.timeLimit() == null ? null : t.plus(c.timeLimit()));
             take(h, 1);
             holders.add(h);
-            return true;
         }
 
         Instant nextRelease() {

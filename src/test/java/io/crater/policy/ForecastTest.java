@@ -172,4 +172,33 @@ class ForecastTest {
         var full = Forecast.estimate(NOW, snapshot, running, line, "me", Duration.ofDays(30), Integer.MAX_VALUE);
         assertThat(full.startBy()).isEqualTo(NOW.plus(Duration.ofHours(301)));
     }
+
+    @Test
+    void anAgedJobAheadHoldsItsNodesInTheEstimateAsAdmissionDoes() {
+        // 4 GPUs free; the 8-GPU job ahead has waited 45 min, past the 30-min tolerance: admission no longer lets
+        // the small job pass it, so the small job starts only after the big one has run its hour.
+        var big = new Forecast.Candidate(
+                "big",
+                1,
+                "1/1",
+                Resources.of(A100, 8000),
+                false,
+                List.of(new PodDemand("pod-0", Resources.of(GPU, 8000), SEL)),
+                Duration.ofHours(1),
+                1,
+                NOW.minus(Duration.ofMinutes(45)),
+                false);
+        var snapshot = snapshot(List.of(node("n1", 8, 4)), Map.of(1L, quota(16, 4)));
+        var running = List.of(holder("running", 1, "n1", 4, Duration.ofHours(2)));
+        var line = List.of(big, candidate("me", 1, 2, null));
+
+        var held = Forecast.estimate(
+                NOW, snapshot, running, line, "me", Duration.ofDays(30), 1_000, Duration.ofMinutes(30));
+        assertThat(held.startBy()).isEqualTo(NOW.plus(Duration.ofHours(3)));
+        assertThat(held.waitsFor()).extracting(Forecast.Release::job).containsExactly("running", "big");
+
+        var notAged =
+                Forecast.estimate(NOW, snapshot, running, line, "me", Duration.ofDays(30), 1_000, Duration.ofHours(1));
+        assertThat(notAged.startBy()).isEqualTo(NOW);
+    }
 }
