@@ -1,6 +1,7 @@
 package io.crater;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -86,6 +87,31 @@ class ArchitectureTest {
                                 io.crater.job.JobsConfig.class,
                                 io.crater.job.TimeLimitService.class))))
                 .because("the jobs tables are the job feature's: admission reads and writes them through JobAdmissions")
+                .check(CRATER);
+    }
+
+    @Test
+    void featuresDependOnEachOtherWithoutCycles() {
+        // The boot wiring in platform still starts the simulator; it is the one edge ignored until sim is fenced.
+        slices().matching("io.crater.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .ignoreDependency(
+                        JavaClass.Predicates.resideInAPackage("io.crater.platform"),
+                        JavaClass.Predicates.resideInAPackage("io.crater.sim.."))
+                .check(CRATER);
+    }
+
+    @Test
+    void identityAndPlatformRecordThroughTheAuditTrailInterface() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.crater.identity..", "io.crater.platform..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.crater.audit..", "io.crater.account..")
+                .because("audit and account sit above identity: identity records through platform.AuditTrail and"
+                        + " announces new users through UserCreated")
                 .check(CRATER);
     }
 }

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 
 /** Accounts (a lab, a course, a team, or a user's personal account) and who may do what in them. */
 @ApplicationScoped
-public class AccountService {
+public class AccountService implements io.crater.identity.UserCreated {
 
     /** Fired after a change that affects Volcano Queues has committed. */
     public record QuotaChanged(String account) {}
@@ -229,6 +229,12 @@ public class AccountService {
                             summary(name, expires)));
                 }))
                 .flatMap(v -> detail(slug, caller));
+    }
+
+    /** Every new user gets a personal account, in the transaction that creates the user. */
+    @Override
+    public Uni<?> userCreated(long userId, String userSlug, String displayName) {
+        return createPersonal(userId, userSlug, displayName);
     }
 
     /** Creates the personal account of a new user inside the caller's transaction; returns its id. */

@@ -1,5 +1,7 @@
 package io.crater.audit;
 
+import io.crater.platform.Actor;
+import io.crater.platform.AuditTrail;
 import io.crater.platform.Json;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -11,16 +13,11 @@ import jakarta.enterprise.context.ApplicationScoped;
  * changed nothing).
  */
 @ApplicationScoped
-public class AuditService {
+public class AuditService implements AuditTrail {
 
     /** Who did something: user id (null for Crater itself), name, client address and current account. */
-    public record Actor(Long userId, String username, String clientAddress, String account) {
-        public static Actor system() {
-            return new Actor(null, "crater", null, null);
-        }
-    }
-
     /** Must run inside the transaction of the change. */
+    @Override
     public Uni<Void> record(
             Actor actor, String action, String targetType, String targetId, Object before, Object after) {
         return Panache.getSession()
@@ -41,6 +38,7 @@ public class AuditService {
     }
 
     /** Records a refused (403) call in its own transaction. */
+    @Override
     public Uni<Void> denied(String actor, String method, String path, String code, String clientAddress) {
         return Panache.withTransaction(() -> Panache.getSession()
                         .flatMap(s -> s.createNativeQuery(

@@ -1,7 +1,7 @@
 package io.crater.identity;
 
-import io.crater.audit.AuditService;
 import io.crater.platform.ApiException;
+import io.crater.platform.AuditTrail;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -36,7 +36,7 @@ public class AccessTokens {
     public record CreateToken(String name, Instant expiresAt) {}
 
     @Inject
-    AuditService audit;
+    AuditTrail audit;
 
     @Inject
     Clock clock;

@@ -1,6 +1,6 @@
 package io.crater.identity;
 
-import io.crater.audit.AuditService;
+import io.crater.platform.Actor;
 
 /** Who is calling: the signed-in user and the client address, for checks and the audit trail. */
 public record Caller(TokenService.TokenUser user, String clientAddress) {
@@ -13,7 +13,7 @@ public record Caller(TokenService.TokenUser user, String clientAddress) {
         return user.id();
     }
 
-    public AuditService.Actor actor(String account) {
-        return new AuditService.Actor(user.id(), user.username(), clientAddress, account);
+    public Actor actor(String account) {
+        return new Actor(user.id(), user.username(), clientAddress, account);
     }
 }

@@ -1,7 +1,7 @@
 package io.crater.identity;
 
-import io.crater.audit.AuditService;
 import io.crater.platform.ApiException;
+import io.crater.platform.AuditTrail;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -32,7 +32,7 @@ public class SshKeys {
     record Parsed(String type, String text, String fingerprint) {}
 
     @Inject
-    AuditService audit;
+    AuditTrail audit;
 
     public Uni<List<KeyView>> list(Caller caller) {
         return Panache.withSession(() -> Sql.rows(

@@ -1,7 +1,8 @@
 package io.crater.identity;
 
-import io.crater.audit.AuditService;
+import io.crater.platform.Actor;
 import io.crater.platform.ApiException;
+import io.crater.platform.AuditTrail;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -44,7 +45,7 @@ public class UserImport {
     UserService users;
 
     @Inject
-    AuditService audit;
+    AuditTrail audit;
 
     @Inject
     Vertx vertx;
@@ -192,7 +193,7 @@ public class UserImport {
         return sb.toString();
     }
 
-    private Uni<Void> insertAll(List<Row> rows, Map<String, Long> accounts, AuditService.Actor actor) {
+    private Uni<Void> insertAll(List<Row> rows, Map<String, Long> accounts, Actor actor) {
         return io.crater.platform.Unis.sequentially(
                 rows,
                 r -> users.insert(r.user(), actor)

@@ -1,8 +1,8 @@
 package io.crater.identity;
 
-import io.crater.account.AccountService;
-import io.crater.audit.AuditService;
+import io.crater.platform.Actor;
 import io.crater.platform.ApiException;
+import io.crater.platform.AuditTrail;
 import io.crater.platform.Page;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
@@ -48,10 +48,10 @@ public class UserService {
             boolean generated) {}
 
     @Inject
-    AccountService accounts;
+    jakarta.enterprise.inject.Instance<UserCreated> created;
 
     @Inject
-    AuditService audit;
+    AuditTrail audit;
 
     @Inject
     GovernanceConfig config;
@@ -137,7 +137,7 @@ public class UserService {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be created as given", errors));
         }
-        AuditService.Actor actor = new AuditService.Actor(null, u.username(), clientAddress, null);
+        Actor actor = new Actor(null, u.username(), clientAddress, null);
         return hashAndInsert(u, actor).flatMap(this::get);
     }
 
@@ -147,11 +147,11 @@ public class UserService {
         return Panache.withTransaction(() -> Sql.count("SELECT count(*) FROM users")
                 .flatMap(n -> n > 0
                         ? Uni.createFrom().item(false)
-                        : insert(u, AuditService.Actor.system()).replaceWith(true)));
+                        : insert(u, Actor.system()).replaceWith(true)));
     }
 
     /** Hashes the password off the event loop, then inserts the user unless the name is taken (409). */
-    private Uni<Long> hashAndInsert(NewUser u, AuditService.Actor actor) {
+    private Uni<Long> hashAndInsert(NewUser u, Actor actor) {
         return hash(u).flatMap(h ->
                 Panache.withTransaction(() -> exists(h.username()).flatMap(taken -> {
                     if (taken) {
@@ -186,7 +186,7 @@ public class UserService {
     }
 
     /** Inserts the user, their personal account and the audit record, in the caller's transaction. */
-    Uni<Long> insert(NewUser u, AuditService.Actor actor) {
+    Uni<Long> insert(NewUser u, Actor actor) {
         return uniqueSlug(Usernames.slugBase(u.username())).flatMap(slug -> {
             String sql =
                     "INSERT INTO users (username, slug, display_name, email, role, password_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
@@ -195,7 +195,8 @@ public class UserService {
                     .call(id -> u.email() == null
                             ? Sql.update("UPDATE users SET email = NULL WHERE id = ?1", id)
                             : Uni.createFrom().item(0))
-                    .call(id -> accounts.createPersonal(id, slug, u.displayName()))
+                    .call(id -> io.crater.platform.Unis.sequentially(
+                            created, c -> c.userCreated(id, slug, u.displayName())))
                     .call(id -> audit.record(
                             actor,
                             "user.create",

@@ -7,6 +7,7 @@ import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
 import io.crater.job.JobService;
 import io.crater.notify.NotificationService;
+import io.crater.platform.Actor;
 import io.crater.platform.Sql;
 import io.crater.policy.IdlePolicy;
 import io.smallrye.mutiny.Uni;
@@ -227,7 +228,7 @@ class IdleService {
                                         "Your job " + c.name() + " (" + c.publicId() + ") was " + message + ".",
                                         "/jobs/" + c.publicId()))
                                 .flatMap(v -> audit.record(
-                                        AuditService.Actor.system(),
+                                        Actor.system(),
                                         "job.idle-reclaim",
                                         "job",
                                         c.publicId(),

@@ -4,6 +4,7 @@ import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterCache;
 import io.crater.notify.NotificationService;
+import io.crater.platform.Actor;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.crater.platform.Unis;
@@ -182,7 +183,7 @@ public class JobAdmissions {
                                     "Your job " + victim.job() + " is being stopped: " + message,
                                     "/jobs/" + victim.job()))
                             .flatMap(x -> audit.record(
-                                    AuditService.Actor.system(),
+                                    Actor.system(),
                                     "job.reclaim",
                                     "job",
                                     victim.job(),

@@ -2,7 +2,6 @@ package io.crater.platform;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.crater.audit.AuditService;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -34,7 +33,7 @@ public class ProblemMappers {
     private volatile byte[] index;
 
     @Inject
-    AuditService audit;
+    AuditTrail audit;
 
     @Inject
     CurrentIdentityAssociation identity;
