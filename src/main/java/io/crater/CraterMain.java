@@ -53,7 +53,9 @@ public final class CraterMain {
         String namespace = Bootstrap.setting("crater.cluster.namespace", "CRATER_NAMESPACE", "crater-jobs");
         int port = Integer.parseInt(Bootstrap.setting("crater.sim.port", "CRATER_SIM_PORT", "0"));
         Simulator simulator = new Simulator(
-                Simulator.Settings.defaults(Bootstrap.fleet(Bootstrap.home()), namespace), Clock.systemUTC());
+                Simulator.Settings.defaults(Bootstrap.fleet(Bootstrap.home()), namespace)
+                        .withClaim(Bootstrap.sharedClaim(), Bootstrap.spaces(Bootstrap.home())),
+                Clock.systemUTC());
         String url = simulator.start(port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

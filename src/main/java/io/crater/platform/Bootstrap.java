@@ -90,12 +90,35 @@ public final class Bootstrap implements AutoCloseable {
                 .paced(
                         setting("crater.sim.tick", "CRATER_SIM_TICK", null),
                         setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null))
-                .sampled(setting("crater.sim.gpu-sample-interval", "CRATER_SIM_GPU_SAMPLE_INTERVAL", null));
+                .sampled(setting("crater.sim.gpu-sample-interval", "CRATER_SIM_GPU_SAMPLE_INTERVAL", null))
+                .withClaim(sharedClaim(), spaces(home));
         simulator = new Simulator(settings, Clock.systemUTC());
         started.add(simulator);
         String url = simulator.start(0);
         properties.put("crater.cluster.mode", "simulated");
         properties.put("crater.cluster.api-url", url);
+    }
+
+    /** The PersistentVolumeClaim holding the file spaces ({@code crater.jobs.shared-claim}). */
+    public static String sharedClaim() {
+        return setting("crater.jobs.shared-claim", "CRATER_JOBS_SHARED_CLAIM", "crater-shared");
+    }
+
+    /**
+     * The folder holding the file spaces in the embedded default ({@code crater.ssh.spaces-root}, else
+     * {@code $CRATER_HOME/spaces}): SFTP serves it and the simulated pods mount it as the shared claim.
+     */
+    public static Path spaces(Path home) {
+        Path dir = Path.of(setting(
+                "crater.ssh.spaces-root",
+                "CRATER_SSH_SPACES_ROOT",
+                home.resolve("spaces").toString()));
+        try {
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot create the spaces folder " + dir, e);
+        }
+        return dir;
     }
 
     /** The fleet of the simulated cluster: {@code crater.sim.fleet}, else {@code $CRATER_HOME/fleet.yaml}, else the default. */

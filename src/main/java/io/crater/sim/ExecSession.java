@@ -34,8 +34,12 @@ final class ExecSession {
     }
 
     /** Starts a session on an accepted WebSocket. */
-    static void start(ServerWebSocket ws, String namespace, String pod, List<String> command, boolean tty) {
-        ExecSession s = new ExecSession(ws, new SimShell(namespace, pod), tty);
+    static void start(ServerWebSocket ws, SimShell shell, List<String> command, boolean tty) {
+        ExecSession s = new ExecSession(ws, shell, tty);
+        shell.tty = tty;
+        if (!command.isEmpty()) {
+            shell.startedAs(command.get(0));
+        }
         ws.binaryMessageHandler(s::frame);
         ws.textMessageHandler(t -> s.frame(Buffer.buffer(t)));
         // A shell with no script (bash, bash -l, sh -i) reads command lines; anything else runs once.

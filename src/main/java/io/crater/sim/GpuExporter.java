@@ -31,11 +31,19 @@ final class GpuExporter {
 
     /** Environment variable of a pod's container: its accelerators' utilisation, see the class comment. */
     static final String UTIL_ENV = "SIM_GPU_UTIL";
+    /**
+     * Environment variable of a pod's container: the share of its accelerators' memory in use, in percent, with the
+     * same forms as {@value #UTIL_ENV}; without it the memory in use follows the utilisation.
+     */
+    static final String MEMORY_ENV = "SIM_GPU_MEMORY";
     /** Samples kept per pod. */
     static final int HISTORY = 4096;
 
     /** A stretch of the profile: {@code percent} for {@code length} (null: until the pod ends). */
     record Segment(double percent, Duration length) {}
+
+    /** What the exporter last read of a pod's accelerators: utilisation and memory in use, both in percent. */
+    record Reading(double utilisation, double memory) {}
 
     /** The samples of one pod: one utilisation per time, the same for each of its accelerators. */
     private record PodSamples(int accelerators, Deque<IdlePolicy.Sample> samples) {}
@@ -43,6 +51,7 @@ final class GpuExporter {
     private final Duration interval;
     private final Set<String> acceleratorResources;
     private final Map<String, PodSamples> byPod = new ConcurrentHashMap<>();
+    private final Map<String, Reading> latest = new ConcurrentHashMap<>();
     private Instant next = Instant.MIN;
 
     GpuExporter(Duration interval, Set<String> acceleratorResources) {
@@ -72,8 +81,10 @@ final class GpuExporter {
             Duration ran = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
             PodSamples mine =
                     byPod.computeIfAbsent(SimState.key(pod), k -> new PodSamples(accelerators, new ArrayDeque<>()));
+            double utilisation = at(profile, ran);
+            latest.put(SimState.key(pod), new Reading(utilisation, at(memoryProfile(pod, profile), ran)));
             synchronized (mine.samples()) {
-                mine.samples().addLast(new IdlePolicy.Sample(now, at(profile, ran)));
+                mine.samples().addLast(new IdlePolicy.Sample(now, utilisation));
                 while (mine.samples().size() > HISTORY) {
                     mine.samples().removeFirst();
                 }
@@ -100,9 +111,28 @@ final class GpuExporter {
         return out;
     }
 
+    /**
+     * The latest reading of a pod's accelerators; before the first sample (or for a pod the exporter never sees) what
+     * its profiles give at {@code now}, as the device itself would report.
+     */
+    Reading reading(Pod pod, Instant now) {
+        Reading last = latest.get(SimState.key(pod));
+        if (last != null) {
+            return last;
+        }
+        List<Segment> profile = profile(pod);
+        if (profile.isEmpty()) {
+            profile = List.of(new Segment(0, null));
+        }
+        String started = pod.getStatus() == null ? null : pod.getStatus().getStartTime();
+        Duration ran = started == null ? Duration.ZERO : Duration.between(Instant.parse(started), now);
+        return new Reading(at(profile, ran), at(memoryProfile(pod, profile), ran));
+    }
+
     /** Drops a deleted pod's samples. */
     void forget(String namespace, String pod) {
         byPod.remove(namespace + "/" + pod);
+        latest.remove(namespace + "/" + pod);
     }
 
     private int accelerators(Pod pod) {
@@ -113,13 +143,7 @@ final class GpuExporter {
 
     /** The pod's utilisation profile; empty for {@code none}. */
     static List<Segment> profile(Pod pod) {
-        String value = pod.getSpec().getContainers().stream()
-                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
-                .filter(e -> UTIL_ENV.equals(e.getName()))
-                .map(EnvVar::getValue)
-                .filter(Objects::nonNull)
-                .findFirst()
-                .orElse(null);
+        String value = env(pod, UTIL_ENV);
         if (value != null && value.trim().equalsIgnoreCase("none")) {
             return List.of();
         }
@@ -133,6 +157,23 @@ final class GpuExporter {
         boolean interactive =
                 kind != null && JobKind.of(kind).map(JobKind::interactive).orElse(false);
         return List.of(new Segment(interactive ? 0 : 90, null));
+    }
+
+    /** The pod's memory profile: {@value #MEMORY_ENV} when readable, else the utilisation's. */
+    static List<Segment> memoryProfile(Pod pod, List<Segment> utilisation) {
+        String value = env(pod, MEMORY_ENV);
+        List<Segment> parsed = value == null ? null : parse(value);
+        return parsed != null ? parsed : utilisation;
+    }
+
+    private static String env(Pod pod, String name) {
+        return pod.getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                .filter(e -> name.equals(e.getName()))
+                .map(EnvVar::getValue)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     /** {@code 90}, {@code 80@60s,0}, {@code 0@30s,100@10s,5}; null when unreadable. */

@@ -47,6 +47,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private final KubeStore store;
     private final PodLogs logs;
     private final PodPorts ports;
+    private final PodShells shells;
     private final ObjectMapper json = new ObjectMapper();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong busyNanos = new AtomicLong();
@@ -61,6 +62,7 @@ public final class InProcessApiServer implements AutoCloseable {
         this.logs = logs;
         this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
         this.ports = new PodPorts(vertx);
+        this.shells = new PodShells(store);
     }
 
     /** Starts listening on 127.0.0.1 and the given port (0 = any free port); returns the base URL. */
@@ -89,6 +91,11 @@ public final class InProcessApiServer implements AutoCloseable {
 
     public Stats stats() {
         return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision());
+    }
+
+    /** Where the simulated pods' shells find their files, accelerators and secrets. */
+    PodShells shells() {
+        return shells;
     }
 
     /** What the simulated pods' ports reach when they are forwarded. */
@@ -233,7 +240,8 @@ public final class InProcessApiServer implements AutoCloseable {
         }
         List<String> command = req.params().getAll("command");
         boolean tty = "true".equals(req.getParam("tty")) || "1".equals(req.getParam("tty"));
-        req.toWebSocket().onSuccess(ws -> ExecSession.start(ws, namespace, pod, command, tty));
+        SimShell shell = shells.shell(object, container);
+        req.toWebSocket().onSuccess(ws -> ExecSession.start(ws, shell, command, tty));
     }
 
     /**
@@ -627,6 +635,7 @@ public final class InProcessApiServer implements AutoCloseable {
         } catch (Exception e) {
             LOG.debug("closing the API server", e);
         }
+        shells.close();
         vertx.close();
     }
 }

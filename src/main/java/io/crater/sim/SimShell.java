@@ -1,48 +1,76 @@
 package io.crater.sim;
 
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
- * The small shell a simulated container answers {@code pods/exec} with. It is never a host shell or process:
- * any signed-in user may reach it. It knows {@code echo}, {@code pwd}, {@code cd}, {@code ls}, {@code mkdir},
- * {@code touch}, {@code cat}, {@code rm}, {@code env}, {@code hostname}, {@code whoami}, {@code stty size},
- * {@code true}, {@code false} and {@code exit [n]}, over an in-memory scratch area per pod under
- * {@code /workspace}; {@code >} and {@code >>} write a command's output to a file there.
+ * The shell a simulated container answers {@code pods/exec} with. It is never a host shell or process: any
+ * signed-in user may reach it. It reads lines by {@link ShellSyntax} (a documented subset of a POSIX shell:
+ * {@code ;}, {@code &&}, {@code ||}, pipes, redirections, {@code $VAR} and {@code ~}, quoting) and runs the
+ * built-in commands of {@link ShellBuiltins} as the pod's user, over the files of its mounts ({@link SimFiles}).
  */
 final class SimShell {
 
-    /** What a command line printed and its exit status; {@code exit} set when the line was {@code exit}. */
+    /** What a command line printed and its exit status; {@code exit} set when the line ran {@code exit}. */
     record Result(String stdout, String stderr, int status, boolean exit) {}
 
-    /** One pod's scratch area: absolute paths to file contents; directories map to null. */
-    static final class Scratch {
-        final Map<String, String> files = new TreeMap<>();
+    /** What one command read and wrote. */
+    static final class Io {
+        final List<String> args;
+        final String stdin;
+        final StringBuilder out = new StringBuilder();
+        final StringBuilder err = new StringBuilder();
+        int status;
 
-        Scratch() {
-            files.put("/workspace", null);
+        Io(List<String> args, String stdin) {
+            this.args = args;
+            this.stdin = stdin;
         }
     }
 
-    private static final Map<String, Scratch> SCRATCH = new ConcurrentHashMap<>();
-
-    private final String pod;
-    private final Scratch scratch;
-    private String cwd = "/workspace";
-    private int rows = 24;
-    private int cols = 80;
-
-    SimShell(String namespace, String pod) {
-        this.pod = pod;
-        this.scratch = SCRATCH.computeIfAbsent(namespace + "/" + pod, k -> new Scratch());
+    /** Where a command's fd 1 or 2 goes. */
+    private record Target(int kind, SimFiles.Located file) {
+        static final Target OUT = new Target(1, null);
+        static final Target ERR = new Target(2, null);
+        static final Target NULL = new Target(0, null);
     }
 
-    /** Forgets a pod's scratch area (the pod is gone). */
-    static void forget(String namespace, String pod) {
-        SCRATCH.remove(namespace + "/" + pod);
+    final ShellPod pod;
+    final SimFiles files;
+    final Clock clock;
+    final Map<String, String> vars = new LinkedHashMap<>();
+    final Set<String> exported = new LinkedHashSet<>();
+    String cwd;
+    int status;
+    int rows = 24;
+    int cols = 80;
+    boolean tty;
+    boolean exitRequested;
+    private String name = "sh";
+
+    SimShell(ShellPod pod, Clock clock) {
+        this.pod = pod;
+        this.clock = clock;
+        this.files = new SimFiles(pod.mounts(), pod.uid() == 0, pod.home());
+        pod.env().forEach((k, v) -> {
+            vars.put(k, v);
+            exported.add(k);
+        });
+        this.cwd = pod.workingDir();
+        try {
+            if (!SimFiles.isDir(files.locate("/", cwd, true))) {
+                cwd = "/";
+            }
+        } catch (SimFiles.FsError e) {
+            cwd = "/";
+        }
+        setVar("PWD", cwd, true);
     }
 
     void resize(int cols, int rows) {
@@ -50,16 +78,46 @@ final class SimShell {
         this.rows = rows;
     }
 
-    String prompt() {
-        return "crater@" + pod + ":" + cwd + "$ ";
+    String name() {
+        return name;
     }
 
-    /** Runs a command given as its words (as {@code exec} receives it); a shell's {@code -c} runs its line. */
+    /** {@code user@host:dir$ }, the home directory shown as {@code ~}, {@code #} for root. */
+    String prompt() {
+        String home = pod.home();
+        String dir = cwd.equals(home)
+                ? "~"
+                : !home.equals("/") && cwd.startsWith(home + "/") ? "~" + cwd.substring(home.length()) : cwd;
+        String user = pod.user() == null ? "I have no name!" : pod.user();
+        return user + "@" + pod.hostname() + ":" + dir + (pod.uid() == 0 ? "# " : "$ ");
+    }
+
+    /**
+     * Runs a command given as its words (as {@code exec} receives it): a shell's {@code -c} (also {@code -lc},
+     * {@code -l -c}) runs its line; anything else runs as one command without the shell reading it.
+     */
     Result runArgv(List<String> argv) {
-        if (argv.size() >= 3 && isShell(argv.get(0)) && argv.get(1).equals("-c")) {
-            return run(argv.get(2));
+        if (argv.isEmpty()) {
+            return new Result("", "", 0, false);
         }
-        return argv.isEmpty() ? new Result("", "", 0, false) : command(argv);
+        if (isShell(argv.get(0))) {
+            name = argv.get(0).substring(argv.get(0).lastIndexOf('/') + 1);
+            for (int i = 1; i < argv.size() - 1; i++) {
+                if (argv.get(i).equals("-c") || argv.get(i).equals("-lc")) {
+                    return run(argv.get(i + 1));
+                }
+            }
+        }
+        Io io = new Io(argv.subList(1, argv.size()), "");
+        status = ShellBuiltins.run(this, argv.get(0), io);
+        return new Result(io.out.toString(), io.err.toString(), status, exitRequested);
+    }
+
+    /** Names this shell as the program it was started as ({@code bash}, {@code sh}). */
+    void startedAs(String program) {
+        if (isShell(program)) {
+            name = program.substring(program.lastIndexOf('/') + 1);
+        }
     }
 
     static boolean isShell(String program) {
@@ -67,252 +125,172 @@ final class SimShell {
                 .contains(program);
     }
 
-    /** Runs one command line: commands separated by {@code ;} run in turn until one is {@code exit}. */
+    /** Runs one command line. */
     Result run(String line) {
+        ShellSyntax.Script script;
+        try {
+            script = ShellSyntax.parse(line);
+        } catch (ShellSyntax.SyntaxError e) {
+            status = 2;
+            return new Result("", name + ": " + e.getMessage() + "\n", 2, false);
+        }
         StringBuilder out = new StringBuilder();
         StringBuilder err = new StringBuilder();
-        Result r = new Result("", "", 0, false);
-        for (String part : commands(line)) {
-            r = runOne(part);
-            out.append(r.stdout());
-            err.append(r.stderr());
-            if (r.exit()) {
-                break;
-            }
-        }
-        return new Result(out.toString(), err.toString(), r.status(), r.exit());
-    }
-
-    /** A line split at the semicolons outside quotes. */
-    static List<String> commands(String line) {
-        List<String> out = new ArrayList<>();
-        char quote = 0;
-        int from = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-            } else if (c == '\\') {
-                i++;
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == ';') {
-                out.add(line.substring(from, i));
-                from = i + 1;
-            }
-        }
-        out.add(line.substring(from));
-        return out;
-    }
-
-    /** Runs one command, with {@code > file}, {@code >> file} or {@code >&2} applied to its output. */
-    private Result runOne(String line) {
-        List<String> words = words(line);
-        if (words.contains(">&2")) {
-            words = new ArrayList<>(words);
-            words.remove(">&2");
-            Result r = words.isEmpty() ? new Result("", "", 0, false) : command(words);
-            return new Result("", r.stderr() + r.stdout(), r.status(), r.exit());
-        }
-        if (words.isEmpty()) {
-            return new Result("", "", 0, false);
-        }
-        String target = null;
-        boolean append = false;
-        for (int i = 0; i < words.size() - 1; i++) {
-            if (words.get(i).equals(">") || words.get(i).equals(">>")) {
-                append = words.get(i).equals(">>");
-                target = words.get(i + 1);
-                words = new ArrayList<>(words.subList(0, i));
-                break;
-            }
-        }
-        Result r = command(words);
-        if (target != null && !r.exit()) {
-            String path = resolve(target);
-            if (!isDir(parent(path))) {
-                return new Result("", "sh: " + target + ": No such file or directory\n", 1, false);
-            }
-            if (isDir(path)) {
-                return new Result("", "sh: " + target + ": Is a directory\n", 1, false);
-            }
-            String before = append && scratch.files.get(path) != null ? scratch.files.get(path) : "";
-            scratch.files.put(path, before + r.stdout());
-            return new Result("", r.stderr(), r.status(), false);
-        }
-        return r;
-    }
-
-    private Result command(List<String> w) {
-        String cmd = w.get(0);
-        List<String> args = w.subList(1, w.size());
-        switch (cmd) {
-            case "echo":
-                return ok(String.join(" ", args) + "\n");
-            case "pwd":
-                return ok(cwd + "\n");
-            case "hostname":
-                return ok(pod + "\n");
-            case "whoami":
-                return ok("crater\n");
-            case "true":
-                return ok("");
-            case "false":
-                return new Result("", "", 1, false);
-            case "env":
-                return ok("HOME=/workspace\nHOSTNAME=" + pod + "\nPWD=" + cwd + "\n");
-            case "stty":
-                return args.equals(List.of("size")) ? ok(rows + " " + cols + "\n") : ok("");
-            case "exit":
-                try {
-                    return new Result("", "", args.isEmpty() ? 0 : Integer.parseInt(args.get(0)) & 0xff, true);
-                } catch (NumberFormatException e) {
-                    return new Result("", "sh: exit: " + args.get(0) + ": numeric argument required\n", 2, true);
-                }
-            case "cd": {
-                String path = resolve(args.isEmpty() ? "/workspace" : args.get(0));
-                if (!isDir(path)) {
-                    return fail("sh: cd: " + (args.isEmpty() ? "" : args.get(0)) + ": No such file or directory");
-                }
-                cwd = path;
-                return ok("");
-            }
-            case "ls": {
-                String path = resolve(args.isEmpty() ? "." : args.get(args.size() - 1));
-                if (scratch.files.containsKey(path) && !isDir(path)) {
-                    return ok(name(path) + "\n");
-                }
-                if (!isDir(path)) {
-                    return new Result(
-                            "",
-                            "ls: cannot access '" + args.get(args.size() - 1) + "': No such file or directory\n",
-                            2,
-                            false);
-                }
-                StringBuilder out = new StringBuilder();
-                String prefix = path.equals("/") ? "/" : path + "/";
-                for (String p : scratch.files.keySet()) {
-                    if (p.startsWith(prefix) && p.indexOf('/', prefix.length()) < 0 && p.length() > prefix.length()) {
-                        out.append(name(p)).append(isDir(p) ? "/" : "").append('\n');
-                    }
-                }
-                return ok(out.toString());
-            }
-            case "mkdir":
-            case "touch":
-                for (String a : args) {
-                    String path = resolve(a);
-                    if (!isDir(parent(path))) {
-                        return fail(cmd + ": cannot create '" + a + "': No such file or directory");
-                    }
-                    if (!scratch.files.containsKey(path)) {
-                        scratch.files.put(path, cmd.equals("mkdir") ? null : "");
-                    }
-                }
-                return ok("");
-            case "cat": {
-                StringBuilder out = new StringBuilder();
-                for (String a : args) {
-                    String path = resolve(a);
-                    if (isDir(path)) {
-                        return new Result(out.toString(), "cat: " + a + ": Is a directory\n", 1, false);
-                    }
-                    String content = scratch.files.get(path);
-                    if (content == null) {
-                        return new Result(out.toString(), "cat: " + a + ": No such file or directory\n", 1, false);
-                    }
-                    out.append(content);
-                }
-                return ok(out.toString());
-            }
-            case "rm":
-                for (String a : args) {
-                    String path = resolve(a);
-                    if (!scratch.files.containsKey(path) || isDir(path)) {
-                        return fail("rm: cannot remove '" + a + "': No such file or directory");
-                    }
-                    scratch.files.remove(path);
-                }
-                return ok("");
-            default:
-                return new Result("", "sh: " + cmd + ": command not found\n", 127, false);
-        }
-    }
-
-    private static Result ok(String out) {
-        return new Result(out, "", 0, false);
-    }
-
-    private static Result fail(String message) {
-        return new Result("", message + "\n", 1, false);
-    }
-
-    private boolean isDir(String path) {
-        return path.equals("/") || scratch.files.containsKey(path) && scratch.files.get(path) == null;
-    }
-
-    /** An absolute, normalised path; nothing outside the scratch area's tree exists. */
-    String resolve(String path) {
-        String abs = path.startsWith("/") ? path : cwd + "/" + path;
-        List<String> parts = new ArrayList<>();
-        for (String p : abs.split("/")) {
-            if (p.isEmpty() || p.equals(".")) {
+        for (ShellSyntax.Step step : script.steps()) {
+            if (step.join() == ShellSyntax.Join.AND && status != 0
+                    || step.join() == ShellSyntax.Join.OR && status == 0) {
                 continue;
             }
-            if (p.equals("..")) {
-                if (!parts.isEmpty()) {
-                    parts.remove(parts.size() - 1);
-                }
-            } else {
-                parts.add(p);
+            status = pipeline(step.pipeline(), out, err);
+            if (exitRequested) {
+                break;
             }
         }
-        return "/" + String.join("/", parts);
+        return new Result(out.toString(), err.toString(), status, exitRequested);
     }
 
-    private static String parent(String path) {
-        int i = path.lastIndexOf('/');
-        return i <= 0 ? "/" : path.substring(0, i);
+    /** Runs the commands of a pipeline in turn, each one's output the next one's input; the last one's status. */
+    private int pipeline(ShellSyntax.Pipeline p, StringBuilder out, StringBuilder err) {
+        String input = "";
+        int last = 0;
+        List<ShellSyntax.Command> commands = p.commands();
+        for (int i = 0; i < commands.size(); i++) {
+            boolean alone = commands.size() == 1;
+            Io io = command(commands.get(i), input);
+            if (!alone) {
+                exitRequested = false; // each part of a pipeline runs in a subshell
+            }
+            last = io.status;
+            err.append(io.err);
+            if (i == commands.size() - 1) {
+                out.append(io.out);
+            } else {
+                input = io.out.toString();
+            }
+        }
+        return last;
     }
 
-    private static String name(String path) {
-        return path.substring(path.lastIndexOf('/') + 1);
-    }
-
-    /** Splits a line into words: whitespace separates, single and double quotes group, {@code \} escapes. */
-    static List<String> words(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = null;
-        char quote = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else if (c == '\\' && quote == '"' && i + 1 < line.length()) {
-                    cur.append(line.charAt(++i));
+    /** Expands and runs one command with its assignments and redirections. */
+    private Io command(ShellSyntax.Command c, String stdin) {
+        UnaryOperator<String> lookup = this::lookup;
+        Map<String, String> assigned = new LinkedHashMap<>();
+        int w = 0;
+        for (; w < c.words().size() && ShellSyntax.assignment(c.words().get(w)) != null; w++) {
+            ShellSyntax.Word word = c.words().get(w);
+            assigned.put(ShellSyntax.assignment(word), ShellSyntax.assignedValue(word, lookup, pod.home()));
+        }
+        List<String> argv = new ArrayList<>();
+        for (ShellSyntax.Word word : c.words().subList(w, c.words().size())) {
+            argv.addAll(ShellSyntax.expand(word, lookup, pod.home()));
+        }
+        Io io = new Io(argv.isEmpty() ? List.of() : argv.subList(1, argv.size()), stdin);
+        Target[] fds = {null, Target.OUT, Target.ERR};
+        String input = stdin;
+        for (ShellSyntax.Redirect r : c.redirects()) {
+            String target = String.join(" ", ShellSyntax.expand(r.target(), lookup, pod.home()));
+            try {
+                if (r.op().equals(">&")) {
+                    fds[r.fd()] = fds[Integer.parseInt(target)];
+                } else if (r.op().equals("<")) {
+                    input = target.equals("/dev/null") ? "" : SimFiles.read(files.locate(cwd, target, true));
+                } else if (target.equals("/dev/null")) {
+                    fds[r.fd()] = Target.NULL;
                 } else {
-                    cur.append(c);
+                    SimFiles.Located l = files.locate(cwd, target, true);
+                    files.write(l, "", r.op().equals(">>"));
+                    fds[r.fd()] = new Target(3, l);
                 }
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-                cur = cur == null ? new StringBuilder() : cur;
-            } else if (c == '\\' && i + 1 < line.length()) {
-                cur = cur == null ? new StringBuilder() : cur;
-                cur.append(line.charAt(++i));
-            } else if (Character.isWhitespace(c)) {
-                if (cur != null) {
-                    out.add(cur.toString());
-                    cur = null;
-                }
-            } else {
-                cur = cur == null ? new StringBuilder() : cur;
-                cur.append(c);
+            } catch (SimFiles.FsError e) {
+                io.err
+                        .append(name)
+                        .append(": ")
+                        .append(target)
+                        .append(": ")
+                        .append(e.getMessage())
+                        .append('\n');
+                io.status = 1;
+                return io;
             }
         }
-        if (cur != null) {
-            out.add(cur.toString());
+        Io run = new Io(io.args, input);
+        if (argv.isEmpty()) {
+            assigned.forEach((k, v) -> setVar(k, v, false));
+            io.status = 0;
+        } else {
+            Map<String, String> saved = new LinkedHashMap<>();
+            Set<String> savedExported = new LinkedHashSet<>(exported);
+            assigned.forEach((k, v) -> {
+                saved.put(k, vars.get(k));
+                setVar(k, v, true);
+            });
+            io.status = ShellBuiltins.run(this, argv.get(0), run);
+            saved.forEach((k, v) -> {
+                if (v == null) {
+                    this.vars.remove(k);
+                } else {
+                    this.vars.put(k, v);
+                }
+            });
+            assigned.keySet().stream().filter(k -> !savedExported.contains(k)).forEach(exported::remove);
         }
-        return out;
+        route(run.out.toString(), fds[1], io);
+        route(run.err.toString(), fds[2], io);
+        return io;
+    }
+
+    private void route(String text, Target t, Io io) {
+        if (text.isEmpty() || t.kind() == 0) {
+            return;
+        }
+        if (t.kind() == 1) {
+            io.out.append(text);
+        } else if (t.kind() == 2) {
+            io.err.append(text);
+        } else {
+            try {
+                files.write(t.file(), text, true);
+            } catch (SimFiles.FsError e) {
+                io.err
+                        .append(name)
+                        .append(": ")
+                        .append(t.file().path())
+                        .append(": ")
+                        .append(e.getMessage());
+                io.err.append('\n');
+            }
+        }
+    }
+
+    /** A variable's value: {@code $?}, {@code $0} (the shell's name), positional ones (empty), or a variable. */
+    String lookup(String var) {
+        if (var.equals("?")) {
+            return Integer.toString(status);
+        }
+        if (var.equals("0")) {
+            return name;
+        }
+        if (Character.isDigit(var.charAt(0))) {
+            return "";
+        }
+        return vars.get(var);
+    }
+
+    void setVar(String var, String value, boolean export) {
+        vars.put(var, value);
+        if (export) {
+            exported.add(var);
+        }
+    }
+
+    /** The environment a command sees: the exported variables. */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String k : exported) {
+            if (vars.containsKey(k)) {
+                env.put(k, vars.get(k));
+            }
+        }
+        return env;
     }
 }

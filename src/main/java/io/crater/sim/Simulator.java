@@ -38,6 +38,7 @@ public final class Simulator implements AutoCloseable {
      * Settings of a simulated cluster.
      *
      * @param gpuSampleInterval how often the simulated GPU exporter samples the accelerators of running pods
+     * @param claims the host directories backing PersistentVolumeClaims, by claim name: what pods mounting them see
      */
     public record Settings(
             Fleet fleet,
@@ -45,7 +46,8 @@ public final class Simulator implements AutoCloseable {
             Duration tick,
             Duration startDelay,
             Duration logInterval,
-            Duration gpuSampleInterval) {
+            Duration gpuSampleInterval,
+            Map<String, java.nio.file.Path> claims) {
         public static Settings defaults(Fleet fleet, String jobNamespace) {
             return new Settings(
                     fleet,
@@ -53,7 +55,15 @@ public final class Simulator implements AutoCloseable {
                     Duration.ofMillis(200),
                     Duration.ofMillis(500),
                     Duration.ofSeconds(1),
-                    Duration.ofSeconds(15));
+                    Duration.ofSeconds(15),
+                    Map.of());
+        }
+
+        /** These settings with {@code claim} backed by the host directory {@code dir} (created when missing). */
+        public Settings withClaim(String claim, java.nio.file.Path dir) {
+            Map<String, java.nio.file.Path> more = new java.util.TreeMap<>(claims);
+            more.put(claim, dir);
+            return new Settings(fleet, namespaces, tick, startDelay, logInterval, gpuSampleInterval, Map.copyOf(more));
         }
 
         /**
@@ -68,7 +78,8 @@ public final class Simulator implements AutoCloseable {
                     tick == null ? this.tick : positive("tick", tick),
                     startDelay == null ? this.startDelay : positive("start delay", startDelay),
                     logInterval,
-                    gpuSampleInterval);
+                    gpuSampleInterval,
+                    claims);
         }
 
         /** These settings with the GPU exporter's interval from {@code crater.sim.gpu-sample-interval} (null: as is). */
@@ -81,7 +92,8 @@ public final class Simulator implements AutoCloseable {
                             tick,
                             startDelay,
                             logInterval,
-                            positive("GPU sample interval", gpuSampleInterval));
+                            positive("GPU sample interval", gpuSampleInterval),
+                            claims);
         }
 
         private static Duration positive(String what, String value) {
@@ -163,6 +175,7 @@ public final class Simulator implements AutoCloseable {
         kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval());
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
+        apiServer.shells().configure(settings.claims(), gpus, clock);
         state.nodes = inform(client.nodes().inform(handler(o -> {})));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
         state.pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -278,8 +291,11 @@ public final class Simulator implements AutoCloseable {
                 String key = SimState.key(pod);
                 state.ledger.release(key);
                 logs.remove(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-                SimShell.forget(
-                        pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                apiServer
+                        .shells()
+                        .forget(
+                                pod.getMetadata().getNamespace(),
+                                pod.getMetadata().getName());
                 apiServer
                         .ports()
                         .forget(

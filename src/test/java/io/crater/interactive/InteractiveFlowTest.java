@@ -169,6 +169,13 @@ class InteractiveFlowTest {
         String origin = "http://" + base.getHost() + ":" + base.getPort();
         Term t = terminal(owner, origin, "");
         await().atMost(Duration.ofSeconds(10)).until(() -> t.text().contains("$ "));
+        // The shell is the owner's, at home in their space: the folder SFTP serves, under CRATER_HOME.
+        assertThat(t.text()).contains("tess@").endsWith(":~$ ");
+        java.nio.file.Path space = io.crater.CraterTestResource.home().resolve("spaces/users/tess");
+        java.nio.file.Files.createDirectories(space);
+        java.nio.file.Files.writeString(space.resolve("from-the-space.txt"), "written on the host\n");
+        t.ws.writeBinaryMessage(Buffer.buffer("cat ~/from-the-space.txt && id -un\r"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> t.text().contains("written on the host\r\ntess\r\n"));
         t.ws.writeBinaryMessage(Buffer.buffer("echo hello-from-$HOSTNAME\r"));
         t.ws.writeTextMessage("{\"type\":\"resize\",\"cols\":132,\"rows\":43}");
         t.ws.writeBinaryMessage(Buffer.buffer("stty size\r"));

@@ -521,7 +521,7 @@ class ApiServerTest {
             session.close();
         }
         assertThat(term.toString())
-                .contains("crater@ex-1:/workspace$ ")
+                .contains("root@ex-1:~# ")
                 .contains("40 120")
                 .contains("note.txt")
                 .contains("nosuch: command not found");
