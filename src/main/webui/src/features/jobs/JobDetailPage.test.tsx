@@ -327,7 +327,10 @@ describe('JobDetailPage live', () => {
     installFakeEventSource();
     api.getJob.mockResolvedValue(running);
     renderAt('/jobs/j1');
-    fireEvent.click(await screen.findByTestId('job-log-follow'));
+    // Followed at once, no click and no Refresh: the box says it is connecting until the first line.
+    expect(((await screen.findByTestId('job-log-follow')) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId('job-log-lines').textContent).toBe('Connecting to the log stream…');
+    expect(screen.queryByTestId('job-log-refresh')).toBeNull();
     const first = FakeEventSource.latest('/logs/stream');
     expect(first?.url).toBe('/api/v1/jobs/j1/logs/stream?pod=j1-main-0');
     act(() => {
