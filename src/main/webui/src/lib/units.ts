@@ -296,8 +296,10 @@ export function parseDuration(text: string, maxSeconds: number, bareUnit: 's' | 
   if (!Number.isInteger(seconds)) return fail('units.wholeSeconds');
   if (seconds === 0) return fail('units.tooSmall', { limit: '1s' });
   if (seconds > maxSeconds) return tooLarge(formatDuration(maxSeconds));
+  // A whole number with its unit is sent as written ("24h" stays "24h"); otherwise in the largest exact unit.
   const [u, s] = DURATION_UNITS.find(([, sz]) => seconds % sz === 0) ?? ['s', 1];
-  return { ok: true, value: seconds, api: `${seconds / s}${u}`, shown: formatDuration(seconds) };
+  const api = m?.[2] !== undefined && Number.isInteger(number.value) ? `${number.value}${unit}` : `${seconds / s}${u}`;
+  return { ok: true, value: seconds, api, shown: formatDuration(seconds) };
 }
 
 /** Money in the currency's main unit with at most 6 decimals: "12,5" → 12500000 micro-units, `api` "12.5". */
