@@ -149,14 +149,6 @@ export function parseQuantityMilli(text: string): number | null {
   return Number.isFinite(milli) ? milli : null;
 }
 
-/** Whether `text` is a quantity the server will accept for the resource (accelerators: whole devices). */
-export function isValidAmount(resource: string, text: string): boolean {
-  const milli = parseQuantityMilli(text);
-  if (milli === null) return false;
-  if (resourceKind(resource) === 'accelerator') return milli % 1000 === 0;
-  return true;
-}
-
 // ---- Parsing what a person types, in the unit the field states ----
 
 /** Why an input was not understood: an i18n key under "units." and the values it names. */
