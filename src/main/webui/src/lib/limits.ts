@@ -9,6 +9,9 @@ const TiB = 1024 * GiB;
 /** A job's display name: 1 to 100 characters (refused above, never cut). */
 export const MAX_JOB_NAME = 100;
 
+/** A template's name: 1 to 100 characters. */
+export const MAX_TEMPLATE_NAME = 100;
+
 /** One pod of a job. */
 export const JOB_LIMITS = {
   maxCpuMilli: 1024 * 1000,

@@ -281,6 +281,12 @@ describe('JobDetailPage', () => {
     fireEvent.click(await screen.findByTestId('job-save-template'));
     const name = screen.getByTestId('template-name') as HTMLInputElement;
     expect(name.value).toBe('train-resnet');
+    // A name over the limit is kept as typed and refused with the limit, not cut.
+    fireEvent.change(name, { target: { value: 't'.repeat(150) } });
+    expect(name.value).toHaveLength(150);
+    expect(screen.getByText('Too long: at most 100 characters (this has 150).')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('template-save-confirm'));
+    expect(api.saveJobAsTemplate).not.toHaveBeenCalled();
     fireEvent.change(name, { target: { value: ' My DDP ' } });
     fireEvent.change(screen.getByTestId('template-visibility'), { target: { value: 'account' } });
     fireEvent.click(screen.getByTestId('template-save-confirm'));
