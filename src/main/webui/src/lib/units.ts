@@ -149,10 +149,196 @@ export function parseQuantityMilli(text: string): number | null {
   return Number.isFinite(milli) ? milli : null;
 }
 
-/** Whether `text` is a quantity the server will accept for the resource (accelerators: whole devices). */
-export function isValidAmount(resource: string, text: string): boolean {
-  const milli = parseQuantityMilli(text);
-  if (milli === null) return false;
-  if (resourceKind(resource) === 'accelerator') return milli % 1000 === 0;
-  return true;
+// ---- Parsing what a person types, in the unit the field states ----
+
+/** Why an input was not understood: an i18n key under "units." and the values it names. */
+export interface UnitProblem {
+  key: string;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * An input understood: `value` in the field's base unit (milli-units for cpu and accelerators, bytes for memory,
+ * seconds for durations, micro-units for money), `api` the text the server takes for it, `shown` what to put
+ * beside the input ("64 GiB").
+ */
+export type Parsed = { ok: true; value: number; api: string; shown: string } | { ok: false; problem: UnitProblem };
+
+const FULL_WIDTH = /[\uFF10-\uFF19\uFF0C\uFF0E\u3002]/g;
+
+/** Full-width digits and separators (a Chinese input method) as ASCII: "１２，５" → "12,5". */
+function asciiDigits(text: string): string {
+  return text.replace(FULL_WIDTH, (c) => {
+    const code = c.charCodeAt(0);
+    if (code >= 0xff10 && code <= 0xff19) return String(code - 0xff10);
+    return code === 0xff0c ? ',' : '.';
+  });
+}
+
+/**
+ * A non-negative decimal number written with either separator: "1.5" and "1,5" are both 1.5 (the zh-CN and en
+ * consoles write "1.5"; a comma is taken as a decimal separator too). "1,500" could be either 1.5 or 1500, so it is
+ * refused as ambiguous, as are grouping forms like "1,234.5".
+ */
+export function parseDecimal(text: string): { ok: true; value: number; digits: string } | { ok: false; problem: UnitProblem } {
+  const t = asciiDigits(text).trim().replace(/^\+/, '');
+  if (t === '') return { ok: false, problem: { key: 'units.required' } };
+  if (/^-/.test(t)) return { ok: false, problem: { key: 'units.negative' } };
+  if (/^\d+,\d{3}$/.test(t)) return { ok: false, problem: { key: 'units.ambiguousComma', values: { text: t } } };
+  const normal = t.replace(',', '.');
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(normal)) return { ok: false, problem: { key: 'units.notANumber' } };
+  return { ok: true, value: Number(normal), digits: normal };
+}
+
+/** "Too large: at most <limit> <unit>"; `unit` is an i18n key ("units.cpu") or '' when the limit says it. */
+function tooLarge(limit: string, unit = ''): Parsed {
+  return { ok: false, problem: { key: 'units.tooLarge', values: { limit, unit } } };
+}
+
+function fail(key: string, values?: Record<string, string | number>): Parsed {
+  return values ? { ok: false, problem: { key, values } } : { ok: false, problem: { key } };
+}
+
+/** CPU in cores: "8", "1.5", "1,5" or millicores "500m". `api` is "8" or "1500m". */
+export function parseCpu(text: string, maxMilli: number, minMilli = 0): Parsed {
+  const t = asciiDigits(text).trim();
+  const milliForm = /^(.*\d)\s*m$/.exec(t);
+  const number = parseDecimal(milliForm ? (milliForm[1] ?? '') : t.replace(/\s*cores?$/i, ''));
+  if (!number.ok) return { ok: false, problem: number.problem };
+  const milli = Math.round(milliForm ? number.value : number.value * 1000);
+  if (milliForm && !Number.isInteger(number.value)) return fail('units.wholeMillicores');
+  if (milli > maxMilli) return tooLarge(trimNumber(maxMilli / 1000, 3), 'units.cpu');
+  if (milli < minMilli) return fail('units.tooSmall', { limit: trimNumber(minMilli / 1000, 3), unit: 'units.cpu' });
+  const api = milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+  return { ok: true, value: milli, api, shown: trimNumber(milli / 1000, 3) };
+}
+
+const MEMORY_UNITS: Record<string, [number, string]> = {
+  Mi: [MIB, 'Mi'],
+  MiB: [MIB, 'Mi'],
+  Gi: [GIB, 'Gi'],
+  GiB: [GIB, 'Gi'],
+  Ti: [TIB, 'Ti'],
+  TiB: [TIB, 'Ti'],
+  M: [1e6, 'M'],
+  MB: [1e6, 'M'],
+  G: [1e9, 'G'],
+  GB: [1e9, 'G'],
+  T: [1e12, 'T'],
+  TB: [1e12, 'T'],
+};
+
+/** Whole bytes as the server's memory quantity: "64Gi", "1536Mi", else rounded up to whole KiB. */
+function memoryQuantity(bytes: number): string {
+  if (bytes === 0) return '0';
+  if (bytes % GIB === 0) return `${bytes / GIB}Gi`;
+  if (bytes % MIB === 0) return `${bytes / MIB}Mi`;
+  return `${Math.ceil(bytes / KIB)}Ki`;
+}
+
+/**
+ * Memory in a field labelled GiB: a bare number is GiB ("64" → 64 GiB, "1,5" → 1.5 GiB); Mi, Gi, Ti, M, G and T
+ * (also written MiB, GB, …) say their own unit. `api` always carries a unit, as the server requires.
+ */
+export function parseMemoryGiB(text: string, maxBytes: number, minBytes = 0): Parsed {
+  const t = asciiDigits(text).trim();
+  const m = /^(.*?)\s*([A-Za-z]+)?$/.exec(t);
+  const suffix = m?.[2];
+  const unit = suffix === undefined ? ([GIB, 'Gi'] as [number, string]) : MEMORY_UNITS[suffix];
+  if (unit === undefined) return fail('units.memoryUnit', { unit: suffix ?? '' });
+  const number = parseDecimal(m?.[1] ?? '');
+  if (!number.ok) return { ok: false, problem: number.problem };
+  const bytes = Math.ceil(number.value * unit[0]);
+  if (bytes > maxBytes) return tooLarge(formatBytes(maxBytes));
+  if (bytes < minBytes) return fail('units.tooSmall', { limit: formatBytes(minBytes) });
+  const exact = suffix !== undefined && Number.isInteger(number.value) && number.value > 0;
+  const api = exact ? `${number.value}${unit[1]}` : memoryQuantity(bytes);
+  return { ok: true, value: bytes, api, shown: formatBytes(bytes) };
+}
+
+/** A count of whole things (accelerators, jobs, workers): no sign, no fraction, at most `max`. */
+export function parseCount(text: string, max: number, unit = 'units.accelerator'): Parsed {
+  const number = parseDecimal(text);
+  if (!number.ok) return { ok: false, problem: number.problem };
+  if (!Number.isInteger(number.value)) return fail('units.wholeNumber');
+  if (number.value > max) return tooLarge(String(max), unit);
+  const n = number.value;
+  return { ok: true, value: n, api: String(n), shown: String(n) };
+}
+
+const DURATION_UNITS: [string, number][] = [
+  ['d', 86_400],
+  ['h', 3_600],
+  ['m', 60],
+  ['s', 1],
+];
+
+/**
+ * A duration such as "90m", "12h", "3d" or "1,5h"; a bare number is in `bareUnit` (hours by default).
+ * `api` is the server's form: a whole number of the largest unit that fits exactly ("1.5h" → "90m").
+ */
+export function parseDuration(text: string, maxSeconds: number, bareUnit: 's' | 'm' | 'h' | 'd' = 'h'): Parsed {
+  const t = asciiDigits(text).trim();
+  const m = /^(.*?)\s*([smhd])?$/.exec(t);
+  const unit = m?.[2] ?? bareUnit;
+  const number = parseDecimal(m?.[1] ?? '');
+  if (!number.ok) return { ok: false, problem: number.problem };
+  const size = DURATION_UNITS.find(([u]) => u === unit)?.[1] ?? 1;
+  const seconds = number.value * size;
+  if (!Number.isInteger(seconds)) return fail('units.wholeSeconds');
+  if (seconds === 0) return fail('units.tooSmall', { limit: '1s' });
+  if (seconds > maxSeconds) return tooLarge(formatDuration(maxSeconds));
+  // A whole number with its unit is sent as written ("24h" stays "24h"); otherwise in the largest exact unit.
+  const [u, s] = DURATION_UNITS.find(([, sz]) => seconds % sz === 0) ?? ['s', 1];
+  const api = m?.[2] !== undefined && Number.isInteger(number.value) ? `${number.value}${unit}` : `${seconds / s}${u}`;
+  return { ok: true, value: seconds, api, shown: formatDuration(seconds) };
+}
+
+/** Money in the currency's main unit with at most 6 decimals: "12,5" → 12500000 micro-units, `api` "12.5". */
+export function parseMoney(text: string, maxMicro: number): Parsed {
+  const number = parseDecimal(text);
+  if (!number.ok) return { ok: false, problem: number.problem };
+  const [whole = '0', fraction = ''] = number.digits.split('.');
+  if (fraction.length > 6) return fail('units.tooManyDecimals', { digits: 6 });
+  const micro = Number(whole) * 1_000_000 + Number(fraction.padEnd(6, '0'));
+  if (micro > maxMicro) return tooLarge(formatMoney(maxMicro));
+  return { ok: true, value: micro, api: formatMoney(micro), shown: formatMoney(micro) };
+}
+
+/** Micro-units of money as a plain decimal: 12500000 → "12.5". */
+export function formatMoney(micro: number): string {
+  const whole = Math.floor(micro / 1_000_000);
+  const fraction = String(micro % 1_000_000).padStart(6, '0').replace(/0+$/, '');
+  return fraction === '' ? String(whole) : `${whole}.${fraction}`;
+}
+
+/**
+ * A quota or limit amount of a resource as the console's fields take it: cpu in cores, memory in GiB, an
+ * accelerator model in whole devices.
+ */
+export function parseResourceAmount(resource: string, text: string, limits: { maxCpuMilli: number; maxMemoryBytes: number; maxAccelerators: number }): Parsed {
+  switch (resourceKind(resource)) {
+    case 'cpu':
+      return parseCpu(text, limits.maxCpuMilli);
+    case 'memory':
+      return parseMemoryGiB(text, limits.maxMemoryBytes);
+    case 'accelerator':
+      return parseCount(text, limits.maxAccelerators);
+  }
+}
+
+/** A server quantity of a resource in the field's own unit, for editing: "64Gi" → "64", "500m" cpu → "0.5". */
+export function quantityToField(resource: string, quantity: string): string {
+  const milli = parseQuantityMilli(quantity);
+  if (milli === null) return quantity;
+  switch (resourceKind(resource)) {
+    case 'memory': {
+      const gib = milli / 1000 / GIB;
+      return Math.round(gib * 1000) / 1000 === gib ? trimNumber(gib, 3) : quantity;
+    }
+    case 'cpu':
+      return milli % 1 === 0 ? trimNumber(milli / 1000, 3) : quantity;
+    case 'accelerator':
+      return trimNumber(milli / 1000, 3);
+  }
 }

@@ -11,6 +11,7 @@ import io.crater.identity.GovernanceConfig;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
+import io.crater.policy.Amounts;
 import io.crater.policy.Grant;
 import io.crater.policy.MemberLimits;
 import io.crater.policy.Quantities;
@@ -321,8 +322,9 @@ public class QuotaService {
                 errors.add(new Problem.FieldError(at + ".resource", "listed twice"));
                 continue;
             }
-            Long g = amount(item.guaranteed(), at + ".guaranteed", errors);
-            Long m = amount(item.max(), at + ".max", errors);
+            Amounts.Kind kind = Amounts.Kind.of(item.resource());
+            Long g = amount(kind, item.guaranteed(), at + ".guaranteed", errors);
+            Long m = amount(kind, item.max(), at + ".max", errors);
             if (g != null && m != null) {
                 if (m < g) {
                     errors.add(new Problem.FieldError(at + ".max", "must be at least guaranteed"));
@@ -337,23 +339,14 @@ public class QuotaService {
         return out;
     }
 
-    /** A non-negative quantity in milli-units, or null with an error recorded. */
-    static Long amount(String quantity, String field, List<Problem.FieldError> errors) {
-        if (quantity == null || quantity.isBlank()) {
-            errors.add(new Problem.FieldError(field, "required"));
+    /** A non-negative amount of the kind in milli-units within its limit, or null with an error recorded. */
+    static Long amount(Amounts.Kind kind, String quantity, String field, List<Problem.FieldError> errors) {
+        Amounts.Checked c = Amounts.check(kind, quantity);
+        if (!c.ok()) {
+            errors.add(new Problem.FieldError(field, c.problem()));
             return null;
         }
-        try {
-            long v = Quantities.toMilli(quantity.trim());
-            if (v < 0) {
-                errors.add(new Problem.FieldError(field, "must not be negative"));
-                return null;
-            }
-            return v;
-        } catch (IllegalArgumentException e) {
-            errors.add(new Problem.FieldError(field, "not a quantity (examples: 8, 500m, 64Gi)"));
-            return null;
-        }
+        return c.milli();
     }
 
     private static Map<String, String> summary(Map<String, QuotaLimit> q) {
@@ -461,7 +454,7 @@ public class QuotaService {
                 if (!known.contains(k)) {
                     errors.add(new Problem.FieldError("resources." + k, "unknown resource"));
                 } else {
-                    Long milli = amount(v, "resources." + k, errors);
+                    Long milli = amount(Amounts.Kind.of(k), v, "resources." + k, errors);
                     if (milli != null) {
                         res.put(k, milli);
                     }

@@ -13,6 +13,7 @@ import io.crater.platform.ApiException;
 import io.crater.platform.Page;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
+import io.crater.policy.Amounts;
 import io.crater.policy.Quantities;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -118,16 +119,11 @@ public class ApprovalService {
         if (req.resource() == null || !known.contains(req.resource())) {
             errors.add(new Problem.FieldError("resource", "unknown resource; known: " + String.join(", ", known)));
         }
-        Long amount = null;
-        try {
-            amount = req.amount() == null
-                    ? null
-                    : Quantities.toMilli(req.amount().trim());
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        if (amount == null || amount <= 0) {
-            errors.add(new Problem.FieldError("amount", "a positive quantity (examples: 4, 500m, 64Gi)"));
+        Amounts.Kind kind = Amounts.Kind.of(req.resource() == null ? "" : req.resource());
+        Amounts.Checked checked = Amounts.check(kind, req.amount(), 1, Amounts.maxMilli(kind));
+        Long amount = checked.ok() ? checked.milli() : null;
+        if (!checked.ok()) {
+            errors.add(new Problem.FieldError("amount", "a positive amount: " + checked.problem()));
         }
         if (req.until() == null || !req.until().isAfter(now)) {
             errors.add(new Problem.FieldError("until", "a time in the future"));

@@ -113,6 +113,9 @@ public class SshKeys {
                 }));
     }
 
+    static final String NOT_OPENSSH =
+            "not an OpenSSH public key: expected a line like `ssh-ed25519 AAAA… comment` (the contents of ~/.ssh/id_ed25519.pub)";
+
     /** Parses one authorized_keys line; a 400 {@code InvalidSshKey} when it is not a usable public key. */
     static Parsed parse(String line) {
         if (line == null || line.isBlank() || line.contains("PRIVATE KEY")) {
@@ -121,7 +124,7 @@ public class SshKeys {
         try {
             AuthorizedKeyEntry entry = AuthorizedKeyEntry.parseAuthorizedKeyEntry(line.trim());
             if (entry == null) {
-                throw invalid("not a public key line");
+                throw invalid(NOT_OPENSSH);
             }
             PublicKey key = entry.resolvePublicKey(null, PublicKeyEntryResolver.FAILING);
             String type = KeyUtils.getKeyType(key);
@@ -132,7 +135,8 @@ public class SshKeys {
         } catch (ApiException e) {
             throw e;
         } catch (Exception e) {
-            throw invalid("not a valid public key: " + e.getMessage());
+            // The parser's own words ("Premature EOF - expected=129, actual=2") help nobody who pasted a key.
+            throw invalid(NOT_OPENSSH);
         }
     }
 

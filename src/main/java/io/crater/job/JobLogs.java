@@ -79,8 +79,23 @@ public class JobLogs {
         int tail = tailLines == null ? 1000 : Math.max(1, Math.min(tailLines, 100_000));
         return readablePod(publicId, pod, caller)
                 .flatMap(name -> vertx.executeBlocking(Uni.createFrom().item(() -> live(name, tail)))
-                        .flatMap(live ->
-                                live.isPresent() ? Uni.createFrom().item(live.get()) : archived(publicId, name)));
+                        .flatMap(live -> live.isPresent()
+                                ? Uni.createFrom().item(live.get())
+                                : archived(publicId, name).map(text -> lastLines(text, tail))));
+    }
+
+    /** The last {@code n} lines of a text (each with its line end), as the live log's {@code tailLines} gives them. */
+    static String lastLines(String text, int n) {
+        int end = text.endsWith("\n") ? text.length() - 1 : text.length();
+        int from = end;
+        for (int seen = 0; seen < n; seen++) {
+            int nl = text.lastIndexOf('\n', from - 1);
+            if (nl < 0) {
+                return text;
+            }
+            from = nl;
+        }
+        return text.substring(from + 1);
     }
 
     private Optional<String> live(String pod, int tail) {

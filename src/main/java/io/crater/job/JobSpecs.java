@@ -4,9 +4,9 @@ import io.crater.cluster.AcceleratorModel;
 import io.crater.job.JobViews.SubmitJob;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
+import io.crater.policy.Amounts;
 import io.crater.policy.EffectiveRequest;
 import io.crater.policy.PodDemand;
-import io.crater.policy.Quantities;
 import io.crater.policy.Resources;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ final class JobSpecs {
 
     private static final Pattern ENV_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,127}$");
     private static final Pattern DURATION = Pattern.compile("^([0-9]{1,6})(s|m|h|d)$");
+    static final int MAX_NAME = 100;
     static final long MAX_CPU_MILLI = 1024_000;
     static final long MAX_MEMORY_BYTES = 16L << 40;
     static final int MAX_ACCELERATORS = 64;
@@ -85,8 +86,12 @@ final class JobSpecs {
             errors.add(new Problem.FieldError("kind", "one of jupyter, webide, custom, pytorch, inference"));
         }
         String name = req.name() == null ? "" : req.name().trim();
-        if (name.isEmpty() || name.length() > 100) {
-            errors.add(new Problem.FieldError("name", "1 to 100 characters"));
+        if (name.isEmpty() || name.length() > MAX_NAME) {
+            errors.add(new Problem.FieldError(
+                    "name",
+                    name.isEmpty()
+                            ? "required"
+                            : "at most " + MAX_NAME + " characters (this one has " + name.length() + ")"));
         }
         String image = req.image() == null || req.image().isBlank()
                 ? defaultImage(kind, config)
@@ -127,15 +132,30 @@ final class JobSpecs {
         });
         JobViews.PodResources res =
                 req.resources() == null ? new JobViews.PodResources(null, null, null, null, null) : req.resources();
-        long cpu = quantity(res.cpu(), "1", "resources.cpu", 1, MAX_CPU_MILLI, errors);
-        long memoryMilli =
-                quantity(res.memory(), "4Gi", "resources.memory", 1000L << 20, MAX_MEMORY_BYTES * 1000, errors);
+        long cpu = quantity(Amounts.Kind.CPU, res.cpu(), "1", "resources.cpu", 1, MAX_CPU_MILLI, errors);
+        long memoryMilli = quantity(
+                Amounts.Kind.MEMORY,
+                res.memory(),
+                "4Gi",
+                "resources.memory",
+                1000L << 20,
+                MAX_MEMORY_BYTES * 1000,
+                errors);
         long shmMilli = res.sharedMemory() == null
                 ? 0
-                : quantity(res.sharedMemory(), "0", "resources.sharedMemory", 0, MAX_MEMORY_BYTES * 1000, errors);
+                : quantity(
+                        Amounts.Kind.MEMORY,
+                        res.sharedMemory(),
+                        "0",
+                        "resources.sharedMemory",
+                        0,
+                        MAX_MEMORY_BYTES * 1000,
+                        errors);
         int count = res.accelerators() == null ? 0 : res.accelerators();
         if (count < 0 || count > MAX_ACCELERATORS) {
-            errors.add(new Problem.FieldError("resources.accelerators", "0 to " + MAX_ACCELERATORS));
+            errors.add(new Problem.FieldError(
+                    "resources.accelerators",
+                    count < 0 ? "must not be negative" : "too large: at most " + MAX_ACCELERATORS + " per pod"));
         }
         AcceleratorModel model = null;
         if (res.acceleratorModel() != null && !res.acceleratorModel().isBlank()) {
@@ -218,18 +238,18 @@ final class JobSpecs {
     }
 
     private static long quantity(
-            String value, String fallback, String field, long min, long max, List<Problem.FieldError> errors) {
-        try {
-            long v = Quantities.toMilli(value == null || value.isBlank() ? fallback : value.trim());
-            if (v < min || v > max) {
-                errors.add(new Problem.FieldError(
-                        field, "between " + Quantities.format(min) + " and " + Quantities.format(max)));
-            }
-            return v;
-        } catch (IllegalArgumentException e) {
-            errors.add(new Problem.FieldError(field, "not a quantity (examples: 4, 500m, 16Gi)"));
-            return 0;
+            Amounts.Kind kind,
+            String value,
+            String fallback,
+            String field,
+            long min,
+            long max,
+            List<Problem.FieldError> errors) {
+        Amounts.Checked c = Amounts.check(kind, value == null || value.isBlank() ? fallback : value, min, max);
+        if (!c.ok()) {
+            errors.add(new Problem.FieldError(field, c.problem()));
         }
+        return c.milli();
     }
 
     private static Duration timeLimit(String value, JobKind kind, TimeLimits config, List<Problem.FieldError> errors) {

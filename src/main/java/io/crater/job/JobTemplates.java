@@ -201,6 +201,8 @@ final class JobTemplates {
         try {
             Quantities.toMilli(v);
             return null;
+        } catch (Quantities.TooLarge e) {
+            return "too large for any resource";
         } catch (IllegalArgumentException e) {
             return "a quantity such as 4, 500m or 16Gi";
         }

@@ -18,6 +18,25 @@ public final class Quantities {
 
     private Quantities() {}
 
+    /** A well-formed quantity whose value does not fit Crater's integer milli-units. */
+    public static final class TooLarge extends IllegalArgumentException {
+        public TooLarge(String quantity, Throwable cause) {
+            super("quantity out of range: '" + quantity + "'", cause);
+        }
+    }
+
+    /** True when the quantity carries a size suffix (k, M, G, T, P, E or Ki … Ei), i.e. is not a bare number. */
+    public static boolean hasSizeSuffix(String quantity) {
+        if (quantity == null) {
+            return false;
+        }
+        Matcher m = QUANTITY.matcher(quantity.trim());
+        if (!m.matches() || m.group(2) == null) {
+            return false;
+        }
+        return m.group(2).matches("Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E");
+    }
+
     /** Parses a quantity into milli-units, rounding a fraction of a milli-unit up (as Kubernetes does). */
     public static long toMilli(String quantity) {
         if (quantity == null || quantity.isBlank()) {
@@ -32,7 +51,7 @@ public final class Quantities {
         try {
             return milli.setScale(0, RoundingMode.CEILING).longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("quantity out of range: '" + quantity + "'", e);
+            throw new TooLarge(quantity, e);
         }
     }
 
@@ -60,7 +79,11 @@ public final class Quantities {
             return BigDecimal.ONE;
         }
         if (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E') {
-            return BigDecimal.TEN.pow(Integer.parseInt(suffix.substring(1)), java.math.MathContext.UNLIMITED);
+            int exponent = Integer.parseInt(suffix.substring(1));
+            if (Math.abs(exponent) > 40) {
+                throw new TooLarge(suffix, null); // beyond any milli-unit amount either way; never expand it
+            }
+            return BigDecimal.TEN.pow(exponent, java.math.MathContext.UNLIMITED);
         }
         return switch (suffix) {
             case "n" -> new BigDecimal("0.000000001");

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
+import { splitFieldErrors } from '../../api/fieldErrors';
 import { describeError } from './States';
 import { labelText } from './ui';
 
@@ -32,12 +33,23 @@ export function Field({
   );
 }
 
-/** Inline message for a failed mutation: problem detail plus the field errors and reasons. */
-export function FormError({ error, message }: { error: unknown; message?: string }) {
+/**
+ * Inline message for a failed mutation: problem detail plus the field errors and reasons. Field errors the form
+ * already shows under their own inputs (`shownFields`) are not repeated here.
+ */
+export function FormError({
+  error,
+  message,
+  shownFields,
+}: {
+  error: unknown;
+  message?: string;
+  shownFields?: (field: string) => boolean;
+}) {
   const { t } = useTranslation();
   if (error === null || error === undefined) return null;
   const details = isApiError(error)
-    ? [...error.fieldErrors.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)), ...error.reasons]
+    ? [...splitFieldErrors(error, shownFields ?? (() => false)).rest, ...error.reasons]
     : [];
   return (
     <div

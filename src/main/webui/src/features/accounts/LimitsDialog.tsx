@@ -4,12 +4,23 @@ import { useTranslation } from 'react-i18next';
 import { putDefaultLimits, putMemberLimits } from '../../api/accounts';
 import type { Limits } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
+import { fieldError } from '../../api/errors';
 import { Field, FormError } from '../../components/common/Form';
+import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
 import { ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../components/common/ui';
+import { btnPrimary, btnSecondary } from '../../components/common/ui';
+import { resourceKind } from '../../lib/units';
 import { unitKey } from './QuotaSection';
 import { accountKeys, defaultLimitsQuery, limitsQuery } from './queries';
-import { formToLimits, limitsToForm, type LimitsForm, type LimitsFormErrors } from './limitsForm';
+import {
+  formToLimits,
+  isLimitsField,
+  limitsToForm,
+  parseLimitAmount,
+  parseLimitCount,
+  type LimitsForm,
+  type LimitsFormErrors,
+} from './limitsForm';
 
 interface LimitsDialogProps {
   slug: string;
@@ -58,6 +69,11 @@ function LimitsEditor({
         : t('limits.inheritValue', { value })
       : t('limits.none');
   const labels = new Map(resources.map((r) => [r.key, r.label]));
+  // The console's own check first; else what the server said about this field.
+  const errorFor = (path: string) => {
+    const local = errors[path];
+    return local ? unitProblemText(t, local) : fieldError(mutation.error, path);
+  };
   const keys = Object.keys(form.resources);
 
   return (
@@ -66,51 +82,48 @@ function LimitsEditor({
       {keys.length === 0 && <p className="text-sm text-slate-500">{t('limits.noResources')}</p>}
       <div className="grid gap-3 sm:grid-cols-2">
         {keys.map((key) => {
-          const err = errors[`resource:${key}`];
+          const err = errorFor(`resources.${key}`);
           return (
-            <Field
-              key={key}
-              label={`${labels.get(key) ?? key} (${t(unitKey(key))})`}
-              error={err ? t(err) : undefined}
-            >
-              <input
-                data-testid={`limit-resource-${key}`}
-                className={`${inputClass} ${err ? inputInvalid : ''}`}
+            <Field key={key} label={`${labels.get(key) ?? key} (${t(unitKey(key))})`}>
+              <QuantityInput
+                testId={`limit-resource-${key}`}
                 value={form.resources[key] ?? ''}
+                parse={(text) => parseLimitAmount(key, text)}
+                unitKey={resourceKind(key) === 'memory' ? undefined : unitKey(key)}
+                error={err}
                 disabled={!canEdit}
                 placeholder={placeholder(defaults?.resources?.[key])}
-                onChange={(e) => setForm((f) => ({ ...f, resources: { ...f.resources, [key]: e.target.value } }))}
+                onChange={(text) => setForm((f) => ({ ...f, resources: { ...f.resources, [key]: text } }))}
               />
             </Field>
           );
         })}
-        <Field label={t('limits.maxRunningJobs')} error={errors.maxRunningJobs ? t(errors.maxRunningJobs) : undefined}>
-          <input
-            data-testid="limit-max-running-jobs"
+        <Field label={t('limits.maxRunningJobs')}>
+          <QuantityInput
+            testId="limit-max-running-jobs"
             inputMode="numeric"
-            className={`${inputClass} ${errors.maxRunningJobs ? inputInvalid : ''}`}
             value={form.maxRunningJobs}
+            parse={parseLimitCount}
+            error={errorFor('maxRunningJobs')}
             disabled={!canEdit}
             placeholder={placeholder(defaults?.maxRunningJobs)}
-            onChange={(e) => setForm((f) => ({ ...f, maxRunningJobs: e.target.value }))}
+            onChange={(text) => setForm((f) => ({ ...f, maxRunningJobs: text }))}
           />
         </Field>
-        <Field
-          label={t('limits.maxInteractiveSessions')}
-          error={errors.maxInteractiveSessions ? t(errors.maxInteractiveSessions) : undefined}
-        >
-          <input
-            data-testid="limit-max-sessions"
+        <Field label={t('limits.maxInteractiveSessions')}>
+          <QuantityInput
+            testId="limit-max-sessions"
             inputMode="numeric"
-            className={`${inputClass} ${errors.maxInteractiveSessions ? inputInvalid : ''}`}
             value={form.maxInteractiveSessions}
+            parse={parseLimitCount}
+            error={errorFor('maxInteractiveSessions')}
             disabled={!canEdit}
             placeholder={placeholder(defaults?.maxInteractiveSessions)}
-            onChange={(e) => setForm((f) => ({ ...f, maxInteractiveSessions: e.target.value }))}
+            onChange={(text) => setForm((f) => ({ ...f, maxInteractiveSessions: text }))}
           />
         </Field>
       </div>
-      {mutation.isError && <FormError error={mutation.error} />}
+      {mutation.isError && <FormError error={mutation.error} shownFields={isLimitsField} />}
       <div className="flex justify-end gap-2">
         <button type="button" className={btnSecondary} onClick={onClose}>
           {canEdit ? t('common.cancel') : t('common.close')}

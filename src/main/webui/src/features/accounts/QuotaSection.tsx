@@ -6,12 +6,13 @@ import { fieldError } from '../../api/errors';
 import type { Account, QuotaItem, QuotaLine } from '../../api/types';
 import { FormError } from '../../components/common/Form';
 import { EmptyState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, btnSmall, inputClass, inputInvalid, tableWrap, td, th } from '../../components/common/ui';
-import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { btnPrimary, btnSecondary, btnSmall, tableWrap, td, th } from '../../components/common/ui';
+import { formatResourceMilli, resourceKind, type UnitProblem } from '../../lib/units';
+import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
 import { quotaResourceKeys, useAcceleratorModels } from '../catalog/queries';
 import { accountKeys } from './queries';
 import { quotaBar } from './quotaBar';
-import { quotaItems, quotaRowsFrom, validateQuotaRows } from './quotaRows';
+import { parseQuotaAmount, quotaItems, quotaRowsFrom, validateQuotaRows } from './quotaRows';
 
 /** i18n key of a resource's display unit. */
 export function unitKey(resource: string): string {
@@ -155,7 +156,7 @@ function QuotaEditor({ account, onDone }: { account: Account; onDone: () => void
   const queryClient = useQueryClient();
   const models = useAcceleratorModels();
   const [rows, setRows] = useState<QuotaItem[]>(() => quotaRowsFrom(account.quota));
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const [localErrors, setLocalErrors] = useState<Record<string, UnitProblem>>({});
   const [adding, setAdding] = useState('');
   const mutation = useMutation({
     mutationFn: (items: QuotaItem[]) => putQuota(account.slug, items),
@@ -188,8 +189,9 @@ function QuotaEditor({ account, onDone }: { account: Account; onDone: () => void
 
   const errorFor = (path: string) => {
     const local = localErrors[path];
-    return local ? t(local) : fieldError(mutation.error, path);
+    return local ? unitProblemText(t, local) : fieldError(mutation.error, path);
   };
+  const unitOf = (resource: string) => (resourceKind(resource) === 'memory' ? undefined : unitKey(resource));
 
   return (
     <div data-testid="quota-editor" className="flex flex-col gap-3 rounded-xl border border-indigo-200 bg-indigo-50/40 p-4">
@@ -220,26 +222,26 @@ function QuotaEditor({ account, onDone }: { account: Account; onDone: () => void
                     {rErr && <span role="alert" className="block text-xs text-rose-700">{rErr}</span>}
                   </td>
                   <td className="px-4 py-1.5 align-top">
-                    <input
-                      data-testid={`quota-guaranteed-${row.resource}`}
-                      aria-label={`${label(row.resource)} ${t('quota.guaranteed')}`}
-                      aria-invalid={gErr !== undefined}
-                      className={`${inputClass} ${gErr ? inputInvalid : ''}`}
+                    <QuantityInput
+                      testId={`quota-guaranteed-${row.resource}`}
+                      aria-label={`${label(row.resource)} ${t('quota.guaranteed')} (${t(unitKey(row.resource))})`}
                       value={row.guaranteed}
-                      onChange={(e) => update(i, { guaranteed: e.target.value })}
+                      parse={(text) => parseQuotaAmount(row.resource, text)}
+                      unitKey={unitOf(row.resource)}
+                      error={gErr}
+                      onChange={(text) => update(i, { guaranteed: text })}
                     />
-                    {gErr && <span role="alert" className="block text-xs text-rose-700">{gErr}</span>}
                   </td>
                   <td className="px-4 py-1.5 align-top">
-                    <input
-                      data-testid={`quota-max-${row.resource}`}
-                      aria-label={`${label(row.resource)} ${t('quota.max')}`}
-                      aria-invalid={mErr !== undefined}
-                      className={`${inputClass} ${mErr ? inputInvalid : ''}`}
+                    <QuantityInput
+                      testId={`quota-max-${row.resource}`}
+                      aria-label={`${label(row.resource)} ${t('quota.max')} (${t(unitKey(row.resource))})`}
                       value={row.max}
-                      onChange={(e) => update(i, { max: e.target.value })}
+                      parse={(text) => parseQuotaAmount(row.resource, text)}
+                      unitKey={unitOf(row.resource)}
+                      error={mErr}
+                      onChange={(text) => update(i, { max: text })}
                     />
-                    {mErr && <span role="alert" className="block text-xs text-rose-700">{mErr}</span>}
                   </td>
                   <td className="px-4 py-1.5 text-right align-top">
                     <button
@@ -288,7 +290,7 @@ function QuotaEditor({ account, onDone }: { account: Account; onDone: () => void
           {t('quota.addRow')}
         </button>
       </div>
-      {mutation.isError && <FormError error={mutation.error} />}
+      {mutation.isError && <FormError error={mutation.error} shownFields={(f) => /^items\[\d+\]\./.test(f)} />}
       <div className="flex justify-end gap-2">
         <button type="button" className={btnSecondary} onClick={onDone}>
           {t('common.cancel')}

@@ -6,13 +6,15 @@ import { fieldError, isApiError } from '../../api/errors';
 import type { TimeLimitField, TimeLimits, TimeLimitsUpdate } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError } from '../../components/common/Form';
+import { QuantityInput } from '../../components/common/QuantityInput';
 import { ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, inputClass, inputInvalid, tableWrap, td, th } from '../../components/common/ui';
+import { btnPrimary, btnSecondary, tableWrap, td, th } from '../../components/common/ui';
 import { useCurrentUser } from '../auth/session';
 import { accountKeys, timeLimitsQuery } from './queries';
 import {
   formToTimeLimits,
   TIME_LIMIT_FIELDS,
+  parseTimeLimit,
   timeLimitsToForm,
   type TimeLimitsForm,
   type TimeLimitsFormErrors,
@@ -79,20 +81,20 @@ function TimeLimitsDialog({ slug, limits, onClose }: { slug: string; limits: Tim
           {TIME_LIMIT_FIELDS.map((field) => {
             const err = errorFor(field);
             return (
-              <Field key={field} label={t(`accounts.timeLimits.fields.${field}`)} error={err}>
-                <input
-                  data-testid={`time-limits-input-${field}`}
-                  aria-invalid={err !== undefined}
-                  className={`${inputClass} ${err ? inputInvalid : ''}`}
+              <Field key={field} label={`${t(`accounts.timeLimits.fields.${field}`)} (${t('units.hours')})`}>
+                <QuantityInput
+                  testId={`time-limits-input-${field}`}
                   value={form[field]}
+                  parse={parseTimeLimit}
+                  error={err}
                   placeholder={limits[field] === null ? limits.effective[field] : t('accounts.timeLimits.platformPlaceholder')}
-                  onChange={(e) => update(field, e.target.value)}
+                  onChange={(text) => update(field, text)}
                 />
               </Field>
             );
           })}
         </div>
-        {mutation.isError && <FormError error={mutation.error} />}
+        {mutation.isError && <FormError error={mutation.error} shownFields={(f) => (TIME_LIMIT_FIELDS as readonly string[]).includes(f)} />}
         <div className="flex justify-end gap-2">
           <button type="button" className={btnSecondary} onClick={onClose}>
             {t('common.cancel')}

@@ -1,5 +1,6 @@
 import type { Limits } from '../../api/types';
-import { isValidAmount } from '../../lib/units';
+import { MAX_COUNT_LIMIT, QUOTA_LIMITS } from '../../lib/limits';
+import { parseCount, parseResourceAmount, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
 
 /** Editable form of Limits: every value as text; an empty text means "no limit" (or "inherit" for a member). */
 export interface LimitsForm {
@@ -8,12 +9,28 @@ export interface LimitsForm {
   maxInteractiveSessions: string;
 }
 
-export type LimitsFormErrors = Partial<Record<string, string>>;
+/** Problems keyed by the server's field paths: "resources.<key>", "maxRunningJobs", "maxInteractiveSessions". */
+export type LimitsFormErrors = Partial<Record<string, UnitProblem>>;
+
+/** The form's own field paths, so the server's errors for them are shown under the inputs. */
+export function isLimitsField(field: string): boolean {
+  return field.startsWith('resources.') || field === 'maxRunningJobs' || field === 'maxInteractiveSessions';
+}
+
+/** A limit amount as its field reads it: cpu in cores, memory in GiB, accelerators in whole devices. */
+export function parseLimitAmount(resource: string, text: string): Parsed {
+  return parseResourceAmount(resource, text, QUOTA_LIMITS);
+}
+
+/** A limit count: a whole number of jobs or sessions. */
+export function parseLimitCount(text: string): Parsed {
+  return parseCount(text, MAX_COUNT_LIMIT, '');
+}
 
 export function limitsToForm(limits: Limits | undefined, resourceKeys: readonly string[]): LimitsForm {
   const resources: Record<string, string> = {};
-  for (const key of resourceKeys) resources[key] = limits?.resources?.[key] ?? '';
-  for (const [key, value] of Object.entries(limits?.resources ?? {})) resources[key] = value;
+  for (const key of resourceKeys) resources[key] = '';
+  for (const [key, value] of Object.entries(limits?.resources ?? {})) resources[key] = quantityToField(key, value);
   return {
     resources,
     maxRunningJobs: limits?.maxRunningJobs == null ? '' : String(limits.maxRunningJobs),
@@ -21,34 +38,26 @@ export function limitsToForm(limits: Limits | undefined, resourceKeys: readonly 
   };
 }
 
-function parseCount(text: string): number | null | undefined {
-  const v = text.trim();
-  if (v === '') return null;
-  if (!/^\d+$/.test(v)) return undefined;
-  return Number.parseInt(v, 10);
-}
-
-/**
- * Validates the form and builds the Limits body. Errors are keyed by "resource:<key>",
- * "maxRunningJobs" or "maxInteractiveSessions" and hold an i18n key.
- */
+/** Validates the form and builds the Limits body, each amount in the server's form ("64" GiB → "64Gi"). */
 export function formToLimits(form: LimitsForm): { limits: Limits; errors: LimitsFormErrors } {
   const errors: LimitsFormErrors = {};
   const resources: Record<string, string> = {};
   for (const [key, raw] of Object.entries(form.resources)) {
-    const value = raw.trim();
-    if (value === '') continue;
-    if (!isValidAmount(key, value)) errors[`resource:${key}`] = 'limits.invalidAmount';
-    else resources[key] = value;
+    if (raw.trim() === '') continue;
+    const p = parseLimitAmount(key, raw);
+    if (p.ok) resources[key] = p.api;
+    else errors[`resources.${key}`] = p.problem;
   }
-  const jobs = parseCount(form.maxRunningJobs);
-  if (jobs === undefined) errors.maxRunningJobs = 'limits.invalidCount';
-  const sessions = parseCount(form.maxInteractiveSessions);
-  if (sessions === undefined) errors.maxInteractiveSessions = 'limits.invalidCount';
-  return {
-    limits: { resources, maxRunningJobs: jobs ?? null, maxInteractiveSessions: sessions ?? null },
-    errors,
+  const count = (field: 'maxRunningJobs' | 'maxInteractiveSessions'): number | null => {
+    if (form[field].trim() === '') return null;
+    const p = parseLimitCount(form[field]);
+    if (p.ok) return p.value;
+    errors[field] = p.problem;
+    return null;
   };
+  const maxRunningJobs = count('maxRunningJobs');
+  const maxInteractiveSessions = count('maxInteractiveSessions');
+  return { limits: { resources, maxRunningJobs, maxInteractiveSessions }, errors };
 }
 
 /** Whether the limits set nothing (for a member: everything inherits the account default). */

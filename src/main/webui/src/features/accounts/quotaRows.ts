@@ -1,32 +1,48 @@
 import type { QuotaItem, QuotaLine } from '../../api/types';
-import { parseQuantityMilli, resourceKind } from '../../lib/units';
+import { QUOTA_LIMITS } from '../../lib/limits';
+import { parseResourceAmount, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
 
-/** Rows of the quota editor, initialised from the configured (not granted) amounts. */
+/**
+ * Rows of the quota editor, initialised from the configured (not granted) amounts, each in its field's unit
+ * (memory in GiB: "64Gi" is edited as "64").
+ */
 export function quotaRowsFrom(lines: readonly QuotaLine[]): QuotaItem[] {
-  return lines.map((l) => ({ resource: l.resource, guaranteed: l.guaranteed, max: l.max }));
+  return lines.map((l) => ({
+    resource: l.resource,
+    guaranteed: quantityToField(l.resource, l.guaranteed),
+    max: quantityToField(l.resource, l.max),
+  }));
+}
+
+/** One quota amount as the editor reads it: cpu in cores, memory in GiB, accelerators in whole devices. */
+export function parseQuotaAmount(resource: string, text: string): Parsed {
+  return parseResourceAmount(resource, text, QUOTA_LIMITS);
 }
 
 /**
- * Checks the rows as the server will: known quantity syntax, whole accelerator devices, max ≥ guaranteed,
- * each resource once. Errors are keyed like the server's field paths ("items[0].max") and hold i18n keys.
+ * Checks the rows as the server will: amounts in their unit and within the limits, max ≥ guaranteed, each
+ * resource once. Problems are keyed like the server's field paths ("items[0].max").
  */
-export function validateQuotaRows(rows: readonly QuotaItem[]): Record<string, string> {
-  const errors: Record<string, string> = {};
+export function validateQuotaRows(rows: readonly QuotaItem[]): Record<string, UnitProblem> {
+  const errors: Record<string, UnitProblem> = {};
   const seen = new Set<string>();
   rows.forEach((row, i) => {
-    if (seen.has(row.resource)) errors[`items[${i}].resource`] = 'quota.duplicate';
+    if (seen.has(row.resource)) errors[`items[${i}].resource`] = { key: 'quota.duplicate' };
     seen.add(row.resource);
-    const g = parseQuantityMilli(row.guaranteed);
-    const m = parseQuantityMilli(row.max);
-    const whole = resourceKind(row.resource) === 'accelerator';
-    if (g === null || (whole && g % 1000 !== 0)) errors[`items[${i}].guaranteed`] = 'quota.invalidQuantity';
-    if (m === null || (whole && m % 1000 !== 0)) errors[`items[${i}].max`] = 'quota.invalidQuantity';
-    else if (g !== null && m < g) errors[`items[${i}].max`] = 'quota.maxBelowGuaranteed';
+    const g = parseQuotaAmount(row.resource, row.guaranteed);
+    const m = parseQuotaAmount(row.resource, row.max);
+    if (!g.ok) errors[`items[${i}].guaranteed`] = g.problem;
+    if (!m.ok) errors[`items[${i}].max`] = m.problem;
+    else if (g.ok && m.value < g.value) errors[`items[${i}].max`] = { key: 'quota.maxBelowGuaranteed' };
   });
   return errors;
 }
 
-/** The trimmed rows as the PUT body items. */
+/** The rows as the PUT body items, each amount in the server's form ("64" GiB → "64Gi"). */
 export function quotaItems(rows: readonly QuotaItem[]): QuotaItem[] {
-  return rows.map((r) => ({ resource: r.resource, guaranteed: r.guaranteed.trim(), max: r.max.trim() }));
+  const api = (resource: string, text: string) => {
+    const p = parseQuotaAmount(resource, text);
+    return p.ok ? p.api : text.trim();
+  };
+  return rows.map((r) => ({ resource: r.resource, guaranteed: api(r.resource, r.guaranteed), max: api(r.resource, r.max) }));
 }

@@ -11,13 +11,16 @@ describe('durationSeconds', () => {
     ['12h', 43_200],
     ['3d', 259_200],
     [' 24h ', 86_400],
-    ['0s', 0],
     ['999999d', 999_999 * 86_400],
+    ['12', 43_200],
+    ['1.5h', 5_400],
+    ['1,5h', 5_400],
+    ['12 h', 43_200],
   ])('reads %j as %i seconds', (text, seconds) => {
     expect(durationSeconds(text)).toBe(seconds);
   });
 
-  it.each(['', '12', 'h', '1.5h', '-1h', '12H', '1h30m', '1000000s', '12 h', '3w', 'abc'])('rejects %j', (text) => {
+  it.each(['', '0s', 'h', '-1h', '12H', '1h30m', '1000000d', '3w', 'abc', '1.5s'])('rejects %j', (text) => {
     expect(durationSeconds(text)).toBeNull();
   });
 });
@@ -61,13 +64,19 @@ describe('time limits form', () => {
     ],
     [
       'bad durations',
-      { interactiveDefault: '1.5h', interactiveMax: '12', batchDefault: '2w', batchMax: '7d' },
+      { interactiveDefault: '1.5x', interactiveMax: '-12', batchDefault: '2w', batchMax: '7d' },
       { batchMax: '7d' },
       {
         interactiveDefault: 'accounts.timeLimits.invalidDuration',
         interactiveMax: 'accounts.timeLimits.invalidDuration',
         batchDefault: 'accounts.timeLimits.invalidDuration',
       },
+    ],
+    [
+      'bare hours and decimals, sent in the server form',
+      { interactiveDefault: '1,5', interactiveMax: '12' },
+      { interactiveDefault: '90m', interactiveMax: '12h' },
+      {},
     ],
     [
       'a bad max (the default is not compared with it)',

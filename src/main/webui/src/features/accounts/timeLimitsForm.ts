@@ -1,4 +1,5 @@
 import type { TimeLimitField, TimeLimits, TimeLimitsUpdate } from '../../api/types';
+import { parseDuration, type Parsed } from '../../lib/units';
 
 /** The limits in table order: interactive then batch, each default then max. */
 export const TIME_LIMIT_FIELDS: readonly TimeLimitField[] = ['interactiveDefault', 'interactiveMax', 'batchDefault', 'batchMax'];
@@ -9,14 +10,20 @@ export type TimeLimitsForm = Record<TimeLimitField, string>;
 /** i18n keys of the problems found, by field. */
 export type TimeLimitsFormErrors = Partial<Record<TimeLimitField, string>>;
 
-const DURATION = /^([0-9]{1,6})(s|m|h|d)$/;
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+/** The longest duration the server's form takes (six digits of days). */
+const MAX_SECONDS = 999_999 * 86_400;
 
-/** Seconds of a duration such as "90m", "12h" or "3d"; null when the text is not one. */
+/**
+ * A time limit as the form reads it (lib/units): "90m", "12h", "3d", "1,5h"; a bare number is hours.
+ */
+export function parseTimeLimit(text: string): Parsed {
+  return parseDuration(text, MAX_SECONDS, 'h');
+}
+
+/** Seconds of a duration such as "90m", "12h", "3d" or "12" (hours); null when the text is not one. */
 export function durationSeconds(text: string): number | null {
-  const m = DURATION.exec(text.trim());
-  if (!m) return null;
-  return Number.parseInt(m[1] ?? '', 10) * (UNIT_SECONDS[m[2] ?? ''] ?? 0);
+  const p = parseTimeLimit(text);
+  return p.ok ? p.value : null;
 }
 
 export function timeLimitsToForm(limits: TimeLimits): TimeLimitsForm {
@@ -39,13 +46,13 @@ export function formToTimeLimits(form: TimeLimitsForm): { body: TimeLimitsUpdate
   for (const field of TIME_LIMIT_FIELDS) {
     const value = form[field].trim();
     if (value === '') continue;
-    const s = durationSeconds(value);
-    if (s === null) {
+    const p = parseTimeLimit(value);
+    if (!p.ok) {
       errors[field] = 'accounts.timeLimits.invalidDuration';
       continue;
     }
-    seconds[field] = s;
-    body[field] = value;
+    seconds[field] = p.value;
+    body[field] = p.api;
   }
   const pairs: [TimeLimitField, TimeLimitField][] = [
     ['interactiveDefault', 'interactiveMax'],

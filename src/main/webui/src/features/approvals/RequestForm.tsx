@@ -5,6 +5,10 @@ import { createApproval } from '../../api/approvals';
 import { fieldError } from '../../api/errors';
 import type { Approval, ApprovalKind, ApprovalRequest } from '../../api/types';
 import { Field, FormError } from '../../components/common/Form';
+import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QUOTA_LIMITS } from '../../lib/limits';
+import { parseResourceAmount, resourceKind, type UnitProblem } from '../../lib/units';
+import { unitKey } from '../accounts/QuotaSection';
 import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../components/common/ui';
 import { daysFrom, toLocalInputValue } from '../../lib/time';
 import { useAcceleratorModels } from '../catalog/queries';
@@ -13,6 +17,8 @@ import { approvalKeys } from './queries';
 import { buildApprovalRequest, type RequestFormValues } from './requestForm';
 
 const KINDS: ApprovalKind[] = ['quota-grant', 'model-access', 'job-lock'];
+/** The request fields this form has an input for: the server's errors for them appear under it. */
+const SHOWN_FIELDS = new Set(['account', 'resource', 'amount', 'until', 'model', 'jobId', 'reason']);
 
 export interface RequestFormProps {
   /** Fixes the kind (no kind selector). */
@@ -59,7 +65,7 @@ export function RequestForm({
     jobId: initialJobId ?? '',
     reason: '',
   }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, UnitProblem>>({});
   const mutation = useMutation({
     mutationFn: (req: ApprovalRequest) => createApproval(req),
     onSuccess: (approval) => {
@@ -94,7 +100,7 @@ export function RequestForm({
 
   const err = (field: string, serverField = field) => {
     const local = errors[field];
-    return local ? t(local) : fieldError(mutation.error, serverField);
+    return local ? unitProblemText(t, local) : fieldError(mutation.error, serverField);
   };
   const cls = (field: string) => `${inputClass} ${err(field) ? inputInvalid : ''}`;
   const kind = values.kind;
@@ -151,12 +157,14 @@ export function RequestForm({
               ))}
             </select>
           </Field>
-          <Field label={t('request.amount')} error={err('amount')} hint={t('request.amountHint')}>
-            <input
-              data-testid="grant-amount"
-              className={cls('amount')}
+          <Field label={`${t('request.amount')} (${t(unitKey(values.resource))})`} hint={t('request.amountHint')}>
+            <QuantityInput
+              testId="grant-amount"
               value={values.amount}
-              onChange={(e) => set('amount', e.target.value)}
+              parse={(text) => parseResourceAmount(values.resource, text, QUOTA_LIMITS)}
+              unitKey={resourceKind(values.resource) === 'memory' ? undefined : unitKey(values.resource)}
+              error={err('amount')}
+              onChange={(text) => set('amount', text)}
             />
           </Field>
         </div>
@@ -199,7 +207,7 @@ export function RequestForm({
           onChange={(e) => set('reason', e.target.value)}
         />
       </Field>
-      {mutation.isError && <FormError error={mutation.error} />}
+      {mutation.isError && <FormError error={mutation.error} shownFields={(f) => SHOWN_FIELDS.has(f)} />}
       <div className="flex justify-end gap-2">
         {onCancel && (
           <button type="button" className={btnSecondary} onClick={onCancel}>

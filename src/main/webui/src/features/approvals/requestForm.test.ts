@@ -46,10 +46,22 @@ describe('buildApprovalRequest', () => {
       NOW,
     );
     expect(request).toBeNull();
-    expect(errors).toEqual({ amount: 'request.amountInvalid', until: 'request.untilPast', reason: 'request.reasonRequired' });
+    expect(errors).toEqual({
+      amount: { key: 'units.wholeNumber' },
+      until: { key: 'request.untilPast' },
+      reason: { key: 'request.reasonRequired' },
+    });
     expect(buildApprovalRequest({ ...base, kind: 'job-lock', until: '' }, NOW).errors).toEqual({
-      until: 'request.untilRequired',
-      jobId: 'request.jobIdRequired',
+      until: { key: 'request.untilRequired' },
+      jobId: { key: 'request.jobIdRequired' },
+    });
+  });
+  it('reads a memory grant in GiB, sends it with its unit and refuses zero and too much', () => {
+    const memory = { ...base, resource: 'memory', amount: '64' };
+    expect(buildApprovalRequest(memory, NOW).request).toMatchObject({ resource: 'memory', amount: '64Gi' });
+    expect(buildApprovalRequest({ ...memory, amount: '0' }, NOW).errors).toEqual({ amount: { key: 'request.amountInvalid' } });
+    expect(buildApprovalRequest({ ...memory, amount: '99999Ti' }, NOW).errors).toEqual({
+      amount: { key: 'units.tooLarge', values: { limit: '8192 TiB', unit: '' } },
     });
   });
 });

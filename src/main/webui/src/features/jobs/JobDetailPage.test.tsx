@@ -281,6 +281,12 @@ describe('JobDetailPage', () => {
     fireEvent.click(await screen.findByTestId('job-save-template'));
     const name = screen.getByTestId('template-name') as HTMLInputElement;
     expect(name.value).toBe('train-resnet');
+    // A name over the limit is kept as typed and refused with the limit, not cut.
+    fireEvent.change(name, { target: { value: 't'.repeat(150) } });
+    expect(name.value).toHaveLength(150);
+    expect(screen.getByText('Too long: at most 100 characters (this has 150).')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('template-save-confirm'));
+    expect(api.saveJobAsTemplate).not.toHaveBeenCalled();
     fireEvent.change(name, { target: { value: ' My DDP ' } });
     fireEvent.change(screen.getByTestId('template-visibility'), { target: { value: 'account' } });
     fireEvent.click(screen.getByTestId('template-save-confirm'));
@@ -327,7 +333,10 @@ describe('JobDetailPage live', () => {
     installFakeEventSource();
     api.getJob.mockResolvedValue(running);
     renderAt('/jobs/j1');
-    fireEvent.click(await screen.findByTestId('job-log-follow'));
+    // Followed at once, no click and no Refresh: the box says it is connecting until the first line.
+    expect(((await screen.findByTestId('job-log-follow')) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId('job-log-lines').textContent).toBe('Connecting to the log stream…');
+    expect(screen.queryByTestId('job-log-refresh')).toBeNull();
     const first = FakeEventSource.latest('/logs/stream');
     expect(first?.url).toBe('/api/v1/jobs/j1/logs/stream?pod=j1-main-0');
     act(() => {

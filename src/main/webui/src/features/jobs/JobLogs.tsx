@@ -37,14 +37,25 @@ function LogLines({ text, status }: { text: string; status: string }) {
       }}
       className="h-96 overflow-auto whitespace-pre-wrap break-all rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
     >
-      {text === '' ? <span className="text-slate-400">{t('jobs.logs.empty')}</span> : text}
+      {text !== '' ? (
+        text
+      ) : status === 'connecting' ? (
+        <span className="text-slate-400">{t('jobs.logs.stream.connecting')}</span>
+      ) : (
+        <span className="text-slate-400">{t('jobs.logs.empty')}</span>
+      )}
     </pre>
   );
 }
 
-function FollowedLog({ url }: { url: string }) {
+/**
+ * A running pod's log, followed from the moment the page opens. When the stream cannot be had at all (it ended
+ * before a line came), the last lines are read instead, with their own loading, empty and error states.
+ */
+function FollowedLog({ url, jobId, pod }: { url: string; jobId: string; pod: string }) {
   const { t } = useTranslation();
   const { lines, status } = useLogStream(url);
+  if (status === 'ended' && lines.length === 0) return <TailLog jobId={jobId} pod={pod} />;
   return (
     <div className="flex flex-col gap-2">
       <LogLines text={lines.join('\n')} status={status} />
@@ -96,7 +107,8 @@ function TailLog({ jobId, pod }: { jobId: string; pod: string }) {
 export function JobLogs({ detail }: { detail: JobDetail }) {
   const { t } = useTranslation();
   const [choice, setChoice] = useState('');
-  const [follow, setFollow] = useState(false);
+  // A running job's log is followed at once; unticking shows the last lines with a Refresh button.
+  const [follow, setFollow] = useState(true);
   const { job } = detail;
   if (!detail.permissions.readLogs) return null;
 
@@ -152,9 +164,10 @@ export function JobLogs({ detail }: { detail: JobDetail }) {
       </div>
       {isFinished(job.state) && <p className="mb-2 text-xs text-slate-500">{t('jobs.logs.archived')}</p>}
       {following ? (
-        <FollowedLog key={pod} url={jobLogStreamUrl(job.id, pod || null)} />
+        <FollowedLog key={pod} url={jobLogStreamUrl(job.id, pod || null)} jobId={job.id} pod={pod} />
       ) : (
-        <TailLog key={pod} jobId={job.id} pod={pod} />
+        // Keyed by state too: when the job ends, its archived log is read afresh.
+        <TailLog key={`${pod}:${job.state}`} jobId={job.id} pod={pod} />
       )}
     </section>
   );

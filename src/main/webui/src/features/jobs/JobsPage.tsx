@@ -24,7 +24,12 @@ function JobRow({ job }: { job: JobSummary }) {
   return (
     <tr data-testid="job-row" data-id={job.id} data-state={job.state} className="border-t border-slate-100 align-top hover:bg-slate-50">
       <td className={td}>
-        <Link to={`/jobs/${encodeURIComponent(job.id)}`} className="font-medium text-indigo-700 hover:underline">
+        {/* A long name (up to 100 characters, maybe without a space) is cut on screen, never in the data. */}
+        <Link
+          to={`/jobs/${encodeURIComponent(job.id)}`}
+          title={job.name}
+          className="block max-w-xs truncate font-medium text-indigo-700 hover:underline"
+        >
           {job.name}
         </Link>
         <span className="block font-mono text-xs text-slate-400">{job.id}</span>

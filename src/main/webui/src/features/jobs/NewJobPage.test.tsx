@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, useParams } from 'react-router';
 import type { JobDetail, JobSummary, Template, TemplateSummary } from '../../api/types';
 import { NewJobPage } from './NewJobPage';
@@ -198,6 +198,58 @@ describe('NewJobPage without parameters', () => {
     expect(screen.queryByTestId('job-cloned-from')).toBeNull();
   });
 
+  it('reads amounts in their stated units and says what it understood', async () => {
+    renderAt('/jobs/new');
+    expect(screen.getByText('Memory (GiB)')).toBeTruthy();
+    expect(screen.getByTestId('job-memory-note').textContent).toBe('= 4 GiB');
+    fireEvent.change(input('job-memory'), { target: { value: '64' } });
+    fireEvent.change(input('job-cpu'), { target: { value: '1,5' } });
+    expect(screen.getByTestId('job-memory-note').textContent).toBe('= 64 GiB');
+    expect(screen.getByTestId('job-cpu-note').textContent).toBe('= 1.5 cores');
+    fireEvent.change(input('job-memory'), { target: { value: '99999Ti' } });
+    expect(screen.getByTestId('job-memory-note').textContent).toBe('Too large: at most 16 TiB');
+    fireEvent.change(input('job-name'), { target: { value: 'n'.repeat(300) } });
+    // Nothing is cut: the name keeps all it was given and says the limit.
+    expect(input('job-name').value).toHaveLength(300);
+    expect(screen.getByText('Too long: at most 100 characters (this has 300).')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('job-submit'));
+    expect(await screen.findByTestId('job-form-invalid')).toBeTruthy();
+    expect(posts()).toEqual([]);
+  });
+
+  it("shows the server's field errors under their fields and the rest in the box", async () => {
+    handler = (c) =>
+      c.method === 'POST' && c.path === '/api/v1/jobs'
+        ? {
+            status: 400,
+            body: {
+              title: 'Bad Request',
+              status: 400,
+              code: 'InvalidJob',
+              detail: 'the job cannot be submitted as given',
+              errors: [
+                { field: 'resources.memory', message: 'memory needs a unit (examples: 512Mi, 64Gi, 1Ti)' },
+                { field: 'resources.accelerators', message: 'must not be negative' },
+                { field: 'workingDir', message: 'an absolute path' },
+              ],
+            },
+          }
+        : undefined;
+    renderAt('/jobs/new');
+    fireEvent.change(input('job-name'), { target: { value: 'x' } });
+    fireEvent.change(input('job-image'), { target: { value: 'python:3.12' } });
+    fireEvent.change(input('job-command'), { target: { value: 'true' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    await waitFor(() =>
+      expect(screen.getByTestId('job-memory-note').textContent).toBe('memory needs a unit (examples: 512Mi, 64Gi, 1Ti)'),
+    );
+    expect(input('job-memory').getAttribute('aria-invalid')).toBe('true');
+    expect(JSON.parse(posts()[0]?.body ?? '{}').resources).toEqual({ cpu: '1', memory: '4Gi' });
+    const box = screen.getByTestId('form-error');
+    expect(box.textContent).toContain('workingDir: an absolute path');
+    expect(box.textContent).not.toContain('resources.memory');
+  });
+
   it('still works when the templates cannot be loaded', async () => {
     handler = (c) => (c.path === '/api/v1/templates' ? { status: 500, body: { title: 'Server Error' } } : undefined);
     renderAt('/jobs/new');
@@ -244,6 +296,53 @@ describe('NewJobPage with ?template=', () => {
         parameters: { image: 'python:3.12-slim', command: 'python run.py --n 10', accelerators: '0', timeLimit: '1d' },
       },
     });
+  });
+
+  it('reads amount parameters in the unit of the field they fill, and puts server errors under them', async () => {
+    const GPU: Template = {
+      ...BATCH,
+      id: 'gpu',
+      spec: { ...BATCH.spec, resources: { memory: '${mem}', acceleratorModel: 'm', accelerators: '${gpus}' } },
+      parameters: [
+        ...BATCH.parameters.slice(0, 2),
+        { name: 'mem', label: 'Memory', description: null, type: 'quantity', default: '16Gi', required: false, options: null },
+        { name: 'gpus', label: 'GPUs', description: null, type: 'integer', default: '1', required: false, options: null },
+      ],
+    };
+    let refuse = false;
+    handler = (c) => {
+      if (c.method === 'GET' && c.path.startsWith('/api/v1/templates/gpu')) return { status: 200, body: GPU };
+      if (c.method === 'POST' && refuse)
+        return {
+          status: 400,
+          body: {
+            title: 'Bad Request',
+            status: 400,
+            code: 'InvalidJob',
+            errors: [{ field: 'resources.accelerators', message: 'too large: at most 64 per pod' }],
+          },
+        };
+      return undefined;
+    };
+    renderAt('/jobs/new?template=gpu');
+    await screen.findByTestId('template-form');
+    expect(screen.getByText(/^Memory \(GiB\)/)).toBeTruthy();
+    expect(screen.getByText('= 16 GiB')).toBeTruthy();
+    fireEvent.change(input('param-command'), { target: { value: 'true' } });
+    fireEvent.change(input('param-mem'), { target: { value: '64' } });
+    expect(screen.getByText('= 64 GiB')).toBeTruthy();
+    fireEvent.change(input('param-gpus'), { target: { value: '-1' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    expect(await screen.findByTestId('job-form-invalid')).toBeTruthy();
+    expect(screen.getAllByText('Must not be negative.').length).toBeGreaterThan(0);
+    expect(posts()).toEqual([]);
+
+    refuse = true;
+    fireEvent.change(input('param-gpus'), { target: { value: '8' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    expect(await screen.findByText('too large: at most 64 per pod')).toBeTruthy();
+    expect(JSON.parse(posts()[0]?.body ?? '{}').template.parameters).toMatchObject({ mem: '64Gi', gpus: '8' });
+    expect(screen.getByTestId('form-error').textContent).not.toContain('resources.accelerators');
   });
 
   it('checks the values before sending anything', async () => {

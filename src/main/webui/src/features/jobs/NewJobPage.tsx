@@ -7,6 +7,8 @@ import { dryRunJob, getJob, submitJob } from '../../api/jobs';
 import type { JobDetail, JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field } from '../../components/common/Form';
+import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import type { UnitProblem } from '../../lib/units';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
 import { useAcceleratorModels } from '../catalog/queries';
@@ -17,8 +19,12 @@ import { parseVersionParam } from '../templates/templateCard';
 import {
   COMMAND_PLACEHOLDERS,
   IMAGE_PLACEHOLDERS,
+  JOB_FIELD_PARSERS,
+  SPEC_FORM_FIELDS,
   JOB_KINDS,
   JOB_PRIORITIES,
+  MAX_JOB_NAME,
+  nameTooLong,
   buildSubmitJob,
   cloneExtras,
   defaultJobForm,
@@ -69,7 +75,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   const models = useAcceleratorModels();
   const fleet = useAccelerators();
   const [values, setValues] = useState<JobFormValues>(() => initial ?? defaultJobForm());
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, UnitProblem>>({});
   const [envErrors, setEnvErrors] = useState<EnvLineError[]>([]);
 
   const dryRun = useMutation({ mutationFn: (body: SubmitJob) => dryRunJob(body) });
@@ -111,8 +117,20 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   const server = serverFieldErrors(serverError);
   const err = (field: string) => {
     const local = errors[field];
-    return local ? t(local) : server[field];
+    return local ? unitProblemText(t, local) : server[field];
   };
+  // Said while typing, not only on submit: the server refuses a longer name (it is never cut).
+  const longName = values.name.trim().length > MAX_JOB_NAME ? unitProblemText(t, nameTooLong(values.name.trim())) : undefined;
+  const amountInput = (field: keyof typeof JOB_FIELD_PARSERS, serverField: string, testId: string, unit?: string) => (
+    <QuantityInput
+      testId={testId}
+      value={values[field]}
+      parse={JOB_FIELD_PARSERS[field]}
+      unitKey={unit}
+      error={err(serverField)}
+      onChange={(text) => set(field, text)}
+    />
+  );
   const cls = (field: string) => `${inputClass} ${err(field) ? inputInvalid : ''}`;
   const kind = values.kind;
   const free = new Map((fleet.data?.items ?? []).map((a) => [a.model, a.free]));
@@ -135,12 +153,12 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             ))}
           </select>
         </Field>
-        <Field label={t('jobs.form.name')} error={err('name')}>
+        <Field label={t('jobs.form.name')} error={longName ?? err('name')}>
           <input
             data-testid="job-name"
-            className={cls('name')}
+            className={`${inputClass} ${longName ?? err('name') ? inputInvalid : ''}`}
+            aria-invalid={(longName ?? err('name')) !== undefined}
             value={values.name}
-            maxLength={100}
             onChange={(e) => set('name', e.target.value)}
           />
         </Field>
@@ -189,25 +207,14 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
 
       <section className={`${card} grid gap-4 sm:grid-cols-3`}>
         <h2 className="text-sm font-semibold text-slate-900 sm:col-span-3">{t('jobs.form.resources')}</h2>
-        <Field label={t('jobs.form.cpu')} hint={t('jobs.form.cpuHint')} error={err('resources.cpu')}>
-          <input data-testid="job-cpu" className={cls('resources.cpu')} value={values.cpu} onChange={(e) => set('cpu', e.target.value)} />
+        <Field label={`${t('jobs.form.cpu')} (${t('units.cpu')})`}>
+          {amountInput('cpu', 'resources.cpu', 'job-cpu', 'units.cpu')}
         </Field>
-        <Field label={t('jobs.form.memory')} hint={t('jobs.form.memoryHint')} error={err('resources.memory')}>
-          <input
-            data-testid="job-memory"
-            className={cls('resources.memory')}
-            value={values.memory}
-            onChange={(e) => set('memory', e.target.value)}
-          />
+        <Field label={`${t('jobs.form.memory')} (${t('units.memory')})`}>
+          {amountInput('memory', 'resources.memory', 'job-memory')}
         </Field>
-        <Field label={t('jobs.form.sharedMemory')} hint={t('jobs.form.sharedMemoryHint')} error={err('resources.sharedMemory')}>
-          <input
-            data-testid="job-shared-memory"
-            className={cls('resources.sharedMemory')}
-            placeholder="8Gi"
-            value={values.sharedMemory}
-            onChange={(e) => set('sharedMemory', e.target.value)}
-          />
+        <Field label={`${t('jobs.form.sharedMemory')} (${t('units.memory')})`} hint={t('jobs.form.sharedMemoryHint')}>
+          {amountInput('sharedMemory', 'resources.sharedMemory', 'job-shared-memory')}
         </Field>
         <Field label={t('jobs.form.acceleratorModel')} error={err('resources.acceleratorModel')} className="sm:col-span-2">
           <select
@@ -229,39 +236,39 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             })}
           </select>
         </Field>
-        <Field label={t('jobs.form.accelerators')} error={err('resources.accelerators')}>
-          <input
-            data-testid="job-accelerators"
-            type="number"
-            min={1}
-            step={1}
+        <Field label={`${t('jobs.form.accelerators')} (${t('units.accelerator')})`}>
+          <QuantityInput
+            testId="job-accelerators"
+            inputMode="numeric"
             disabled={values.acceleratorModel === ''}
-            className={cls('resources.accelerators')}
             value={values.accelerators}
-            onChange={(e) => set('accelerators', e.target.value)}
+            parse={JOB_FIELD_PARSERS.accelerators}
+            unitKey="units.accelerator"
+            error={err('resources.accelerators')}
+            onChange={(text) => set('accelerators', text)}
           />
         </Field>
         {kind === 'pytorch' && (
-          <Field label={t('jobs.form.workers')} hint={t('jobs.form.workersHint')} error={err('workers')}>
-            <input
-              data-testid="job-workers"
-              type="number"
-              min={0}
-              step={1}
-              className={cls('workers')}
+          <Field label={t('jobs.form.workers')} hint={t('jobs.form.workersHint')}>
+            <QuantityInput
+              testId="job-workers"
+              inputMode="numeric"
               placeholder="0"
               value={values.workers}
-              onChange={(e) => set('workers', e.target.value)}
+              parse={JOB_FIELD_PARSERS.workers}
+              error={err('workers')}
+              onChange={(text) => set('workers', text)}
             />
           </Field>
         )}
-        <Field label={t('jobs.form.timeLimit')} hint={t('jobs.form.timeLimitHint')} error={err('timeLimit')}>
-          <input
-            data-testid="job-time-limit"
-            className={cls('timeLimit')}
+        <Field label={`${t('jobs.form.timeLimit')} (${t('units.hours')})`} hint={t('jobs.form.timeLimitHint')}>
+          <QuantityInput
+            testId="job-time-limit"
             placeholder="12h"
             value={values.timeLimit}
-            onChange={(e) => set('timeLimit', e.target.value)}
+            parse={JOB_FIELD_PARSERS.timeLimit}
+            error={err('timeLimit')}
+            onChange={(text) => set('timeLimit', text)}
           />
         </Field>
         <Field label={t('jobs.form.priority')} error={err('priority')}>
@@ -285,7 +292,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
           {t('jobs.form.fixFields')}
         </p>
       )}
-      {serverError && <SubmitError error={serverError} />}
+      {serverError && <SubmitError error={serverError} shownFields={(f) => SPEC_FORM_FIELDS.has(formFieldOf(f))} />}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}
 
       <div className="flex justify-end gap-2">

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { fieldError } from '../../api/errors';
+import { MAX_TEMPLATE_NAME } from '../../lib/limits';
 import { saveJobAsTemplate } from '../../api/jobs';
 import type { JobSummary, SaveJobAsTemplate, TemplateVisibility } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
@@ -31,7 +32,13 @@ export function SaveTemplateDialog({ job, onClose }: { job: JobSummary; onClose:
     mutationFn: () => saveJobAsTemplate(job.id, saveTemplateBody({ name, description, visibility }, job.account)),
   });
   const empty = name.trim() === '';
-  const nameError = empty ? t('jobs.actions.templateNameRequired') : fieldError(mutation.error, 'name');
+  // Longer than the server takes: said with the limit while typing, never cut.
+  const tooLong = name.trim().length > MAX_TEMPLATE_NAME;
+  const nameError = empty
+    ? t('jobs.actions.templateNameRequired')
+    : tooLong
+      ? t('units.tooLong', { max: MAX_TEMPLATE_NAME, count: name.trim().length })
+      : fieldError(mutation.error, 'name');
 
   return (
     <Dialog title={t('jobs.actions.saveTemplateTitle', { name: job.name })} onClose={onClose} testId="job-save-template-dialog">
@@ -54,7 +61,7 @@ export function SaveTemplateDialog({ job, onClose }: { job: JobSummary; onClose:
           className="flex flex-col gap-4"
           onSubmit={(e) => {
             e.preventDefault();
-            if (!empty) mutation.mutate();
+            if (!empty && !tooLong) mutation.mutate();
           }}
         >
           <p className="text-sm text-slate-600">{t('jobs.actions.saveTemplateBody')}</p>
@@ -62,8 +69,8 @@ export function SaveTemplateDialog({ job, onClose }: { job: JobSummary; onClose:
             <input
               data-testid="template-name"
               className={`${inputClass} ${nameError ? inputInvalid : ''}`}
+              aria-invalid={nameError !== undefined}
               value={name}
-              maxLength={100}
               onChange={(e) => setName(e.target.value)}
             />
           </Field>

@@ -10,7 +10,7 @@ import { ReasonList } from './JobParts';
 const DECISION_TONES: Record<AdmissionDecision, BadgeTone> = { ADMIT: 'success', QUEUE: 'warning', REJECT: 'danger' };
 
 /** A refused submission: rejection reasons as sentences, other problems as the usual form error. */
-export function SubmitError({ error }: { error: unknown }) {
+export function SubmitError({ error, shownFields }: { error: unknown; shownFields?: (field: string) => boolean }) {
   const { t } = useTranslation();
   if (isApiError(error) && error.problemReasons.length > 0) {
     return (
@@ -29,7 +29,7 @@ export function SubmitError({ error }: { error: unknown }) {
     else if (error.code === 'InvalidYaml') message = t('jobs.form.invalidYaml', { detail: error.detail ?? error.title });
     else if (error.status === 400) message = t('jobs.form.invalid');
   }
-  return <FormError error={error} message={message} />;
+  return <FormError error={error} message={message} {...(shownFields ? { shownFields } : {})} />;
 }
 
 /** What admission would decide for the job now, with the reasons and the generated manifests. */

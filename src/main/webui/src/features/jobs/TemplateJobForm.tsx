@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { fieldError, isApiError } from '../../api/errors';
+import { fieldError } from '../../api/errors';
 import { dryRunTemplateJob, submitJobYaml, submitTemplateJob } from '../../api/jobs';
 import { renderTemplate } from '../../api/templates';
 import type { DryRunResult, JobPriority, JobSummary, SubmitTemplateJob, Template } from '../../api/types';
@@ -10,10 +10,13 @@ import { Field, FormError } from '../../components/common/Form';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
 import { acceleratorModelsQuery } from '../catalog/queries';
-import { buildParameters, initialParameterValues, serverParameterErrors, type ParameterValues } from '../templates/parameterForm';
+import { buildParameters, initialParameterValues, type ParameterValues } from '../templates/parameterForm';
 import { templateQuery } from '../templates/queries';
 import { TemplateParameterForm } from '../templates/TemplateParameterForm';
-import { JOB_PRIORITIES, MAX_JOB_NAME } from './jobForm';
+import { JOB_PRIORITIES, MAX_JOB_NAME, nameTooLong } from './jobForm';
+import { amountParameter, checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
+import { understoodText, unitProblemText } from '../../components/common/QuantityInput';
+import type { UnitProblem } from '../../lib/units';
 import { jobKeys } from './queries';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 
@@ -38,9 +41,9 @@ async function submitRequest(req: JobRequest): Promise<JobSummary> {
   return answer;
 }
 
-function nameProblem(name: string): string | null {
-  if (name === '') return 'jobs.form.nameRequired';
-  if (name.length > MAX_JOB_NAME) return 'jobs.form.nameTooLong';
+function nameProblem(name: string): UnitProblem | null {
+  if (name === '') return { key: 'jobs.form.nameRequired' };
+  if (name.length > MAX_JOB_NAME) return nameTooLong(name);
   return null;
 }
 
@@ -55,7 +58,9 @@ function TemplateForm({ template }: { template: Template }) {
   const [priority, setPriority] = useState<JobPriority>('normal');
   const [values, setValues] = useState<ParameterValues>(() => initialParameterValues(template.parameters));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [nameError, setNameError] = useState<string | null>(null);
+  const [amountErrors, setAmountErrors] = useState<Record<string, UnitProblem>>({});
+  const [nameError, setNameError] = useState<UnitProblem | null>(null);
+  const [targets] = useState(() => parameterTargets(template.spec ?? {}));
   const [advanced, setAdvanced] = useState(false);
   const [yaml, setYaml] = useState('');
   const [yamlEmpty, setYamlEmpty] = useState(false);
@@ -93,11 +98,14 @@ function TemplateForm({ template }: { template: Template }) {
 
   /** Checks the form; the parameters to send, or null (the problems are then shown). */
   const checkForm = (): Record<string, string> | null => {
-    const built = buildParameters(template.parameters, values, modelKeys);
+    // Amounts are read in the unit of the job field they fill and sent in the server's form ("64" → "64Gi").
+    const amounts = checkAmountParameters(template.parameters, values, targets);
+    const built = buildParameters(template.parameters, { ...values, ...amounts.values }, modelKeys);
     const problem = nameProblem(name.trim());
-    setErrors(built.errors);
+    setErrors(Object.fromEntries(Object.entries(built.errors).filter(([k]) => amounts.errors[k] === undefined)));
+    setAmountErrors(amounts.errors);
     setNameError(problem);
-    return problem === null ? built.parameters : null;
+    return problem === null && Object.keys(amounts.errors).length === 0 ? built.parameters : null;
   };
 
   const build = (): JobRequest | null => {
@@ -141,16 +149,31 @@ function TemplateForm({ template }: { template: Template }) {
   };
 
   const serverError = submit.error ?? dryRun.error ?? render.error;
-  const server = isApiError(serverError) ? serverParameterErrors(serverError.fieldErrors).byName : {};
+  const server = templateFieldErrors(serverError, targets);
   const paramErrors: Record<string, string | undefined> = {};
+  const notes: Record<string, string | undefined> = {};
+  const units: Record<string, string | undefined> = {};
   for (const p of template.parameters) {
-    const local = errors[p.name];
-    paramErrors[p.name] = local ? t(local) : server[p.name];
+    const local = amountErrors[p.name] ? unitProblemText(t, amountErrors[p.name]!) : errors[p.name] ? t(errors[p.name]!) : undefined;
+    paramErrors[p.name] = local ?? server.byParameter[p.name];
+    const amount = amountParameter(p, targets);
+    const value = values[p.name] ?? '';
+    if (amount === undefined) continue;
+    units[p.name] = amount.unitKey ? t(amount.unitKey) : undefined;
+    if (value.trim() === '') continue;
+    const parsed = amount.parse(value);
+    const memory = amount.unitKey === 'units.memory';
+    notes[p.name] = parsed.ok
+      ? understoodText(t, parsed, memory || amount.unitKey === 'units.hours' ? undefined : amount.unitKey || undefined)
+      : unitProblemText(t, parsed.problem);
   }
-  const nameMessage = nameError ? t(nameError) : fieldError(serverError, 'name');
+  const longName = name.trim().length > MAX_JOB_NAME ? nameTooLong(name.trim()) : null;
+  const shownNameError = nameError ?? longName;
+  const nameMessage = shownNameError ? unitProblemText(t, shownNameError) : fieldError(serverError, 'name');
   const priorityMessage = fieldError(serverError, 'priority');
   const busy = dryRun.isPending || submit.isPending || render.isPending;
-  const invalid = !advanced && (nameError !== null || Object.keys(errors).length > 0);
+  const invalid =
+    !advanced && (nameError !== null || Object.keys(errors).length > 0 || Object.keys(amountErrors).length > 0);
 
   return (
     <form onSubmit={onSubmit} noValidate data-testid="template-form" data-template={template.id} className="flex flex-col gap-6">
@@ -202,8 +225,8 @@ function TemplateForm({ template }: { template: Template }) {
               <input
                 data-testid="job-name"
                 className={`${inputClass} ${nameMessage ? inputInvalid : ''}`}
+                aria-invalid={nameMessage !== undefined}
                 value={name}
-                maxLength={MAX_JOB_NAME}
                 onChange={(e) => {
                   setName(e.target.value);
                   touched();
@@ -230,7 +253,14 @@ function TemplateForm({ template }: { template: Template }) {
           </section>
           <section className={`${card} flex flex-col gap-4`}>
             <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.parameters')}</h2>
-            <TemplateParameterForm parameters={template.parameters} values={values} errors={paramErrors} onChange={onParameter} />
+            <TemplateParameterForm
+              parameters={template.parameters}
+              values={values}
+              errors={paramErrors}
+              notes={notes}
+              units={units}
+              onChange={onParameter}
+            />
           </section>
         </>
       )}
@@ -241,7 +271,9 @@ function TemplateForm({ template }: { template: Template }) {
         </p>
       )}
       {render.error ? <FormError error={render.error} message={t('jobs.form.renderFailed')} /> : null}
-      {submit.error || dryRun.error ? <SubmitError error={submit.error ?? dryRun.error} /> : null}
+      {submit.error || dryRun.error ? (
+        <SubmitError error={submit.error ?? dryRun.error} shownFields={advanced ? undefined : server.shown} />
+      ) : null}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}
 
       <div className="flex flex-wrap items-center justify-between gap-2">

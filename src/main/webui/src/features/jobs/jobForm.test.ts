@@ -73,11 +73,11 @@ describe('buildSubmitJob', () => {
 
   it('requires an image and a command where the kind needs them', () => {
     expect(buildSubmitJob({ ...base, image: '', command: '' }).errors).toEqual({
-      image: 'jobs.form.imageRequired',
-      command: 'jobs.form.commandRequired',
+      image: { key: 'jobs.form.imageRequired' },
+      command: { key: 'jobs.form.commandRequired' },
     });
     const inference = buildSubmitJob({ ...base, kind: 'inference', image: '', command: '' });
-    expect(inference.errors).toEqual({ image: 'jobs.form.imageRequired' });
+    expect(inference.errors).toEqual({ image: { key: 'jobs.form.imageRequired' } });
     expect(buildSubmitJob({ ...base, kind: 'inference', command: '' }).body?.command).toBeUndefined();
   });
 
@@ -99,19 +99,39 @@ describe('buildSubmitJob', () => {
     });
     expect(built.body).toBeNull();
     expect(built.errors).toEqual({
-      name: 'jobs.form.nameRequired',
-      image: 'jobs.form.imageInvalid',
-      command: 'jobs.form.commandUnterminated',
-      env: 'jobs.form.envInvalid',
-      'resources.cpu': 'jobs.form.quantityInvalid',
-      'resources.memory': 'jobs.form.quantityInvalid',
-      'resources.sharedMemory': 'jobs.form.quantityInvalid',
-      'resources.accelerators': 'jobs.form.acceleratorsInvalid',
-      workers: 'jobs.form.workersInvalid',
-      timeLimit: 'jobs.form.timeLimitInvalid',
+      name: { key: 'jobs.form.nameRequired' },
+      image: { key: 'jobs.form.imageInvalid' },
+      command: { key: 'jobs.form.commandUnterminated' },
+      env: { key: 'jobs.form.envInvalid' },
+      'resources.cpu': { key: 'units.notANumber' },
+      'resources.memory': { key: 'units.tooSmall', values: { limit: '1000 MiB' } },
+      'resources.sharedMemory': { key: 'units.negative' },
+      'resources.accelerators': { key: 'jobs.form.acceleratorsInvalid' },
+      workers: { key: 'units.wholeNumber' },
+      timeLimit: { key: 'units.notANumber' },
     });
     expect(built.envErrors).toEqual([{ line: 1, problem: 'reserved', name: 'HOME' }]);
-    expect(buildSubmitJob({ ...base, name: 'x'.repeat(101) }).errors).toEqual({ name: 'jobs.form.nameTooLong' });
+  });
+
+  it.each([
+    ['name', { name: 'x'.repeat(300) }, { key: 'units.tooLong', values: { max: 100, count: 300 } }],
+    ['resources.accelerators', { acceleratorModel: 'm', accelerators: '-1' }, { key: 'units.negative' }],
+    [
+      'resources.accelerators',
+      { acceleratorModel: 'm', accelerators: '65' },
+      { key: 'units.tooLarge', values: { limit: '64', unit: 'units.accelerator' } },
+    ],
+    ['resources.memory', { memory: '99999Ti' }, { key: 'units.tooLarge', values: { limit: '16 TiB', unit: '' } }],
+    ['resources.cpu', { cpu: '2000' }, { key: 'units.tooLarge', values: { limit: '1024', unit: 'units.cpu' } }],
+    ['workers', { kind: 'pytorch' as const, workers: '256' }, { key: 'units.tooLarge', values: { limit: '255', unit: '' } }],
+  ])('refuses %s beyond the server limit: %j', (field, patch, problem) => {
+    expect(buildSubmitJob({ ...base, ...patch }).errors).toEqual({ [field]: problem });
+  });
+
+  it('reads memory in GiB and durations in hours, sending the server forms', () => {
+    const { body } = buildSubmitJob({ ...base, cpu: '1,5', memory: '64', sharedMemory: '0,5', timeLimit: '1.5' });
+    expect(body?.resources).toEqual({ cpu: '1500m', memory: '64Gi', sharedMemory: '512Mi' });
+    expect(body?.timeLimit).toBe('90m');
   });
 
   it('accepts a zero shared memory and zero workers', () => {
@@ -165,10 +185,10 @@ describe('jobFormFromSpec', () => {
       command: `torchrun train.py --name 'my run'`,
       env: 'EPOCHS=10\nNOTE=a=b c',
       cpu: '8',
-      memory: '64Gi',
+      memory: '64',
       acceleratorModel: 'nvidia-a100-80gb',
       accelerators: '4',
-      sharedMemory: '8Gi',
+      sharedMemory: '8',
       workers: '2',
       timeLimit: '3d',
       priority: 'high',
@@ -206,7 +226,7 @@ describe('jobFormFromSpec', () => {
       ...defaultJobForm('jupyter'),
       name: 'nb (副本)',
       cpu: '',
-      memory: '8Gi',
+      memory: '8',
     });
     expect(buildSubmitJob(jobFormFromSpec(sparse)).body).toEqual({
       name: 'nb (copy)',

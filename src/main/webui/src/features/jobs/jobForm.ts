@@ -1,5 +1,14 @@
 import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
-import { parseQuantityMilli } from '../../lib/units';
+import { JOB_LIMITS, MAX_JOB_NAME } from '../../lib/limits';
+import {
+  parseCount,
+  parseCpu,
+  parseDuration,
+  parseMemoryGiB,
+  quantityToField,
+  type Parsed,
+  type UnitProblem,
+} from '../../lib/units';
 import { formatCommandLine, parseCommandLine } from './commandLine';
 import { parseEnvLines, type EnvLineError } from './envLines';
 
@@ -66,7 +75,7 @@ export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
     command: '',
     env: '',
     cpu: '1',
-    memory: '4Gi',
+    memory: '4',
     acceleratorModel: '',
     accelerators: '1',
     sharedMemory: '',
@@ -76,14 +85,22 @@ export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
   };
 }
 
-const DURATION = /^[0-9]{1,6}[smhd]$/;
-const WHOLE = /^[0-9]{1,6}$/;
+/** The job form's amount fields, each parsed in the unit its label states (memory in GiB, time limit in hours). */
+export const JOB_FIELD_PARSERS = {
+  cpu: (text: string): Parsed => parseCpu(text, JOB_LIMITS.maxCpuMilli, 1),
+  memory: (text: string): Parsed => parseMemoryGiB(text, JOB_LIMITS.maxMemoryBytes, JOB_LIMITS.minMemoryBytes),
+  sharedMemory: (text: string): Parsed => parseMemoryGiB(text, JOB_LIMITS.maxMemoryBytes),
+  accelerators: (text: string): Parsed => parseCount(text, JOB_LIMITS.maxAccelerators),
+  workers: (text: string): Parsed => parseCount(text, JOB_LIMITS.maxWorkers, ''),
+  // The server holds the kind's maximum (it depends on the account); the console checks only the form.
+  timeLimit: (text: string): Parsed => parseDuration(text, 999_999 * 86_400),
+} as const;
 
 export interface BuiltJob {
   /** The POST body, or null when a field is invalid. */
   body: SubmitJob | null;
-  /** Field (named like the server's field paths) → i18n key of the problem. */
-  errors: Record<string, string>;
+  /** Field (named like the server's field paths) → the problem (an i18n key and its values). */
+  errors: Record<string, UnitProblem>;
   /** The bad KEY=VALUE lines, when `errors.env` is set. */
   envErrors: EnvLineError[];
 }
@@ -93,53 +110,50 @@ export interface BuiltJob {
  * split into arguments, no accelerator fields when the model is "none", workers only for pytorch.
  */
 export function buildSubmitJob(v: JobFormValues): BuiltJob {
-  const errors: Record<string, string> = {};
+  const errors: Record<string, UnitProblem> = {};
   const name = v.name.trim();
-  if (name === '') errors.name = 'jobs.form.nameRequired';
-  else if (name.length > 100) errors.name = 'jobs.form.nameTooLong';
+  if (name === '') errors.name = { key: 'jobs.form.nameRequired' };
+  else if (name.length > MAX_JOB_NAME) errors.name = nameTooLong(name);
 
   const image = v.image.trim();
-  if (image === '' && requiresImage(v.kind)) errors.image = 'jobs.form.imageRequired';
-  else if (/\s/.test(image)) errors.image = 'jobs.form.imageInvalid';
+  if (image === '' && requiresImage(v.kind)) errors.image = { key: 'jobs.form.imageRequired' };
+  else if (/\s/.test(image)) errors.image = { key: 'jobs.form.imageInvalid' };
 
   let command: string[] = [];
   if (!isInteractiveKind(v.kind)) {
     const parsed = parseCommandLine(v.command);
-    if (!parsed.ok) errors.command = 'jobs.form.commandUnterminated';
-    else if (parsed.args.length === 0 && requiresCommand(v.kind)) errors.command = 'jobs.form.commandRequired';
+    if (!parsed.ok) errors.command = { key: 'jobs.form.commandUnterminated' };
+    else if (parsed.args.length === 0 && requiresCommand(v.kind)) errors.command = { key: 'jobs.form.commandRequired' };
     else command = parsed.args;
   }
 
   const { env, errors: envErrors } = parseEnvLines(v.env);
-  if (envErrors.length > 0) errors.env = 'jobs.form.envInvalid';
+  if (envErrors.length > 0) errors.env = { key: 'jobs.form.envInvalid' };
 
-  const quantity = (field: string, text: string, allowZero: boolean): string | undefined => {
-    const trimmed = text.trim();
-    if (trimmed === '') return undefined;
-    const milli = parseQuantityMilli(trimmed);
-    if (milli === null || (!allowZero && milli === 0)) errors[field] = 'jobs.form.quantityInvalid';
-    return trimmed;
+  /** The parsed field, or undefined when it is empty (server default) or wrong (recorded under `field`). */
+  const amount = (field: string, text: string, parse: (t: string) => Parsed): Parsed & { ok: true } | undefined => {
+    if (text.trim() === '') return undefined;
+    const p = parse(text);
+    if (p.ok) return p;
+    errors[field] = p.problem;
+    return undefined;
   };
-  const cpu = quantity('resources.cpu', v.cpu, false);
-  const memory = quantity('resources.memory', v.memory, false);
-  const sharedMemory = quantity('resources.sharedMemory', v.sharedMemory, true);
+  const cpu = amount('resources.cpu', v.cpu, JOB_FIELD_PARSERS.cpu)?.api;
+  const memory = amount('resources.memory', v.memory, JOB_FIELD_PARSERS.memory)?.api;
+  const sharedMemory = amount('resources.sharedMemory', v.sharedMemory, JOB_FIELD_PARSERS.sharedMemory)?.api;
 
   let accelerators: number | undefined;
   if (v.acceleratorModel !== '') {
-    const text = v.accelerators.trim();
-    if (!WHOLE.test(text) || Number(text) < 1) errors['resources.accelerators'] = 'jobs.form.acceleratorsInvalid';
-    else accelerators = Number(text);
+    const p = JOB_FIELD_PARSERS.accelerators(v.accelerators);
+    if (!p.ok) errors['resources.accelerators'] = p.problem;
+    else if (p.value === 0) errors['resources.accelerators'] = { key: 'jobs.form.acceleratorsInvalid' };
+    else accelerators = p.value;
   }
 
-  let workers: number | undefined;
-  if (v.kind === 'pytorch' && v.workers.trim() !== '') {
-    const text = v.workers.trim();
-    if (!WHOLE.test(text)) errors.workers = 'jobs.form.workersInvalid';
-    else workers = Number(text);
-  }
+  const workers =
+    v.kind === 'pytorch' ? amount('workers', v.workers, JOB_FIELD_PARSERS.workers)?.value : undefined;
 
-  const timeLimit = v.timeLimit.trim();
-  if (timeLimit !== '' && !DURATION.test(timeLimit)) errors.timeLimit = 'jobs.form.timeLimitInvalid';
+  const timeLimit = amount('timeLimit', v.timeLimit, JOB_FIELD_PARSERS.timeLimit)?.api ?? '';
 
   if (Object.keys(errors).length > 0) return { body: null, errors, envErrors };
 
@@ -160,6 +174,23 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   return { body, errors, envErrors };
 }
 
+/** The inputs of the spec form by server field path: their server errors show under them, not in the box. */
+export const SPEC_FORM_FIELDS = new Set([
+  'kind',
+  'name',
+  'image',
+  'command',
+  'env',
+  'resources.cpu',
+  'resources.memory',
+  'resources.sharedMemory',
+  'resources.acceleratorModel',
+  'resources.accelerators',
+  'workers',
+  'timeLimit',
+  'priority',
+]);
+
 /** Which form input shows a server field error: "env.FOO" → "env", "args" → "command", others as named. */
 export function formFieldOf(serverField: string): string {
   if (serverField.startsWith('env.')) return 'env';
@@ -167,8 +198,12 @@ export function formFieldOf(serverField: string): string {
   return serverField;
 }
 
-/** Longest job name the form accepts. */
-export const MAX_JOB_NAME = 100;
+/** A name over the server's limit: refused with the limit and its length, never cut. */
+export function nameTooLong(name: string): UnitProblem {
+  return { key: 'units.tooLong', values: { max: MAX_JOB_NAME, count: name.length } };
+}
+
+export { MAX_JOB_NAME };
 /** Added to the name of a cloned job. */
 export const COPY_SUFFIX = ' (copy)';
 
@@ -199,11 +234,11 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
     image: spec.image ?? '',
     command: isInteractiveKind(kind) ? '' : formatCommandLine(words),
     env,
-    cpu: resources.cpu ?? '',
-    memory: resources.memory ?? '',
+    cpu: resources.cpu ? quantityToField('cpu', resources.cpu) : '',
+    memory: resources.memory ? quantityToField('memory', resources.memory) : '',
     acceleratorModel: hasAccelerator ? (resources.acceleratorModel ?? '') : '',
     accelerators: hasAccelerator && typeof accelerators === 'number' ? String(accelerators) : '1',
-    sharedMemory: resources.sharedMemory ?? '',
+    sharedMemory: resources.sharedMemory ? quantityToField('memory', resources.sharedMemory) : '',
     workers: typeof spec.workers === 'number' ? String(spec.workers) : '',
     timeLimit: spec.timeLimit ?? '',
     priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',

@@ -12,6 +12,10 @@ export interface TemplateParameterFormProps {
   onChange: (name: string, value: string) => void;
   /** Parameter name → message to show under its input (already translated). */
   errors?: Record<string, string | undefined>;
+  /** Parameter name → what its value was understood as ("= 64 GiB"), shown under the input instead of its help. */
+  notes?: Record<string, string | undefined>;
+  /** Parameter name → the unit its value is read in, added to its label ("GiB"). */
+  units?: Record<string, string | undefined>;
   disabled?: boolean;
 }
 
@@ -93,7 +97,15 @@ function ParameterInput({ p, value, invalid, disabled, models, onChange }: Input
 }
 
 /** One input per template parameter, with its label, description as help and its error. */
-export function TemplateParameterForm({ parameters, values, onChange, errors = {}, disabled = false }: TemplateParameterFormProps) {
+export function TemplateParameterForm({
+  parameters,
+  values,
+  onChange,
+  errors = {},
+  notes = {},
+  units = {},
+  disabled = false,
+}: TemplateParameterFormProps) {
   const { t } = useTranslation();
   const needsModels = parameters.some((p) => p.type === 'model');
   const models = useQuery({ ...acceleratorModelsQuery(), enabled: needsModels });
@@ -111,8 +123,9 @@ export function TemplateParameterForm({ parameters, values, onChange, errors = {
     <div data-testid="template-parameters" className="grid gap-4 sm:grid-cols-2">
       {parameters.map((p) => {
         const error = errors[p.name];
-        const label = p.label || p.name;
-        const hint = p.description ?? undefined;
+        const unit = units[p.name];
+        const label = unit ? `${p.label || p.name} (${unit})` : p.label || p.name;
+        const hint = notes[p.name] ?? p.description ?? undefined;
         if (p.type === 'boolean') {
           return (
             <div key={p.name} className="sm:col-span-2">

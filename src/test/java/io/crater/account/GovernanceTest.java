@@ -128,6 +128,29 @@ class GovernanceTest {
                 .then()
                 .statusCode(400)
                 .body("errors", hasSize(2));
+        // Memory without a unit would be bytes: refused, as is an amount beyond the limit (said with the limit).
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "memory", "guaranteed", "256", "max", "512"),
+                                Map.of("resource", "cpu", "guaranteed", "1", "max", "2000000"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body(
+                        "errors.find { it.field == 'items[0].guaranteed' }.message",
+                        equalTo("memory needs a unit (examples: 512Mi, 64Gi, 1Ti)"))
+                .body("errors.field", hasItem("items[0].max"))
+                .body(
+                        "errors.find { it.field == 'items[1].max' }.message",
+                        equalTo("too large: at most 1000000 cores"));
+        admin().body(Map.of("items", List.of(Map.of("resource", "memory", "guaranteed", "1Ti", "max", "99999Ti"))))
+                .put("/api/v1/accounts/gov-lab/quota")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("items[0].max"))
+                .body("errors[0].message", equalTo("too large: at most 8Pi"));
         admin().get("/api/v1/accounts/gov-lab").then().body("quota", hasSize(0));
         admin().body(Map.of(
                         "items",
@@ -184,7 +207,9 @@ class GovernanceTest {
         as(lead).body(Map.of("resources", Map.of("nvidia-a100-80gb", "-2")))
                 .put("/api/v1/accounts/gov-lab/members/gov.student/limits")
                 .then()
-                .statusCode(400);
+                .statusCode(400)
+                .body("errors[0].field", equalTo("resources.nvidia-a100-80gb"))
+                .body("errors[0].message", equalTo("must not be negative"));
         as(student)
                 .get("/api/v1/accounts/gov-lab/members")
                 .then()
@@ -370,7 +395,9 @@ class GovernanceTest {
                 .post("/api/v1/me/ssh-keys")
                 .then()
                 .statusCode(400)
-                .body("code", equalTo("InvalidSshKey"));
+                .body("code", equalTo("InvalidSshKey"))
+                .body("detail", startsWith("not an OpenSSH public key: expected a line like `ssh-ed25519 AAAA"))
+                .body("errors[0].field", equalTo("publicKey"));
         as(token)
                 .body(Map.of("name", "priv", "publicKey", "-----BEGIN OPENSSH PRIVATE KEY-----"))
                 .post("/api/v1/me/ssh-keys")

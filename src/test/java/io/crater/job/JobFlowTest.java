@@ -228,10 +228,20 @@ class JobFlowTest {
                             .getItems()
                             .isEmpty());
         }
-        as(bob).get("/api/v1/jobs/" + second + "/logs")
+        String archived = as(bob).get("/api/v1/jobs/" + second + "/logs")
                 .then()
                 .statusCode(200)
-                .body(containsString("process exited with code 0"));
+                .body(containsString("process exited with code 0"))
+                .extract()
+                .asString();
+        List<String> all = archived.lines().toList();
+        assertThat(all).hasSizeGreaterThan(1);
+        String tail = as(bob).get("/api/v1/jobs/" + second + "/logs?tailLines=1")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(tail.lines().toList()).containsExactly("process exited with code 0");
         as(bob).get("/api/v1/jobs/" + second).then().body("job.state", equalTo("Succeeded"));
         admin().get("/api/v1/audit?action=job.submit").then().body("items.targetId", hasItem(second));
         as(bob).get("/api/v1/jobs?account=jobs-lab")
@@ -268,6 +278,33 @@ class JobFlowTest {
                 .body("errors.field", hasItem("resources.cpu"))
                 .body("errors.field", hasItem("resources.memory"))
                 .body("errors.field", hasItem("resources.acceleratorModel"));
+        // Each limit is said with its number: a long name is refused (never cut), a bare memory number has no unit.
+        as(carol)
+                .body(Map.of(
+                        "name",
+                        "n".repeat(300),
+                        "kind",
+                        "custom",
+                        "image",
+                        "python",
+                        "command",
+                        List.of("true"),
+                        "resources",
+                        Map.of("memory", "64", "sharedMemory", "99999Ti", "accelerators", -1)))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body(
+                        "errors.find { it.field == 'name' }.message",
+                        equalTo("at most 100 characters (this one has 300)"))
+                .body(
+                        "errors.find { it.field == 'resources.memory' }.message",
+                        equalTo("memory needs a unit (examples: 512Mi, 64Gi, 1Ti)"))
+                .body(
+                        "errors.find { it.field == 'resources.sharedMemory' }.message",
+                        equalTo("too large: at most 16Ti"))
+                .body("errors.find { it.field == 'resources.accelerators' }.message", equalTo("must not be negative"));
         as(carol)
                 .body(Map.of(
                         "name",
