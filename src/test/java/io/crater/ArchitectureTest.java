@@ -114,4 +114,16 @@ class ArchitectureTest {
                         + " announces new users through UserCreated")
                 .check(CRATER);
     }
+
+    @Test
+    void resourcesRunNoSql() {
+        noClasses()
+                .that()
+                .haveSimpleNameEndingWith("Resource")
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(io.crater.platform.Sql.class, org.hibernate.reactive.mutiny.Mutiny.Session.class)
+                .because("a resource calls its feature's service or queries; SQL lives with the tables' owner")
+                .check(CRATER);
+    }
 }

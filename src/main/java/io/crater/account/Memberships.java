@@ -1,5 +1,6 @@
 package io.crater.account;
 
+import io.crater.identity.MeResource;
 import io.crater.platform.PgNotifications;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -9,6 +10,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * accounts are not loaded is a member of nothing (events are withheld, never leaked).
  */
 @ApplicationScoped
-public class Memberships {
+public class Memberships implements io.crater.identity.UserAccounts {
 
     @Inject
     PgNotifications notifications;
@@ -48,6 +50,23 @@ public class Memberships {
                     accounts.put(userId, ids);
                     return Uni.createFrom().item(Set.copyOf(ids));
                 });
+    }
+
+    @Override
+    public Uni<List<MeResource.Membership>> of(long userId) {
+        return Sql.rows(
+                        "SELECT a.slug, a.name, a.kind, m.role, m.file_access, a.expires_at FROM account_members m"
+                                + " JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1 ORDER BY a.kind DESC, a.slug",
+                        userId)
+                .map(rows -> rows.stream()
+                        .map(r -> new MeResource.Membership(
+                                (String) r[0],
+                                (String) r[1],
+                                (String) r[2],
+                                (String) r[3],
+                                (String) r[4],
+                                Sql.instant(r[5])))
+                        .toList());
     }
 
     /** Whether the user is a member of the account, as far as the loaded memberships know. */

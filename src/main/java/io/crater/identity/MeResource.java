@@ -3,7 +3,6 @@ package io.crater.identity;
 import io.crater.notify.NotificationService;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
-import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -63,6 +62,9 @@ public class MeResource {
     UserService users;
 
     @Inject
+    UserAccounts accounts;
+
+    @Inject
     AccessTokens tokens;
 
     @Inject
@@ -79,11 +81,8 @@ public class MeResource {
 
     private Uni<Me> load(Caller c) {
         return users.get(c.userId())
-                .flatMap(u -> Panache.withSession(() -> Sql.rows(
-                                "SELECT a.slug, a.name, a.kind, m.role, m.file_access, a.expires_at FROM account_members m JOIN accounts a ON a.id = m.account_id"
-                                        + " WHERE m.user_id = ?1 ORDER BY a.kind DESC, a.slug",
-                                c.userId()))
-                        .map(rows -> new Me(
+                .flatMap(u -> Panache.withSession(() -> accounts.of(c.userId()))
+                        .map(list -> new Me(
                                 u.id(),
                                 u.username(),
                                 u.slug(),
@@ -92,15 +91,7 @@ public class MeResource {
                                 u.email(),
                                 u.role(),
                                 u.defaultAccount(),
-                                rows.stream()
-                                        .map(r -> new Membership(
-                                                (String) r[0],
-                                                (String) r[1],
-                                                (String) r[2],
-                                                (String) r[3],
-                                                (String) r[4],
-                                                Sql.instant(r[5])))
-                                        .toList())));
+                                list)));
     }
 
     @PATCH
