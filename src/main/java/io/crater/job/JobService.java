@@ -14,7 +14,6 @@ import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Admission;
 import io.crater.policy.QuotaMath;
-import io.crater.policy.Reason;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -266,11 +265,15 @@ public class JobService {
             return Uni.createFrom()
                     .item(new Admission.Decision(
                             Admission.Kind.REJECT,
-                            List.of(new Reason(
-                                    "AccountExpired",
+                            List.of(io.crater.policy.ReasonCode.AccountExpired.reason(
                                     "account '" + t.slug() + "' expired at " + t.expiresAt()
                                             + "; no new jobs start in it",
-                                    Map.of())),
+                                    Map.of(),
+                                    Map.of(
+                                            "account",
+                                            t.slug(),
+                                            "expiredAt",
+                                            t.expiresAt().toString()))),
                             List.of(),
                             Map.of()));
         }
@@ -288,11 +291,11 @@ public class JobService {
                 return Uni.createFrom()
                         .item(new Admission.Decision(
                                 Admission.Kind.REJECT,
-                                List.of(new Reason(
-                                        "ModelNotApproved",
+                                List.of(io.crater.policy.ReasonCode.ModelNotApproved.reason(
                                         "'" + model.model()
                                                 + "' is restricted: ask for access in this account first (Approvals)",
-                                        Map.of())),
+                                        Map.of(),
+                                        Map.of("model", model.model()))),
                                 List.of(),
                                 Map.of()));
             }
@@ -399,7 +402,13 @@ public class JobService {
                                 409, "JobFinished", "Conflict", "the job is " + state + " already", null, null, null);
                     }
                     Uni<Void> move = state.equals("Queued")
-                            ? JobStates.move(v.id(), state, "Stopped", "Stopped", "stopped before it was admitted")
+                            ? JobStates.move(
+                                    v.id(),
+                                    state,
+                                    "Stopped",
+                                    "Stopped",
+                                    "stopped before it was admitted",
+                                    Map.of("queued", 1L))
                             : state.equals("Stopping")
                                     ? Uni.createFrom().voidItem()
                                     : JobStates.move(
@@ -407,7 +416,8 @@ public class JobService {
                                             state,
                                             "Stopping",
                                             "StopRequested",
-                                            "stop asked by " + caller.user().username());
+                                            "stop asked by " + caller.user().username(),
+                                            Map.of("by", caller.user().username()));
                     return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
                             .flatMap(x -> move)
                             .flatMap(x -> audit.record(
@@ -441,12 +451,17 @@ public class JobService {
      * is being stopped already. Its Volcano Job is deleted by {@link #release} after the commit.
      */
     public Uni<Boolean> markStopping(long jobId, String reason, String message) {
+        return markStopping(jobId, reason, message, null);
+    }
+
+    /** The same, with the history entry's arguments (see {@link HistoryCode}). */
+    public Uni<Boolean> markStopping(long jobId, String reason, String message, Map<String, ?> args) {
         return Sql.update(
                         "UPDATE jobs SET stop_requested = TRUE WHERE id = ?1 AND state = 'Running' AND NOT stop_requested",
                         jobId)
                 .flatMap(n -> n == 0
                         ? Uni.createFrom().item(false)
-                        : JobStates.move(jobId, "Running", "Stopping", reason, message)
+                        : JobStates.move(jobId, "Running", "Stopping", reason, message, args)
                                 .replaceWith(true));
     }
 
