@@ -265,15 +265,7 @@ public class JobService {
             return Uni.createFrom()
                     .item(new Admission.Decision(
                             Admission.Kind.REJECT,
-                            List.of(io.crater.policy.ReasonCode.AccountExpired.reason(
-                                    "account '" + t.slug() + "' expired at " + t.expiresAt()
-                                            + "; no new jobs start in it",
-                                    Map.of(),
-                                    Map.of(
-                                            "account",
-                                            t.slug(),
-                                            "expiredAt",
-                                            t.expiresAt().toString()))),
+                            List.of(Refusals.expired(t.slug(), t.expiresAt())),
                             List.of(),
                             Map.of()));
         }
@@ -291,11 +283,7 @@ public class JobService {
                 return Uni.createFrom()
                         .item(new Admission.Decision(
                                 Admission.Kind.REJECT,
-                                List.of(io.crater.policy.ReasonCode.ModelNotApproved.reason(
-                                        "'" + model.model()
-                                                + "' is restricted: ask for access in this account first (Approvals)",
-                                        Map.of(),
-                                        Map.of("model", model.model()))),
+                                List.of(Refusals.notApproved(model.model())),
                                 List.of(),
                                 Map.of()));
             }
@@ -447,14 +435,9 @@ public class JobService {
 
     /**
      * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
-     * the job to Stopping with the reason, which it keeps when it ends Stopped. False when it is no longer running or
+     * the job to Stopping with the reason and its arguments, which it keeps when it ends Stopped. False when it is no longer running or
      * is being stopped already. Its Volcano Job is deleted by {@link #release} after the commit.
      */
-    public Uni<Boolean> markStopping(long jobId, String reason, String message) {
-        return markStopping(jobId, reason, message, null);
-    }
-
-    /** The same, with the history entry's arguments (see {@link HistoryCode}). */
     public Uni<Boolean> markStopping(long jobId, String reason, String message, Map<String, ?> args) {
         return Sql.update(
                         "UPDATE jobs SET stop_requested = TRUE WHERE id = ?1 AND state = 'Running' AND NOT stop_requested",
