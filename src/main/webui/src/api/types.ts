@@ -154,8 +154,11 @@ export interface SshKey {
 
 export interface Notification {
   id: string;
+  /** The code the console renders it by (see reasonCodes.json), with `args`. */
   kind: string;
+  /** The English text, shown when `args` is missing (notifications written before they had arguments). */
   message: string;
+  args?: Record<string, string | number> | null;
   link: string | null;
   createdAt: string;
   readAt: string | null;
@@ -419,6 +422,8 @@ export interface Reason {
   code: string;
   message: string;
   numbers: Record<string, number>;
+  /** The names the reason is about: `resource`, `image`, `pod`, `node`, `detail`, `cause`, ... */
+  args?: Record<string, string>;
   resource?: string;
 }
 
@@ -491,8 +496,12 @@ export interface JobTransition {
   at: string;
   from: JobState | null;
   to: JobState;
+  /** Its code: a history code or a reason code (reasonCodes.json). */
   reason: string | null;
+  /** The English sentence, shown for codes the console does not know. */
   message: string | null;
+  /** The numbers and names the code is rendered with; null when unknown. */
+  args?: Record<string, string | number> | null;
 }
 
 /** The template (and its version) a job was rendered from. */
@@ -596,6 +605,8 @@ export interface TemplateParameter {
   required: boolean;
   /** The allowed values of a `choice`. */
   options: string[] | null;
+  /** Label and description per language (`en`, `zh-CN`); built-in templates carry both. */
+  i18n?: Record<string, { label: string | null; description: string | null }> | null;
 }
 
 export interface TemplateSummary {
@@ -611,6 +622,8 @@ export interface TemplateSummary {
   owner: string | null;
   version: number;
   updatedAt: string;
+  /** Name and description per language (`en`, `zh-CN`); built-in templates carry both. */
+  i18n?: Record<string, { name: string | null; description: string | null }> | null;
 }
 
 export interface Template extends TemplateSummary {
@@ -688,10 +701,18 @@ export interface WaitPosition {
  * When a waiting job should start: `startBy` is an upper bound (the jobs it waits for, `waitsFor`, run to their
  * time limits; sooner if they end sooner), or `unknown` says why no time can be given.
  */
+/** A job whose end a waiting job waits for; id and name are null when the viewer may not see it. */
+export interface WaitsForJob {
+  id: string | null;
+  name: string | null;
+}
+
 export interface WaitEstimate {
   startBy: string | null;
   waitsFor: string[];
   unknown: Reason | null;
+  /** The same jobs as `waitsFor`, named for those who may see them. */
+  jobs?: WaitsForJob[];
 }
 
 export type SuggestionCode = 'FewerAccelerators' | 'OtherModel' | 'RequestGrant' | 'RunAsBackfill';

@@ -411,7 +411,14 @@ public class ApprovalService {
                                                         "approval." + next,
                                                         "Your " + a.kind() + " request #" + id + " was " + next
                                                                 + (text.isEmpty() ? "" : ": " + text),
-                                                        "/approvals"))
+                                                        "/approvals",
+                                                        Map.of(
+                                                                "request",
+                                                                id,
+                                                                "requestKind",
+                                                                a.kind(),
+                                                                "comment",
+                                                                text)))
                                         .replaceWith(a);
                             });
                         }))

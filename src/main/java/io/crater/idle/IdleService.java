@@ -189,7 +189,24 @@ class IdleService {
                                 "Your job " + c.name() + " (" + c.publicId() + ") holds " + held(c) + ", " + w.message()
                                         + ". To keep it, use it or ask for a job lock (Approvals, kind job-lock)"
                                         + " before then.",
-                                "/jobs/" + c.publicId()));
+                                "/jobs/" + c.publicId(),
+                                args(c, w.peak(), w.mean(), w.threshold(), w.window(), Map.of("stopAt", w.stopAt()))));
+    }
+
+    /** The arguments of an idle notification or history entry: the job, what it holds and how idle it was. */
+    static Map<String, Object> args(
+            Candidate c, double peak, double mean, double threshold, Duration window, Map<String, Object> more) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("job", c.publicId());
+        out.put("name", c.name());
+        out.put("model", c.model());
+        out.put("accelerators", (long) c.accelerators());
+        out.put("peakPercent", peak);
+        out.put("meanPercent", mean);
+        out.put("thresholdPercent", threshold);
+        out.put("windowSeconds", window.toSeconds());
+        more.forEach((k, v) -> out.put(k, v instanceof Instant i ? i.toString() : v));
+        return out;
     }
 
     /** A warned job that is busy again, or locked, starts over: a later idle spell gets a new warning and grace. */
@@ -207,7 +224,9 @@ class IdleService {
         String message = "stopped because its " + held(c) + " stayed " + s.message() + "; its owner was warned at "
                 + c.warnedAt() + " (grace " + IdlePolicy.describe(rule.grace()) + ")";
         long freed = IdlePolicy.freedMilliGpuHours(c.accelerators(), now, c.limitEndsAt());
-        return jobs.markStopping(c.id(), REASON, message)
+        Map<String, Object> args =
+                args(c, s.peak(), s.mean(), s.threshold(), s.window(), Map.of("idleSince", s.idleSince()));
+        return jobs.markStopping(c.id(), REASON, message, args)
                 .flatMap(stopped -> !stopped
                         ? Uni.createFrom().item(false)
                         : Sql.update(
@@ -226,7 +245,8 @@ class IdleService {
                                         c.userId(),
                                         "job.idle-reclaimed",
                                         "Your job " + c.name() + " (" + c.publicId() + ") was " + message + ".",
-                                        "/jobs/" + c.publicId()))
+                                        "/jobs/" + c.publicId(),
+                                        args))
                                 .flatMap(v -> audit.record(
                                         Actor.system(),
                                         "job.idle-reclaim",

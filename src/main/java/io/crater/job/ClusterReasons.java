@@ -4,6 +4,7 @@ import io.crater.cluster.ClusterCache;
 import io.crater.policy.NodeCapacity;
 import io.crater.policy.PodDemand;
 import io.crater.policy.Reason;
+import io.crater.policy.ReasonCode;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -43,11 +44,11 @@ public class ClusterReasons {
         if (pods.isEmpty()) {
             JobViews.JobEvent group = latestGroupWarning(evs);
             if (group != null && group.message().contains("queue resource quota insufficient")) {
-                out.add(new Reason(
-                        "VolcanoQueueFull", "the account's Volcano Queue has no room: " + group.message(), Map.of()));
+                out.add(ReasonCode.VolcanoQueueFull.reason(
+                        "the account's Volcano Queue has no room: " + group.message(), Map.of()));
             } else {
-                out.add(new Reason(
-                        "CreatingObjects", "admitted; its Volcano Job and pods are being created", Map.of()));
+                out.add(ReasonCode.CreatingObjects.reason(
+                        "admitted; its Volcano Job and pods are being created", Map.of()));
             }
             return out;
         }
@@ -60,16 +61,19 @@ public class ClusterReasons {
             out.addAll(containers(p, evs));
             String node = p.getSpec().getNodeName();
             if (node != null && !ready(node)) {
-                out.add(new Reason(
-                        "NodeNotReady",
+                out.add(ReasonCode.NodeNotReady.reason(
                         "pod " + p.getMetadata().getName() + " is on node " + node + ", which is not ready",
-                        Map.of()));
+                        Map.of(),
+                        Map.of("pod", p.getMetadata().getName(), "node", node)));
             }
         }
         evs.stream()
                 .filter(e -> e.reason().equals("FailedMount") || e.reason().equals("FailedAttachVolume"))
                 .reduce((a, b) -> b)
-                .ifPresent(e -> out.add(new Reason("VolumeMountFailed", e.object() + ": " + e.message(), Map.of())));
+                .ifPresent(e -> out.add(ReasonCode.VolumeMountFailed.reason(
+                        e.object() + ": " + e.message(),
+                        Map.of(),
+                        Map.of("object", e.object(), "detail", e.message()))));
         return out;
     }
 
@@ -88,8 +92,7 @@ public class ClusterReasons {
                 placed = Long.parseLong(m.group(2)) - Long.parseLong(m.group(1));
             }
         }
-        return new Reason(
-                "GangWaiting",
+        return ReasonCode.GangWaiting.reason(
                 placed + " of " + total + " pods placed; all must start together" + detail,
                 Map.of("placed", placed, "total", (long) total));
     }
@@ -122,12 +125,12 @@ public class ClusterReasons {
             }
         }
         if (totalFree >= totalNeed && largest < need) {
-            return new Reason(
-                    "Fragmentation",
+            return ReasonCode.Fragmentation.reason(
                     "enough " + res + " is free in all (" + totalFree / 1000
                             + ") but the largest free block on one node is " + largest / 1000 + " and each pod needs "
                             + need / 1000,
-                    Map.of("largestFreeBlock", largest, "needs", need, "totalFree", totalFree));
+                    Map.of("largestFreeBlock", largest, "needs", need, "totalFree", totalFree),
+                    Map.of("resource", res));
         }
         return null;
     }
@@ -143,20 +146,20 @@ public class ClusterReasons {
                 continue;
             }
             if (PULL_FAILED.contains(waiting.getReason())) {
-                out.add(new Reason(
-                        "ImagePullFailed",
-                        "image " + cs.getImage() + " cannot be pulled: "
-                                + (waiting.getMessage() == null ? waiting.getReason() : waiting.getMessage()),
-                        Map.of()));
+                String detail = waiting.getMessage() == null ? waiting.getReason() : waiting.getMessage();
+                out.add(ReasonCode.ImagePullFailed.reason(
+                        "image " + cs.getImage() + " cannot be pulled: " + detail,
+                        Map.of(),
+                        Map.of("image", String.valueOf(cs.getImage()), "detail", detail)));
             } else if (waiting.getReason().equals("ContainerCreating")) {
                 String name = p.getMetadata().getName();
                 evs.stream()
                         .filter(e -> e.reason().equals("Pulling") && e.object().endsWith("/" + name))
                         .max(Comparator.comparing(JobViews.JobEvent::at))
-                        .ifPresent(e -> out.add(new Reason(
-                                "ImagePulling",
+                        .ifPresent(e -> out.add(ReasonCode.ImagePulling.reason(
                                 "pulling image " + cs.getImage() + " since " + e.at(),
-                                Map.of("sinceEpochSeconds", e.at().getEpochSecond()))));
+                                Map.of("sinceEpochSeconds", e.at().getEpochSecond()),
+                                Map.of("image", String.valueOf(cs.getImage())))));
             }
         }
         return out;

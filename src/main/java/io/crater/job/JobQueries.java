@@ -300,7 +300,8 @@ public class JobQueries {
             long id = v.id();
             return requestsOf(java.util.Collections.singletonList(v.row()))
                     .flatMap(req -> Sql.rows(
-                                    "SELECT at, from_state, to_state, reason, message FROM job_transitions WHERE job_id = ?1 ORDER BY id",
+                                    "SELECT at, from_state, to_state, reason, message, CAST(args AS text) FROM job_transitions"
+                                            + " WHERE job_id = ?1 ORDER BY id",
                                     id)
                             .flatMap(hist -> Sql.rows(
                                             "SELECT CAST(j.spec AS text), j.state_reason, j.state_message, t.public_id, j.template_version,"
@@ -352,14 +353,7 @@ public class JobQueries {
                 Json.read((String) extra[0]),
                 blank((String) extra[1]),
                 blank((String) extra[2]),
-                hist.stream()
-                        .map(h -> new JobViews.Transition(
-                                Sql.instant(h[0]),
-                                blank((String) h[1]),
-                                (String) h[2],
-                                blank((String) h[3]),
-                                blank((String) h[4])))
-                        .toList(),
+                JobHistory.of(hist, summary.borrowing(), summary.reasons()),
                 extra[3] == null
                         ? null
                         : new JobViews.TemplateLink(

@@ -181,7 +181,10 @@ public class JobReconciler {
     /** Writes the state the Volcano Job shows; returns whether the job just finished. */
     private io.smallrye.mutiny.Uni<Boolean> update(String publicId, VolcanoJob job, boolean deleted) {
         return Sql.rows(
-                        "SELECT id, state, stop_requested, state_reason, state_message FROM jobs WHERE public_id = ?1 FOR UPDATE",
+                        "SELECT id, state, stop_requested, state_reason, state_message,"
+                                + " (SELECT CAST(t.args AS text) FROM job_transitions t WHERE t.job_id = jobs.id"
+                                + " AND t.reason = jobs.state_reason ORDER BY t.id DESC LIMIT 1)"
+                                + " FROM jobs WHERE public_id = ?1 FOR UPDATE",
                         publicId)
                 .flatMap(rows -> {
                     if (rows.isEmpty()) {
@@ -199,6 +202,7 @@ public class JobReconciler {
                     String next;
                     String reason;
                     String message;
+                    java.util.Map<String, Object> args = null;
                     // Crater's own stops keep their reason and message (with the numbers) when the job ends.
                     boolean reclaimed = JobStates.CRATER_STOPS.contains((String) rows.get(0)[3]);
                     if (deleted) {
@@ -207,6 +211,7 @@ public class JobReconciler {
                         message = reclaimed
                                 ? (String) rows.get(0)[4]
                                 : stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
+                        args = reclaimed ? stored((String) rows.get(0)[5]) : null;
                     } else {
                         next = phase == null ? current : STATES.getOrDefault(phase, current);
                         if (stopRequested && !JobRow.terminal(next)) {
@@ -220,17 +225,48 @@ public class JobReconciler {
                         message = job.getStatus() == null || job.getStatus().state == null
                                 ? null
                                 : job.getStatus().state.message;
+                        args = counts(job.getStatus());
                         if (reclaimed && next.equals("Stopped")) {
                             reason = (String) rows.get(0)[3];
                             message = (String) rows.get(0)[4];
+                            args = stored((String) rows.get(0)[5]);
                         }
                     }
                     if (next.equals(current) || (current.equals("Admitted") && next.equals("Admitted"))) {
                         return io.smallrye.mutiny.Uni.createFrom().item(false);
                     }
                     String to = next;
-                    return JobStates.move(id, current, to, reason, message).replaceWith(JobRow.terminal(to));
+                    return JobStates.move(id, current, to, reason, message, args)
+                            .replaceWith(JobRow.terminal(to));
                 });
+    }
+
+    /** The pod counts a Volcano Job's status gives, the arguments of a history entry with Volcano's reason. */
+    static java.util.Map<String, Object> counts(io.crater.volcano.VolcanoJobStatus s) {
+        if (s == null) {
+            return null;
+        }
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("running", s.running == null ? 0L : (long) s.running);
+        out.put("pending", s.pending == null ? 0L : (long) s.pending);
+        out.put("succeeded", s.succeeded == null ? 0L : (long) s.succeeded);
+        out.put("failed", s.failed == null ? 0L : (long) s.failed);
+        if (s.minAvailable != null) {
+            out.put("minAvailable", (long) s.minAvailable);
+        }
+        out.put(
+                "total",
+                out.entrySet().stream()
+                        .filter(e -> !e.getKey().equals("minAvailable"))
+                        .mapToLong(e -> (Long) e.getValue())
+                        .sum());
+        return out;
+    }
+
+    /** The arguments stored with the entry that gave the job its current reason. */
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object> stored(String json) {
+        return json == null ? null : (java.util.Map<String, Object>) io.crater.platform.Json.read(json);
     }
 
     /** Instant of the informer's first full listing, for checks. */

@@ -14,7 +14,6 @@ import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Admission;
 import io.crater.policy.QuotaMath;
-import io.crater.policy.Reason;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -266,11 +265,7 @@ public class JobService {
             return Uni.createFrom()
                     .item(new Admission.Decision(
                             Admission.Kind.REJECT,
-                            List.of(new Reason(
-                                    "AccountExpired",
-                                    "account '" + t.slug() + "' expired at " + t.expiresAt()
-                                            + "; no new jobs start in it",
-                                    Map.of())),
+                            List.of(Refusals.expired(t.slug(), t.expiresAt())),
                             List.of(),
                             Map.of()));
         }
@@ -288,11 +283,7 @@ public class JobService {
                 return Uni.createFrom()
                         .item(new Admission.Decision(
                                 Admission.Kind.REJECT,
-                                List.of(new Reason(
-                                        "ModelNotApproved",
-                                        "'" + model.model()
-                                                + "' is restricted: ask for access in this account first (Approvals)",
-                                        Map.of())),
+                                List.of(Refusals.notApproved(model.model())),
                                 List.of(),
                                 Map.of()));
             }
@@ -399,7 +390,13 @@ public class JobService {
                                 409, "JobFinished", "Conflict", "the job is " + state + " already", null, null, null);
                     }
                     Uni<Void> move = state.equals("Queued")
-                            ? JobStates.move(v.id(), state, "Stopped", "Stopped", "stopped before it was admitted")
+                            ? JobStates.move(
+                                    v.id(),
+                                    state,
+                                    "Stopped",
+                                    "Stopped",
+                                    "stopped before it was admitted",
+                                    Map.of("queued", 1L))
                             : state.equals("Stopping")
                                     ? Uni.createFrom().voidItem()
                                     : JobStates.move(
@@ -407,7 +404,8 @@ public class JobService {
                                             state,
                                             "Stopping",
                                             "StopRequested",
-                                            "stop asked by " + caller.user().username());
+                                            "stop asked by " + caller.user().username(),
+                                            Map.of("by", caller.user().username()));
                     return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
                             .flatMap(x -> move)
                             .flatMap(x -> audit.record(
@@ -437,16 +435,16 @@ public class JobService {
 
     /**
      * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
-     * the job to Stopping with the reason, which it keeps when it ends Stopped. False when it is no longer running or
+     * the job to Stopping with the reason and its arguments, which it keeps when it ends Stopped. False when it is no longer running or
      * is being stopped already. Its Volcano Job is deleted by {@link #release} after the commit.
      */
-    public Uni<Boolean> markStopping(long jobId, String reason, String message) {
+    public Uni<Boolean> markStopping(long jobId, String reason, String message, Map<String, ?> args) {
         return Sql.update(
                         "UPDATE jobs SET stop_requested = TRUE WHERE id = ?1 AND state = 'Running' AND NOT stop_requested",
                         jobId)
                 .flatMap(n -> n == 0
                         ? Uni.createFrom().item(false)
-                        : JobStates.move(jobId, "Running", "Stopping", reason, message)
+                        : JobStates.move(jobId, "Running", "Stopping", reason, message, args)
                                 .replaceWith(true));
     }
 

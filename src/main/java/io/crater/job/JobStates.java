@@ -21,6 +21,15 @@ public final class JobStates {
     private JobStates() {}
 
     static Uni<Void> move(long jobId, String from, String to, String reason, String message) {
+        return move(jobId, from, to, reason, message, null);
+    }
+
+    /**
+     * The same, with the entry's arguments (numbers and names, see {@link HistoryCode}) stored beside its English
+     * message so the console can render it in the reader's language.
+     */
+    static Uni<Void> move(
+            long jobId, String from, String to, String reason, String message, java.util.Map<String, ?> args) {
         String stamps = switch (to) {
             case "Running" -> ", started_at = COALESCE(started_at, now())";
             case "Succeeded", "Failed", "Stopped", "Rejected" -> ", finished_at = COALESCE(finished_at, now())";
@@ -34,12 +43,14 @@ public final class JobStates {
                         reason == null ? "" : reason,
                         message == null ? "" : message)
                 .flatMap(n -> Sql.update(
-                        "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+                        "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message, args)"
+                                + " VALUES (?1, ?2, ?3, ?4, ?5, CAST(NULLIF(CAST(?6 AS text), '') AS jsonb))",
                         jobId,
                         from == null ? "" : from,
                         to,
                         reason == null ? "" : reason,
-                        message == null ? "" : message))
+                        message == null ? "" : message,
+                        args == null || args.isEmpty() ? "" : io.crater.platform.Json.write(args)))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(
                                 "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1)) AS n",

@@ -82,6 +82,19 @@ final class JobTemplates {
             if (p.description() != null && p.description().length() > 1000) {
                 errors.add(new Problem.FieldError(at + ".description", "at most 1000 characters"));
             }
+            if (p.i18n() != null) {
+                p.i18n().forEach((lang, text) -> {
+                    if (text != null && text.label() != null && text.label().length() > 100) {
+                        errors.add(new Problem.FieldError(at + ".i18n." + lang + ".label", "at most 100 characters"));
+                    }
+                    if (text != null
+                            && text.description() != null
+                            && text.description().length() > 1000) {
+                        errors.add(new Problem.FieldError(
+                                at + ".i18n." + lang + ".description", "at most 1000 characters"));
+                    }
+                });
+            }
             if ("choice".equals(p.type())
                     && (p.options() == null
                             || p.options().isEmpty()

@@ -96,8 +96,12 @@ public final class JobViews {
             Instant startedAt,
             Instant finishedAt) {}
 
-    /** One change of state. */
-    public record Transition(Instant at, String from, String to, String reason, String message) {}
+    /**
+     * One change of state: {@code reason} is its code (a {@link HistoryCode} or a reason code), {@code message} the
+     * English sentence, {@code args} the numbers and names the code is rendered with (null when unknown).
+     */
+    public record Transition(
+            Instant at, String from, String to, String reason, String message, Map<String, Object> args) {}
 
     /** The template version a job was rendered from. */
     public record TemplateLink(String id, int version, String name) {}
@@ -153,9 +157,22 @@ public final class JobViews {
 
     /**
      * When it should start: {@code startBy} (an upper bound under today's queue, with every running job taken to
-     * run to its time limit) and the jobs whose end it waits for; or {@code unknown} with the reason.
+     * run to its time limit) and the jobs whose end it waits for ({@code waitsFor} their ids; {@code jobs} the same
+     * jobs with their names, id and name null for a job the viewer may not see); or {@code unknown} with the reason.
      */
-    public record WaitEstimate(Instant startBy, List<String> waitsFor, Reason unknown) {}
+    public record WaitEstimate(Instant startBy, List<String> waitsFor, Reason unknown, List<WaitsForJob> jobs) {
+        public WaitEstimate {
+            jobs = jobs == null ? List.of() : List.copyOf(jobs);
+        }
+
+        /** An estimate whose jobs are not named yet ({@link WaitQueries#named} names them). */
+        public WaitEstimate(Instant startBy, List<String> waitsFor, Reason unknown) {
+            this(startBy, waitsFor, unknown, List.of());
+        }
+    }
+
+    /** A job whose end a waiting job waits for: id and name, both null when the viewer may not see it. */
+    public record WaitsForJob(String id, String name) {}
 
     /**
      * What would make it start: a stable code, a sentence, the change to make to the job ({@code resources.*}

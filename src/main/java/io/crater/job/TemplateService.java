@@ -1,6 +1,5 @@
 package io.crater.job;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.crater.audit.AuditService;
 import io.crater.identity.Caller;
 import io.crater.job.TemplateViews.Parameter;
@@ -19,7 +18,6 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -60,21 +58,13 @@ public class TemplateService {
             long templateId, String publicId, int version, JobViews.SubmitJob spec, Map<String, Object> values) {}
 
     void onStart(@Observes @Priority(25) StartupEvent event) throws Throwable {
-        try (InputStream in = getClass().getResourceAsStream("/templates/builtin.yaml")) {
-            JsonNode all = Json.readYamlTree(in);
-            for (JsonNode t : all) {
-                String id = t.get("id").asText();
-                List<Parameter> params = List.of(Json.convert(t.get("parameters"), Parameter[].class));
-                @SuppressWarnings("unchecked")
-                Map<String, Object> spec = Json.convert(t.get("spec"), Map.class);
-                List<Problem.FieldError> errors = JobTemplates.checkDefinition(params, spec);
-                if (!errors.isEmpty()) {
-                    throw new IllegalStateException("built-in template " + id + " is not valid: " + errors);
-                }
-                SaveTemplate save = new SaveTemplate(
-                        t.get("name").asText(), t.get("description").asText(), "public", null, params, spec);
-                VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> seed(id, save)));
+        for (BuiltinTemplates.Builtin b : BuiltinTemplates.all()) {
+            List<Problem.FieldError> errors =
+                    JobTemplates.checkDefinition(b.save().parameters(), b.save().spec());
+            if (!errors.isEmpty()) {
+                throw new IllegalStateException("built-in template " + b.id() + " is not valid: " + errors);
             }
+            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> seed(b.id(), b.save())));
         }
     }
 
@@ -355,7 +345,8 @@ public class TemplateService {
                 (String) r[4],
                 (String) r[5],
                 ((Number) r[6]).intValue(),
-                Sql.instant(r[7]));
+                Sql.instant(r[7]),
+                (Boolean) r[2] ? BuiltinTemplates.texts((String) r[1]) : null);
     }
 
     private static Template templateOf(Object[] r, Caller caller) {
@@ -373,6 +364,7 @@ public class TemplateService {
                 s.owner(),
                 s.version(),
                 s.updatedAt(),
+                s.i18n(),
                 List.of(Json.read((String) r[11], Parameter[].class)),
                 Json.read((String) r[12]),
                 canEdit);

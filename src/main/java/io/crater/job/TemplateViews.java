@@ -24,7 +24,27 @@ public final class TemplateViews {
             String defaultValue,
 
             boolean required,
-            List<String> options) {}
+            List<String> options,
+            Map<String, ParameterText> i18n) {
+
+        /** A parameter without translations. */
+        public Parameter(
+                String name,
+                String label,
+                String description,
+                String type,
+                String defaultValue,
+                boolean required,
+                List<String> options) {
+            this(name, label, description, type, defaultValue, required, options, null);
+        }
+    }
+
+    /** A parameter's label and description in one language ({@code en}, {@code zh-CN}). */
+    public record ParameterText(String label, String description) {}
+
+    /** A template's name and description in one language ({@code en}, {@code zh-CN}). */
+    public record TemplateText(String name, String description) {}
 
     /** A template in a list. */
     public record TemplateSummary(
@@ -37,7 +57,8 @@ public final class TemplateViews {
             String account,
             String owner,
             int version,
-            Instant updatedAt) {}
+            Instant updatedAt,
+            Map<String, TemplateText> i18n) {}
 
     /** A template version with its parameters and spec. */
     public record Template(
@@ -51,6 +72,7 @@ public final class TemplateViews {
             String owner,
             int version,
             Instant updatedAt,
+            Map<String, TemplateText> i18n,
             List<Parameter> parameters,
             Object spec,
             boolean canEdit) {}

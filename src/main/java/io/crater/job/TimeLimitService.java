@@ -58,7 +58,9 @@ public class TimeLimitService {
                                     "job.time-limit",
                                     "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in "
                                             + minutes + " min) and is stopped then: save your work.",
-                                    "/jobs/" + r[0]);
+                                    "/jobs/" + r[0],
+                                    java.util.Map.of(
+                                            "job", r[0], "name", r[2], "at", end.toString(), "minutes", minutes));
                         })))
                 .replaceWithVoid();
     }

@@ -1,6 +1,7 @@
 package io.crater.notify;
 
 import io.crater.platform.ApiException;
+import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -8,14 +9,38 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** In-console notifications (approval decisions, warnings). */
 @ApplicationScoped
 public class NotificationService {
 
-    /** One notification; {@code mail} is its e-mail copy's state: none, pending, sending, sent or failed. */
+    /**
+     * One notification; {@code kind} is its code, {@code args} the numbers and names the console renders it with
+     * (null when written without them: the console shows {@code message}); {@code mail} is its e-mail copy's
+     * state: none, pending, sending, sent or failed.
+     */
     public record NotificationView(
-            long id, String kind, String message, String link, Instant createdAt, Instant readAt, String mail) {}
+            long id,
+            String kind,
+            String message,
+            Map<String, Object> args,
+            String link,
+            Instant createdAt,
+            Instant readAt,
+            String mail) {}
+
+    /**
+     * Every kind a notification may have, the code the console renders it by (with its arguments); listed in
+     * src/main/webui/src/i18n/reasonCodes.json, checked by a test.
+     */
+    public static final List<String> KINDS = List.of(
+            "approval.approved",
+            "approval.rejected",
+            "job.time-limit",
+            "job.reclaimed",
+            "job.idle-warning",
+            "job.idle-reclaimed");
 
     @Inject
     MailConfig mail;
@@ -26,23 +51,34 @@ public class NotificationService {
      * commit).
      */
     public Uni<Void> notify(long userId, String kind, String message, String link) {
+        return notify(userId, kind, message, link, null);
+    }
+
+    /**
+     * The same, with the arguments the console renders the kind with (see docs/governance.md, "Notifications");
+     * {@code message} stays the English text of the bell's API and the e-mail.
+     */
+    public Uni<Void> notify(long userId, String kind, String message, String link, Map<String, ?> args) {
         boolean mailed = mail.enabled() && MailRules.mailed(mail.kinds(), kind);
         return Sql.update(
-                        "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at)"
+                        "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args)"
                                 + " SELECT ?1, ?2, ?3, ?4,"
-                                + " CASE WHEN ?5 AND u.email IS NOT NULL THEN 'pending' ELSE 'none' END, now()"
+                                + " CASE WHEN ?5 AND u.email IS NOT NULL THEN 'pending' ELSE 'none' END, now(),"
+                                + " CAST(NULLIF(CAST(?6 AS text), '') AS jsonb)"
                                 + " FROM users u WHERE u.id = ?1",
                         userId,
                         kind,
                         message,
                         link == null ? "" : link,
-                        mailed)
+                        mailed,
+                        args == null || args.isEmpty() ? "" : Json.write(args))
                 .replaceWithVoid();
     }
 
     public Uni<List<NotificationView>> list(long userId) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, kind, message, link, created_at, read_at, mail_state FROM notifications WHERE user_id = ?1"
+                        "SELECT id, kind, message, link, created_at, read_at, mail_state, CAST(args AS text) FROM notifications"
+                                + " WHERE user_id = ?1"
                                 + " ORDER BY id DESC LIMIT 100",
                         userId))
                 .map(rows -> rows.stream()
@@ -50,11 +86,17 @@ public class NotificationService {
                                 Sql.longOf(r[0]),
                                 (String) r[1],
                                 (String) r[2],
+                                args((String) r[7]),
                                 r[3] == null || ((String) r[3]).isEmpty() ? null : (String) r[3],
                                 Sql.instant(r[4]),
                                 Sql.instant(r[5]),
                                 (String) r[6]))
                         .toList());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> args(String json) {
+        return json == null ? null : (Map<String, Object>) Json.read(json);
     }
 
     public Uni<Void> markRead(long userId, long id) {

@@ -60,7 +60,7 @@ public final class Admission {
             Reason why = placement.reasons().get(0);
             return new Decision(
                     Kind.QUEUE,
-                    List.of(new Reason("InsufficientCapacity", why.message(), why.numbers())),
+                    List.of(ReasonCode.InsufficientCapacity.reason(why.message(), why.numbers(), why.args())),
                     List.of(),
                     Map.of());
         }
@@ -81,7 +81,7 @@ public final class Admission {
             Reason why = placement.reasons().get(0);
             return new Decision(
                     Kind.QUEUE,
-                    List.of(new Reason("InsufficientCapacity", why.message(), why.numbers())),
+                    List.of(ReasonCode.InsufficientCapacity.reason(why.message(), why.numbers(), why.args())),
                     List.of(),
                     Map.of());
         }
@@ -104,11 +104,11 @@ public final class Admission {
                         .mapToLong(n -> n.allocatable().get(res))
                         .max()
                         .orElse(0);
-                out.add(new Reason(
-                        "PodLargerThanAnyNode",
+                out.add(ReasonCode.PodLargerThanAnyNode.reason(
                         "a pod asks for " + Quantities.format(pod.request().get(res)) + " " + res
                                 + " but the largest matching node offers " + Quantities.format(largest),
-                        Map.of("requested", pod.request().get(res), "largestNode", largest)));
+                        Map.of("requested", pod.request().get(res), "largestNode", largest),
+                        Map.of("resource", res)));
             }
         }
         if (out.isEmpty()) {
@@ -120,11 +120,11 @@ public final class Admission {
                     }
                 }
                 if (e.getValue() > fleet) {
-                    out.add(new Reason(
-                            "LargerThanFleet",
+                    out.add(ReasonCode.LargerThanFleet.reason(
                             "the job asks for " + Quantities.format(e.getValue()) + " " + e.getKey()
                                     + " in all; the matching nodes offer " + Quantities.format(fleet),
-                            Map.of("requested", e.getValue(), "fleet", fleet)));
+                            Map.of("requested", e.getValue(), "fleet", fleet),
+                            Map.of("resource", e.getKey())));
                     break;
                 }
             }

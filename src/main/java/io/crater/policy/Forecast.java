@@ -155,8 +155,7 @@ public final class Forecast {
                 return new Estimate(
                         null,
                         List.of(),
-                        new Reason(
-                                "TooManyJobsAhead",
+                        ReasonCode.TooManyJobsAhead.reason(
                                 "too many jobs are ahead of it (" + (queue.size() - 1)
                                         + ") to play admission forward within " + maxDecisions + " decisions",
                                 Map.of("jobsAhead", (long) queue.size() - 1, "decisions", (long) maxDecisions)));
@@ -177,8 +176,7 @@ public final class Forecast {
                 return new Estimate(
                         null,
                         List.of(),
-                        new Reason(
-                                "BeyondHorizon",
+                        ReasonCode.BeyondHorizon.reason(
                                 "it would start more than " + horizon.toDays() + " days from now",
                                 Map.of("horizonDays", horizon.toDays())));
             }
@@ -215,8 +213,7 @@ public final class Forecast {
             return new Estimate(
                     null,
                     List.of(),
-                    new Reason(
-                            "WaitsForJobsWithoutTimeLimit",
+                    ReasonCode.WaitsForJobsWithoutTimeLimit.reason(
                             open + " running job" + (open == 1 ? " has" : "s have")
                                     + " no time limit, and it cannot start before some of them end",
                             Map.of("jobs", open)));
@@ -225,13 +222,22 @@ public final class Forecast {
         return new Estimate(
                 null,
                 List.of(),
-                new Reason(
-                        "CannotStartOnIdleCluster",
-                        "even with every running job ended it would not start: "
-                                + (d.reasons().isEmpty()
-                                        ? "no room"
-                                        : d.reasons().get(0).message()),
-                        d.reasons().isEmpty() ? Map.of() : d.reasons().get(0).numbers()));
+                cannotStart(d.reasons().isEmpty() ? null : d.reasons().get(0)));
+    }
+
+    /**
+     * Why a job would not start even with every running job ended: the first reason admission gives then, as the
+     * {@code cause} argument with that reason's numbers and arguments (none when nothing is in the way but room).
+     */
+    static Reason cannotStart(Reason cause) {
+        if (cause == null) {
+            return ReasonCode.CannotStartOnIdleCluster.reason(
+                    "even with every running job ended it would not start: no room", Map.of());
+        }
+        Map<String, String> args = new java.util.HashMap<>(cause.args());
+        args.put("cause", cause.code());
+        return ReasonCode.CannotStartOnIdleCluster.reason(
+                "even with every running job ended it would not start: " + cause.message(), cause.numbers(), args);
     }
 
     /** The simulated state: nodes, quota lines, member usage, and who holds what until when. */

@@ -134,7 +134,7 @@ public final class Placement {
         numbers.put("unschedulableNodes", (long) notReady);
         numbers.put("largestFree", largestFree);
         numbers.put("requested", pod.request().get(primary(pod.request())));
-        return new Reason("Unschedulable", msg.toString(), numbers);
+        return ReasonCode.Unschedulable.reason(msg.toString(), numbers, Map.of("resource", primary(pod.request())));
     }
 
     /** The resource that dominates a request: its accelerator if any, else cpu. */

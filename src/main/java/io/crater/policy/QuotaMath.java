@@ -73,8 +73,7 @@ public final class QuotaMath {
             long want = e.getValue();
             QuotaLine line = account.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
             if (line.used() + want > line.effectiveMax()) {
-                reasons.add(new Reason(
-                        "AccountQuotaExceeded",
+                reasons.add(ReasonCode.AccountQuotaExceeded.reason(
                         "the account would use " + Quantities.format(line.used() + want) + " of " + res
                                 + " but its max is " + Quantities.format(line.effectiveMax()),
                         Map.of(
@@ -87,23 +86,23 @@ public final class QuotaMath {
                                 "granted",
                                 line.granted(),
                                 "effectiveMax",
-                                line.effectiveMax())));
+                                line.effectiveMax()),
+                        Map.of("resource", res)));
             } else if (line.used() + want > line.effectiveGuaranteed()) {
                 borrowing.add(res);
             }
             Long cap = limits.resources().get(res);
             long mine = member.resources().get(res);
             if (cap != null && mine + want > cap) {
-                reasons.add(new Reason(
-                        "MemberLimitReached",
+                reasons.add(ReasonCode.MemberLimitReached.reason(
                         "you would use " + Quantities.format(mine + want) + " of " + res
                                 + " in this account; your limit is " + Quantities.format(cap),
-                        Map.of("requested", want, "used", mine, "limit", cap)));
+                        Map.of("requested", want, "used", mine, "limit", cap),
+                        Map.of("resource", res)));
             }
         }
         if (limits.maxRunningJobs() != null && member.activeJobs() + 1 > limits.maxRunningJobs()) {
-            reasons.add(new Reason(
-                    "MemberLimitReached",
+            reasons.add(ReasonCode.MemberLimitReached.reason(
                     "you have " + member.activeJobs() + " running or admitted jobs; your limit is "
                             + limits.maxRunningJobs(),
                     Map.of("jobs", (long) member.activeJobs(), "limit", (long) limits.maxRunningJobs())));
@@ -111,8 +110,7 @@ public final class QuotaMath {
         if (interactive
                 && limits.maxInteractiveSessions() != null
                 && member.interactiveSessions() + 1 > limits.maxInteractiveSessions()) {
-            reasons.add(new Reason(
-                    "MemberLimitReached",
+            reasons.add(ReasonCode.MemberLimitReached.reason(
                     "you have " + member.interactiveSessions() + " interactive sessions; your limit is "
                             + limits.maxInteractiveSessions(),
                     Map.of("sessions", (long) member.interactiveSessions(), "limit", (long)

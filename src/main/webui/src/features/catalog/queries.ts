@@ -22,3 +22,10 @@ export function useAcceleratorModels() {
 export function quotaResourceKeys(models: readonly { key: string }[]): string[] {
   return ['cpu', 'memory', ...models.map((m) => m.key)];
 }
+
+/** Display names of the catalogued accelerator models (the key itself for anything else). */
+export function useModelNames(): (key: string) => string {
+  const models = useAcceleratorModels();
+  const names = new Map((models.data?.items ?? []).map((m) => [m.key, m.displayName]));
+  return (key) => names.get(key) ?? key;
+}

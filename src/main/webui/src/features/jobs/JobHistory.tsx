@@ -1,11 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import type { JobTransition } from '../../api/types';
 import { formatDateTime } from '../../lib/time';
+import { useModelNames } from '../catalog/queries';
 import { JobStateBadge } from './JobStateBadge';
+import { historyText } from './historyText';
 
 /** The job's state changes as a timeline, oldest first. */
 export function JobHistory({ history }: { history: readonly JobTransition[] }) {
   const { t, i18n } = useTranslation();
+  const nameOf = useModelNames();
   if (history.length === 0) return <p className="text-sm text-slate-500">{t('jobs.noHistory')}</p>;
   return (
     <ol data-testid="job-history" className="relative flex flex-col gap-3 border-l border-slate-200 pl-4">
@@ -25,10 +28,13 @@ export function JobHistory({ history }: { history: readonly JobTransition[] }) {
             <span className="text-xs text-slate-500">{formatDateTime(h.at, i18n.language)}</span>
           </span>
           {(h.reason || h.message) && (
-            <span className="mt-0.5 block text-xs text-slate-600">
-              {h.reason && <span className="font-medium">{h.reason}</span>}
-              {h.reason && h.message && ': '}
-              {h.message}
+            <span
+              data-testid="job-history-text"
+              data-code={h.reason ?? ''}
+              title={h.message ?? undefined}
+              className="mt-0.5 block text-xs text-slate-600"
+            >
+              {historyText(h, t, nameOf)}
             </span>
           )}
         </li>

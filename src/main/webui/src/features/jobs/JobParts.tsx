@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Reason } from '../../api/types';
-import { useAcceleratorModels } from '../catalog/queries';
+import { useAcceleratorModels, useModelNames } from '../catalog/queries';
 import { requestEntries } from './jobFormat';
 import { formatReason } from './reasons';
 
@@ -47,11 +47,12 @@ export function BorrowingTag() {
 /** Admission reasons as readable sentences with their figures. */
 export function ReasonList({ reasons, testId = 'job-reason' }: { reasons: readonly Reason[]; testId?: string }) {
   const { t } = useTranslation();
+  const nameOf = useModelNames();
   return (
     <ul className="list-disc space-y-1 pl-5">
       {reasons.map((r, i) => (
         <li key={`${r.code}-${i}`} data-testid={testId} data-code={r.code} title={r.message}>
-          {formatReason(r, t)}
+          {formatReason(r, t, Date.now(), nameOf)}
         </li>
       ))}
     </ul>

@@ -10,12 +10,13 @@ import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, btnSmall } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { RequestForm } from '../approvals/RequestForm';
-import { useAcceleratorModels } from '../catalog/queries';
+import { useModelNames } from '../catalog/queries';
 import { JobRequests, ReasonList } from './JobParts';
 import { jobKeys, jobWaitQuery } from './queries';
 import { formatReason } from './reasons';
 import {
   aheadLabel,
+  waitsForJobs,
   grantOf,
   isResubmitSuggestion,
   positionText,
@@ -42,12 +43,6 @@ function useNow(intervalMs: number): number {
   return now;
 }
 
-/** Display names of the catalogued accelerator models (the key for anything else). */
-function useModelNames(): NameOf {
-  const models = useAcceleratorModels();
-  const names = new Map((models.data?.items ?? []).map((m) => [m.key, m.displayName]));
-  return (key) => names.get(key) ?? key;
-}
 
 function Position({ position }: { position: WaitPosition }) {
   const { t } = useTranslation();
@@ -107,7 +102,7 @@ function Position({ position }: { position: WaitPosition }) {
   );
 }
 
-function Estimate({ estimate }: { estimate: WaitEstimate }) {
+function Estimate({ estimate, nameOf }: { estimate: WaitEstimate; nameOf: NameOf }) {
   const { t, i18n } = useTranslation();
   const now = useNow(CLOCK_TICK_MS);
   const { startBy, unknown } = estimate;
@@ -128,17 +123,22 @@ function Estimate({ estimate }: { estimate: WaitEstimate }) {
               <p className="mt-1 text-xs text-amber-800">{t('jobs.wait.startByHint')}</p>
               <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1">
                 <span>{t('jobs.wait.waitsFor')}</span>
-                {estimate.waitsFor.map((id) =>
-                  id ? (
+                {waitsForJobs(estimate).map((job, i) =>
+                  job.id ? (
                     <Link
-                      key={id}
-                      to={`/jobs/${enc(id)}`}
+                      key={job.id}
+                      to={`/jobs/${enc(job.id)}`}
                       data-testid="job-wait-waits-for"
-                      className="font-mono text-xs text-indigo-700 hover:underline"
+                      data-id={job.id}
+                      className="text-xs font-medium text-indigo-700 hover:underline"
                     >
-                      {id}
+                      {job.name ?? job.id}
                     </Link>
-                  ) : null,
+                  ) : (
+                    <span key={`hidden-${i}`} data-testid="job-wait-waits-for" className="text-xs italic text-slate-500">
+                      {t('jobs.wait.hiddenJob')}
+                    </span>
+                  ),
                 )}
               </p>
             </>
@@ -152,7 +152,9 @@ function Estimate({ estimate }: { estimate: WaitEstimate }) {
           {unknown && (
             <>
               {' '}
-              <span title={unknown.message}>{formatReason(unknown, t)}</span>
+              <span data-testid="job-wait-unknown-reason" title={unknown.message}>
+                {formatReason(unknown, t, Date.now(), nameOf)}
+              </span>
             </>
           )}
         </p>
@@ -294,7 +296,7 @@ export function JobWaitPanel({ detail }: { detail: JobDetail }) {
           </div>
         )}
         {wait?.position && <Position position={wait.position} />}
-        {wait?.estimate && <Estimate estimate={wait.estimate} />}
+        {wait?.estimate && <Estimate estimate={wait.estimate} nameOf={nameOf} />}
         {wait && wait.suggestions.length > 0 && (
           <Suggestions detail={detail} suggestions={wait.suggestions} nameOf={nameOf} onFollow={setFollowing} />
         )}

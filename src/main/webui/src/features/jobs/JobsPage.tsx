@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/common/St
 import { btnPrimary, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { useCurrentAccount } from '../me/useCurrentAccount';
+import { useModelNames } from '../catalog/queries';
 import { BorrowingTag, JobRequests } from './JobParts';
 import { JobStateBadge } from './JobStateBadge';
 import { JOB_KINDS } from './jobForm';
@@ -21,6 +22,7 @@ import { useJobEvents } from './useJobEvents';
 function JobRow({ job }: { job: JobSummary }) {
   const { t, i18n } = useTranslation();
   const firstReason = job.state === 'Queued' ? job.reasons[0] : undefined;
+  const nameOf = useModelNames();
   return (
     <tr data-testid="job-row" data-id={job.id} data-state={job.state} className="border-t border-slate-100 align-top hover:bg-slate-50">
       <td className={td}>
@@ -41,7 +43,7 @@ function JobRow({ job }: { job: JobSummary }) {
         </span>
         {firstReason && (
           <span className="mt-1 block max-w-72 text-xs text-amber-800" title={firstReason.message}>
-            {formatReason(firstReason, t)}
+            {formatReason(firstReason, t, Date.now(), nameOf)}
           </span>
         )}
       </td>

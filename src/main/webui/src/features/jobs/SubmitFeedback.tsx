@@ -40,7 +40,11 @@ export function DryRunPanel({ result }: { result: DryRunResult }) {
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.dryRunTitle')}</h2>
         <span data-testid="job-dryrun-decision" data-decision={result.decision}>
-          <StatusBadge tone={DECISION_TONES[result.decision] ?? 'neutral'} label={result.decision} value={result.decision} />
+          <StatusBadge
+            tone={DECISION_TONES[result.decision] ?? 'neutral'}
+            label={t(`jobs.decisionLabel.${result.decision}`, { defaultValue: result.decision })}
+            value={result.decision}
+          />
         </span>
         <span className="text-sm text-slate-600">{t(`jobs.decision.${result.decision}`, { defaultValue: '' })}</span>
       </div>

@@ -51,7 +51,7 @@ describe('formatReason', () => {
         { code: 'MemberLimitReached', message: 'you would use 2500m of cpu in this account; your limit is 2', numbers: { requested: 500, used: 2000, limit: 2000 } },
         en,
       ),
-    ).toBe('You would use 2.5 of cpu in this account; your limit is 2 (2 in use, you ask for 0.5)');
+    ).toBe('You would use 2.5 of CPU in this account; your limit is 2 (2 in use, you ask for 0.5)');
   });
 
   it('formats the member job and session limits', () => {
@@ -79,7 +79,7 @@ describe('formatReason', () => {
         { code: 'LargerThanFleet', message: 'the job asks for 200 cpu in all; the matching nodes offer 160', numbers: { requested: 200000, fleet: 160000 } },
         en,
       ),
-    ).toBe('The job asks for 200 of cpu in all, but the matching nodes offer 160');
+    ).toBe('The job asks for 200 of CPU in all, but the matching nodes offer 160');
   });
 
   it('summarises missing capacity with the short resources', () => {
@@ -93,7 +93,7 @@ describe('formatReason', () => {
         en,
       ),
     ).toBe(
-      'Not enough free capacity: 0 of 1 pods fit on the 4 nodes right now (1 node short of cpu, 3 nodes short of nvidia-a100-80gb)',
+      'Not enough free capacity: 0 of 1 pods fit on the 4 nodes right now (1 node short of CPU, 3 nodes short of nvidia-a100-80gb)',
     );
   });
 
@@ -206,5 +206,31 @@ describe('formatReason for waiting jobs', () => {
     expect(formatReason({ code: 'CannotStartOnIdleCluster', message: 'even with every running job ended …', numbers: {} }, en)).toBe(
       'Even if every running job ended it would not start as it is: its quota, limits or the nodes do not allow it',
     );
+  });
+});
+
+describe('reasons with arguments', () => {
+  const models = (key: string) => (key === 'nvidia-a100-80gb' ? 'NVIDIA A100 80GB' : key);
+
+  it('names the resource by its display name, from the args rather than the sentence', () => {
+    const withArgs: Reason = { ...quota, message: 'anything', args: { resource: 'nvidia-a100-80gb' } };
+    expect(formatReason(withArgs, en, Date.now(), models)).toBe(
+      'The account would use 10 of NVIDIA A100 80GB; its max is 8 (6 in use, you ask for 4)',
+    );
+    expect(formatReason(withArgs, zh, Date.now(), models)).toContain('NVIDIA A100 80GB');
+  });
+
+  it('gives the exact reason a job can never start for', () => {
+    const never: Reason = {
+      code: 'CannotStartOnIdleCluster',
+      message: 'even with every running job ended it would not start: …',
+      numbers: { requested: 16000, used: 0, max: 8000, granted: 0, effectiveMax: 8000 },
+      args: { cause: 'AccountQuotaExceeded', resource: 'nvidia-a100-80gb' },
+    };
+    expect(formatReason(never, en, Date.now(), models)).toBe(
+      'Even if every running job ended it would not start as it is: The account would use 16 of NVIDIA A100 80GB; its max is 8 (0 in use, you ask for 16)',
+    );
+    // Without a cause (nothing but room in the way) the general sentence stays.
+    expect(formatReason({ ...never, args: {} }, en)).toBe(en('jobs.reason.CannotStartOnIdleCluster'));
   });
 });

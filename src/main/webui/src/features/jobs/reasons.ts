@@ -9,7 +9,8 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
  * The resource a reason is about: its `resource` field, else the name the server's sentence quotes
  * ("… would use 10 of nvidia-a100-80gb …", "… asks for 16 nvidia-a100-80gb but …"); null when neither.
  */
-export function reasonResource(reason: Pick<Reason, 'message' | 'resource'>): string | null {
+export function reasonResource(reason: Pick<Reason, 'message' | 'resource' | 'args'>): string | null {
+  if (reason.args?.resource) return reason.args.resource;
   if (reason.resource) return reason.resource;
   const message = reason.message ?? '';
   const of = /\bwould use \S+ of (\S+)/.exec(message);
@@ -27,6 +28,18 @@ export function amountText(resource: string, milli: number): string {
   return resourceKind(resource) === 'memory' ? `${value} GiB` : value;
 }
 
+/** Display name of a resource or accelerator model key (the key itself when unknown). */
+export type NameOf = (key: string) => string;
+
+const plain: NameOf = (key) => key;
+
+/** A resource as people name it: "CPU", "Memory", an accelerator model by its catalogue display name. */
+export function resourceLabel(resource: string, t: Translate, nameOf: NameOf = plain): string {
+  if (resource === 'cpu') return t('resources.cpu');
+  if (resource === 'memory') return t('resources.memory');
+  return nameOf(resource);
+}
+
 function has(numbers: Record<string, number>, ...keys: string[]): boolean {
   return keys.every((k) => typeof numbers[k] === 'number' && Number.isFinite(numbers[k]));
 }
@@ -42,22 +55,26 @@ function capitalize(text: string): string {
 
 /**
  * One reason as a sentence with its figures, in the UI language. Known codes are rebuilt from the numbers
- * (milli-units → display units) and the names the server's sentence quotes; other codes, or known ones
- * missing a figure, use the server's message. `now` (epoch ms) dates reasons that say "since when".
+ * (milli-units → display units) and the names in `args` (else those the server's sentence quotes, for reasons
+ * stored before they had arguments); resources are named by `nameOf` (accelerator models by their catalogue
+ * display name). Other codes, or known ones missing a figure, use the server's message. `now` (epoch ms) dates
+ * reasons that say "since when".
  *
  * AccountQuotaExceeded {requested 4000, used 6000, effectiveMax 8000} on nvidia-a100-80gb →
- * "The account would use 10 of nvidia-a100-80gb; its max is 8 (6 in use, you ask for 4)"
+ * "The account would use 10 of NVIDIA A100 80GB; its max is 8 (6 in use, you ask for 4)"
  */
-export function formatReason(reason: Reason, t: Translate, now: number = Date.now()): string {
+export function formatReason(reason: Reason, t: Translate, now: number = Date.now(), nameOf: NameOf = plain): string {
   const n = reason.numbers ?? {};
-  const resource = reasonResource(reason);
-  const amt = (key: string) => amountText(resource ?? '', n[key] ?? 0);
+  const a = reason.args ?? {};
+  const key = reasonResource(reason);
+  const resource = key === null ? null : resourceLabel(key, t, nameOf);
+  const amt = (k: string) => amountText(key ?? '', n[k] ?? 0);
   switch (reason.code) {
     case 'AccountQuotaExceeded':
       if (resource && has(n, 'requested', 'used', 'effectiveMax')) {
         const values = {
           resource,
-          total: amountText(resource, (n.requested ?? 0) + (n.used ?? 0)),
+          total: amountText(key ?? '', (n.requested ?? 0) + (n.used ?? 0)),
           max: amt('effectiveMax'),
           used: amt('used'),
           requested: amt('requested'),
@@ -72,7 +89,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       if (resource && has(n, 'requested', 'used', 'limit')) {
         return t('jobs.reason.MemberLimitReached', {
           resource,
-          total: amountText(resource, (n.requested ?? 0) + (n.used ?? 0)),
+          total: amountText(key ?? '', (n.requested ?? 0) + (n.used ?? 0)),
           limit: amt('limit'),
           used: amt('used'),
           requested: amt('requested'),
@@ -97,7 +114,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
         const short = Object.entries(n)
           .filter(([k]) => k.startsWith('insufficient.'))
           .sort(([a], [b]) => a.localeCompare(b))
-          .map(([k, count]) => t('jobs.reason.shortOn', { resource: k.slice('insufficient.'.length), count }));
+          .map(([k, count]) => t('jobs.reason.shortOn', { resource: resourceLabel(k.slice('insufficient.'.length), t, nameOf), count }));
         const values = { placed: n.placed, pods: n.pods, nodes: n.nodes, short: short.join(', ') };
         return short.length > 0
           ? t('jobs.reason.InsufficientCapacityShort', values)
@@ -109,6 +126,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
         const largest = amt('largestFreeBlock');
         return t('jobs.reason.Fragmentation', {
           count: Number(largest),
+          resource: resource ?? '',
           largest,
           needs: amt('needs'),
           total: amt('totalFree'),
@@ -131,7 +149,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       if (has(n, 'placed', 'total')) return t('jobs.reason.GangWaiting', { placed: n.placed, total: n.total });
       break;
     case 'ImagePulling': {
-      const image = quoted(reason, /\bpulling image (\S+)/)?.[1];
+      const image = a.image ?? quoted(reason, /\bpulling image (\S+)/)?.[1];
       if (has(n, 'sinceEpochSeconds')) {
         const duration = durationText(now / 1000 - (n.sinceEpochSeconds ?? 0), t);
         return image
@@ -141,24 +159,41 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     }
     case 'ImagePullFailed': {
+      if (a.image && a.detail) return t('jobs.reason.ImagePullFailed', { image: a.image, detail: a.detail });
       const m = quoted(reason, /^image (\S+) cannot be pulled: ([\s\S]+)$/);
       return m?.[1] && m[2]
         ? t('jobs.reason.ImagePullFailed', { image: m[1], detail: m[2].trim() })
         : t('jobs.reason.ImagePullFailedAny');
     }
     case 'VolumeMountFailed': {
-      const detail = (reason.message ?? '').trim();
+      const detail = (a.detail ?? reason.message ?? '').trim();
       return detail !== '' ? t('jobs.reason.VolumeMountFailed', { detail }) : t('jobs.reason.VolumeMountFailedAny');
     }
     case 'NodeNotReady': {
+      if (a.pod && a.node) return t('jobs.reason.NodeNotReady', { pod: a.pod, node: a.node });
       const m = quoted(reason, /\bpod (\S+) is on node (\S+?),? which is not ready/);
       return m?.[1] && m[2] ? t('jobs.reason.NodeNotReady', { pod: m[1], node: m[2] }) : t('jobs.reason.NodeNotReadyAny');
     }
     case 'WaitsForJobsWithoutTimeLimit':
       if (has(n, 'jobs')) return t('jobs.reason.WaitsForJobsWithoutTimeLimit', { count: n.jobs });
       break;
-    case 'CannotStartOnIdleCluster':
+    case 'CannotStartOnIdleCluster': {
+      // The exact reason in the way: the one admission gives with every running job ended.
+      const { cause, ...rest } = a;
+      if (cause && cause !== 'CannotStartOnIdleCluster') {
+        const inner = formatReason({ code: cause, message: '', numbers: n, args: rest }, t, now, nameOf);
+        if (inner !== t('jobs.reason.unknown', { code: cause })) return t('jobs.reason.CannotStartBecause', { cause: inner });
+      }
       return t('jobs.reason.CannotStartOnIdleCluster');
+    }
+    case 'AccountExpired':
+      if (a.account && a.expiredAt) return t('jobs.reason.AccountExpired', { account: a.account, at: a.expiredAt.slice(0, 10) });
+      break;
+    case 'ModelNotApproved':
+      if (a.model) return t('jobs.reason.ModelNotApproved', { model: nameOf(a.model) });
+      break;
+    case 'InvalidSpec':
+      return t('jobs.reason.InvalidSpec');
     case 'TooManyJobsAhead':
       if (has(n, 'jobsAhead', 'decisions'))
         return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });

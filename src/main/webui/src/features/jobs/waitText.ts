@@ -1,4 +1,4 @@
-import type { AheadJob, Suggestion, WaitPosition } from '../../api/types';
+import type { AheadJob, Suggestion, WaitEstimate, WaitPosition, WaitsForJob } from '../../api/types';
 import type { Translate } from './reasons';
 
 /** Display name of a resource or accelerator model key (the key itself when unknown). */
@@ -57,6 +57,15 @@ export function relativeText(iso: string, now: number, t: Translate): string {
 export function aheadLabel(job: AheadJob, t: Translate): string {
   if (job.id === null) return t('jobs.wait.hiddenJob');
   return job.name ?? job.id;
+}
+
+/**
+ * The jobs an estimate waits for, named where the viewer may see them; from the bare ids of `waitsFor` when
+ * the answer carries no `jobs` (the id then stands for the name).
+ */
+export function waitsForJobs(estimate: WaitEstimate): WaitsForJob[] {
+  if (estimate.jobs && estimate.jobs.length === estimate.waitsFor.length) return estimate.jobs;
+  return estimate.waitsFor.map((id) => ({ id, name: null }));
 }
 
 function changeValue(s: Suggestion, key: string): string | number | boolean | undefined {

@@ -6,12 +6,14 @@ import { markNotificationRead } from '../../api/me';
 import type { ItemList, Notification } from '../../api/types';
 import { describeError } from '../../components/common/States';
 import { formatDateTime } from '../../lib/time';
+import { useModelNames } from '../catalog/queries';
 import { meKeys, myNotificationsQuery } from './queries';
-import { internalLink, unreadBadge, unreadNotifications } from './notifications';
+import { internalLink, notificationText, unreadBadge, unreadNotifications } from './notifications';
 
 /** Bell with the unread count (polled every 30 s) and a dropdown of notifications. */
 export function NotificationsBell() {
   const { t, i18n } = useTranslation();
+  const nameOf = useModelNames();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const query = useQuery(myNotificationsQuery());
@@ -124,7 +126,9 @@ export function NotificationsBell() {
                         <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-500" />
                       )}
                       <span className="min-w-0">
-                        <span className="block text-sm text-slate-800">{n.message}</span>
+                        <span className="block text-sm text-slate-800" title={n.message}>
+                          {notificationText(n, t, nameOf)}
+                        </span>
                         <span className="block text-xs text-slate-500">
                           {formatDateTime(n.createdAt, i18n.language)}
                           {n.mail === 'sent' && <span data-testid="notification-mailed"> · {t('notifications.mailed')}</span>}

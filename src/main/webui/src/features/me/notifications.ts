@@ -1,4 +1,9 @@
 import type { Notification } from '../../api/types';
+import codes from '../../i18n/reasonCodes.json';
+
+const KINDS = new Set<string>(codes.notifications);
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 /** Unread notifications, newest first. */
 export function unreadNotifications(items: readonly Notification[]): Notification[] {
@@ -15,4 +20,23 @@ export function unreadBadge(count: number): string | null {
 export function internalLink(link: string | null): string | null {
   if (link === null || !link.startsWith('/') || link.startsWith('//')) return null;
   return link;
+}
+
+/**
+ * What a notification says, in the UI language, from its kind and arguments; the server's English text for
+ * notifications written without arguments or of a kind the console does not know.
+ */
+export function notificationText(n: Notification, t: Translate, nameOf: (key: string) => string = (k) => k): string {
+  const args = n.args;
+  if (!args || !KINDS.has(n.kind)) return n.message;
+  const key = `notifications.kinds.${n.kind}`;
+  const values: Record<string, unknown> = { ...args };
+  if (typeof args.model === 'string') values.model = nameOf(args.model);
+  if (typeof args.accelerators === 'number') values.count = args.accelerators;
+  if (typeof args.peakPercent === 'number') values.peak = args.peakPercent.toFixed(1);
+  if (typeof args.requestKind === 'string') values.requestKind = t(`approvals.kinds.${args.requestKind}`, { defaultValue: args.requestKind });
+  if (n.kind.startsWith('approval.') && typeof args.comment === 'string' && args.comment !== '') {
+    return t(`${key}WithComment`, values);
+  }
+  return t(key, values);
 }

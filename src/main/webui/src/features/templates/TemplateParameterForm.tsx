@@ -5,6 +5,7 @@ import { Field } from '../../components/common/Form';
 import { inputClass, inputInvalid } from '../../components/common/ui';
 import { acceleratorModelsQuery } from '../catalog/queries';
 import { isTrue, type ParameterValues } from './parameterForm';
+import { parameterText } from './templateText';
 
 export interface TemplateParameterFormProps {
   parameters: readonly TemplateParameter[];
@@ -106,7 +107,7 @@ export function TemplateParameterForm({
   units = {},
   disabled = false,
 }: TemplateParameterFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const needsModels = parameters.some((p) => p.type === 'model');
   const models = useQuery({ ...acceleratorModelsQuery(), enabled: needsModels });
   const catalogue = models.data?.items ?? [];
@@ -123,9 +124,10 @@ export function TemplateParameterForm({
     <div data-testid="template-parameters" className="grid gap-4 sm:grid-cols-2">
       {parameters.map((p) => {
         const error = errors[p.name];
+        const text = parameterText(p, i18n.language);
         const unit = units[p.name];
-        const label = unit ? `${p.label || p.name} (${unit})` : p.label || p.name;
-        const hint = notes[p.name] ?? p.description ?? undefined;
+        const label = unit ? `${text.label || p.name} (${unit})` : text.label || p.name;
+        const hint = notes[p.name] ?? text.description ?? undefined;
         if (p.type === 'boolean') {
           return (
             <div key={p.name} className="sm:col-span-2">

@@ -5,13 +5,14 @@ import { describeError } from '../../components/common/States';
 import { card } from '../../components/common/ui';
 import { templateListQuery } from './queries';
 import { templateUseLink } from './templateCard';
+import { templateText } from './templateText';
 
 /**
  * A compact row of templates above the new-job form; picking one opens the template form. A failure to load
  * them only shows a short note: the plain form below still works.
  */
 export function TemplatePicker() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const query = useQuery(templateListQuery());
   const items = query.data?.items ?? [];
   return (
@@ -49,10 +50,10 @@ export function TemplatePicker() {
               <Link
                 to={templateUseLink(tpl.id)}
                 data-testid={`template-pick-${tpl.id}`}
-                title={tpl.description || undefined}
+                title={templateText(tpl, i18n.language).description || undefined}
                 className="flex flex-col rounded-lg px-3 py-2 text-left ring-1 ring-slate-200 hover:bg-indigo-50 hover:ring-indigo-300"
               >
-                <span className="text-sm font-medium text-slate-800">{tpl.name}</span>
+                <span className="text-sm font-medium text-slate-800">{templateText(tpl, i18n.language).name}</span>
                 <span className="text-xs text-slate-500">{t(`jobs.kinds.${tpl.kind}`, { defaultValue: tpl.kind })}</span>
               </Link>
             </li>

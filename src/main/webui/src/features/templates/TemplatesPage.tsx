@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/common/StatusBadge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSmall, card } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { templateText } from './templateText';
 import { useCurrentUser } from '../auth/session';
 import { templateKeys, templateListQuery, templateVersionsQuery } from './queries';
 import { TEMPLATE_BADGE_TONES, canEditTemplate, templateBadge, templateUseLink } from './templateCard';
@@ -62,6 +63,7 @@ function TemplateCard({ tpl, editable, deleting, onDelete }: TemplateCardProps) 
   const { t, i18n } = useTranslation();
   const [showVersions, setShowVersions] = useState(false);
   const badge = templateBadge(tpl);
+  const text = templateText(tpl, i18n.language);
   return (
     <li
       data-testid={`template-card-${tpl.id}`}
@@ -71,7 +73,7 @@ function TemplateCard({ tpl, editable, deleting, onDelete }: TemplateCardProps) 
     >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="break-words text-base font-semibold text-slate-900">{tpl.name}</h2>
+          <h2 className="break-words text-base font-semibold text-slate-900">{text.name}</h2>
           <p className="text-xs text-slate-500">
             {t(`jobs.kinds.${tpl.kind}`, { defaultValue: tpl.kind })} · {t('templates.version', { version: tpl.version })}
           </p>
@@ -80,7 +82,7 @@ function TemplateCard({ tpl, editable, deleting, onDelete }: TemplateCardProps) 
           <StatusBadge tone={TEMPLATE_BADGE_TONES[badge]} label={t(`templates.badge.${badge}`)} value={badge} />
         </span>
       </div>
-      {tpl.description && <p className="text-sm text-slate-600">{tpl.description}</p>}
+      {text.description && <p className="text-sm text-slate-600">{text.description}</p>}
       <p className="text-xs text-slate-500">
         <span data-testid="template-owner">
           {tpl.builtin || tpl.owner === null ? t('templates.builtinOwner') : t('templates.owner', { owner: tpl.owner })}

@@ -188,4 +188,52 @@ class JobTemplatesTest {
             }
         }
     }
+
+    @Test
+    void everyBuiltinTemplateAndParameterSpeaksEnglishAndChinese() {
+        List<BuiltinTemplates.Builtin> all = BuiltinTemplates.all();
+        assertThat(all).extracting(BuiltinTemplates.Builtin::id).contains("jupyter-pytorch", "batch");
+        for (BuiltinTemplates.Builtin b : all) {
+            assertThat(b.texts().keySet()).as(b.id()).containsExactlyInAnyOrderElementsOf(BuiltinTemplates.LANGUAGES);
+            b.texts().forEach((lang, text) -> {
+                assertThat(text.name()).as(b.id() + " name " + lang).isNotBlank();
+                assertThat(text.description())
+                        .as(b.id() + " description " + lang)
+                        .isNotBlank();
+            });
+            assertThat(b.texts().get("zh-CN").description())
+                    .as(b.id())
+                    .isNotEqualTo(b.texts().get("en").description());
+            assertThat(b.texts().get("en").name()).isEqualTo(b.save().name());
+            for (Parameter p : b.save().parameters()) {
+                String at = b.id() + "." + p.name();
+                assertThat(p.i18n().keySet()).as(at).containsExactlyInAnyOrderElementsOf(BuiltinTemplates.LANGUAGES);
+                assertThat(p.i18n().get("en").label()).as(at).isEqualTo(p.label());
+                assertThat(p.i18n().get("zh-CN").label()).as(at).isNotBlank();
+                // A description in one language has one in the other.
+                assertThat(p.i18n().get("zh-CN").description() == null)
+                        .as(at + " description")
+                        .isEqualTo(p.description() == null);
+            }
+        }
+        assertThat(BuiltinTemplates.texts("jupyter-pytorch").get("zh-CN").description())
+                .contains("笔记本");
+        assertThat(BuiltinTemplates.texts("not-builtin")).isNull();
+    }
+
+    @Test
+    void aTranslatedLabelIsHeldToTheSameLengthAsTheLabel() {
+        Parameter long_ = new Parameter(
+                "gpus",
+                "GPUs",
+                null,
+                "integer",
+                "1",
+                false,
+                null,
+                Map.of("zh-CN", new TemplateViews.ParameterText("长".repeat(101), null)));
+        assertThat(JobTemplates.checkDefinition(List.of(long_), SPEC))
+                .extracting(Problem.FieldError::field)
+                .containsExactly("parameters[0].i18n.zh-CN.label");
+    }
 }

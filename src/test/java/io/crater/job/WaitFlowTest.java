@@ -74,8 +74,11 @@ class WaitFlowTest {
                 .body("state", equalTo("Queued"))
                 .body("reasons[0].code", equalTo("AccountQuotaExceeded"))
                 .body("reasons[0].numbers.used", equalTo(3000))
+                .body("reasons[0].args.resource", equalTo("nvidia-a100-80gb"))
                 .body("position.inAccount", equalTo(1))
                 .body("estimate.waitsFor", hasItem(running))
+                // A member of the account sees the name of the job it waits for.
+                .body("estimate.jobs.find { it.id == '" + running + "' }.name", equalTo("holder"))
                 .body("estimate.unknown", nullValue())
                 .extract()
                 .jsonPath();

@@ -138,6 +138,11 @@ class ForecastTest {
 
         assertThat(e.unknown().code()).isEqualTo("CannotStartOnIdleCluster");
         assertThat(e.unknown().numbers()).containsEntry("effectiveMax", 2000L);
+        // The exact reason in the way, for the console to say: the account's quota of that model.
+        assertThat(e.unknown().args())
+                .containsEntry("cause", "AccountQuotaExceeded")
+                .containsKey("resource");
+        assertThat(e.unknown().numbers()).containsEntry("requested", 4000L);
     }
 
     @Test

@@ -1,0 +1,53 @@
+package io.crater.policy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every code a {@link Reason} may carry, in one place: the console renders each from its numbers and arguments
+ * (src/main/webui/src/i18n/reasonCodes.json lists them, checked against this enumeration by a test).
+ */
+public enum ReasonCode {
+    // Admission: quota, limits, capacity.
+    AccountQuotaExceeded,
+    MemberLimitReached,
+    InsufficientCapacity,
+    Unschedulable,
+    PodLargerThanAnyNode,
+    LargerThanFleet,
+    CapacityHeldForOlderJob,
+    Fragmentation,
+    // Refused at submission or by a round.
+    AccountExpired,
+    ModelNotApproved,
+    InvalidSpec,
+    // Admitted, not running yet: translated from the cluster.
+    CreatingObjects,
+    VolcanoQueueFull,
+    GangWaiting,
+    ImagePulling,
+    ImagePullFailed,
+    VolumeMountFailed,
+    NodeNotReady,
+    // Why a start time is unknown.
+    WaitsForJobsWithoutTimeLimit,
+    CannotStartOnIdleCluster,
+    TooManyJobsAhead,
+    BeyondHorizon;
+
+    /** This code's reason. */
+    public Reason reason(String message, Map<String, Long> numbers) {
+        return new Reason(name(), message, numbers, Map.of());
+    }
+
+    /** This code's reason, with the names it quotes. */
+    public Reason reason(String message, Map<String, Long> numbers, Map<String, String> args) {
+        return new Reason(name(), message, numbers, args);
+    }
+
+    /** Every code, in declaration order. */
+    public static List<String> codes() {
+        return Arrays.stream(values()).map(Enum::name).toList();
+    }
+}
