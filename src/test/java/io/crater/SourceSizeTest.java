@@ -23,8 +23,7 @@ class SourceSizeTest {
     static final Map<String, Integer> TO_SPLIT = Map.of(
             "sim/KubeStore.java", 862,
             "job/JobService.java", 642,
-            "sim/InProcessApiServer.java", 641,
-            "interactive/AppProxy.java", 622);
+            "sim/InProcessApiServer.java", 641);
 
     @Test
     void noMainClassGrowsPastTheLimit() throws IOException {

@@ -6,12 +6,10 @@ import io.crater.job.JobNames;
 import io.crater.job.PodAccess;
 import io.crater.platform.Hashes;
 import io.crater.platform.Sql;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -20,7 +18,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import jakarta.annotation.Priority;
@@ -28,13 +25,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -56,21 +49,6 @@ public class AppProxy {
     static final String COOKIE = "crater_app";
     private static final Logger LOG = Logger.getLogger(AppProxy.class);
     private static final Pattern PORT_PATH = Pattern.compile("^/port/([0-9]{1,5})(/.*)?$");
-    /** Hop-by-hop and forwarding headers the client sent: never passed on. */
-    private static final Set<String> DROPPED = Set.of(
-            "connection",
-            "keep-alive",
-            "proxy-authenticate",
-            "proxy-authorization",
-            "proxy-connection",
-            "te",
-            "trailer",
-            "transfer-encoding",
-            "upgrade",
-            "authorization",
-            "forwarded",
-            "x-real-ip",
-            "content-length");
 
     @Inject
     Vertx vertx;
@@ -88,13 +66,11 @@ public class AppProxy {
     PodConnector connector;
 
     @Inject
-    KubernetesClient client;
+    AppTokens tokens;
 
     private HttpServer server;
     private HttpClient http;
     private WebSocketClient websockets;
-    /** Jupyter tokens per job, read once from the job's Secret. */
-    private final Map<String, String> tokens = new ConcurrentHashMap<>();
 
     void onStart(@Observes @Priority(75) StartupEvent event) throws Exception {
         if (!config.enabled()) {
@@ -133,7 +109,7 @@ public class AppProxy {
 
     /** Whether the app answers its readiness path (any answer below 500 but 404 counts as up). */
     public Uni<Boolean> ready(PodAccess.Target target, AppProfile profile) {
-        return tokenOf(target, profile)
+        return tokens.of(target, profile)
                 .flatMap(token -> connector.address(target, profile.port()).map(addr -> Map.entry(addr, token)))
                 .onItem()
                 .transformToUni(at -> Uni.createFrom()
@@ -164,7 +140,7 @@ public class AppProxy {
             return;
         }
         String path = req.path();
-        if (path == null || !safe(path)) {
+        if (path == null || !AppHeaders.safe(path)) {
             plain(req, 400, "this path is not allowed");
             return;
         }
@@ -183,7 +159,7 @@ public class AppProxy {
                         return Uni.createFrom().<Route>item(() -> null);
                     }
                     Route r = route(t, path, req.uri(), java.util.Optional.empty());
-                    return tokenOf(t, r.profile()).map(token -> route(t, path, req.uri(), token));
+                    return tokens.of(t, r.profile()).map(token -> route(t, path, req.uri(), token));
                 })
                 .subscribe()
                 .with(
@@ -226,7 +202,8 @@ public class AppProxy {
                         return Uni.createFrom().<PodAccess.Target>nullItem();
                     }
                     return userOf(s.userId())
-                            .flatMap(u -> access.resolveAppSession(job, new Caller(u, remote(req)), s.asAdmin()));
+                            .flatMap(u ->
+                                    access.resolveAppSession(job, new Caller(u, AppHeaders.remote(req)), s.asAdmin()));
                 }))
                 .invoke(t -> {
                     long ttl = config.accessCheckTtl().toNanos();
@@ -306,7 +283,7 @@ public class AppProxy {
                                                     : req.authority().host())
                                     .setPort(route.profile().port())
                                     .setURI(route.uri())
-                                    .setHeaders(headers(req, route));
+                                    .setHeaders(AppHeaders.forApp(req, route, config.publicScheme()));
                             http.request(o)
                                     .compose(creq -> {
                                         String length = req.getHeader("Content-Length");
@@ -322,10 +299,10 @@ public class AppProxy {
                                         var out = req.response().setStatusCode(resp.statusCode());
                                         resp.headers().forEach((k, v) -> {
                                             String n = k.toLowerCase(Locale.ROOT);
-                                            if (n.equals("set-cookie") && !hostOnly(v)) {
+                                            if (n.equals("set-cookie") && !AppHeaders.hostOnly(v)) {
                                                 return; // a parent-domain cookie would reach every job's origin
                                             }
-                                            if (!DROPPED.contains(n) || n.equals("content-length")) {
+                                            if (!AppHeaders.DROPPED.contains(n) || n.equals("content-length")) {
                                                 out.headers().add(k, v);
                                             }
                                         });
@@ -355,7 +332,7 @@ public class AppProxy {
                                     // origin's
                                     .setPort(addr.port())
                                     .setURI(route.uri())
-                                    .setHeaders(headers(req, route));
+                                    .setHeaders(AppHeaders.forApp(req, route, config.publicScheme()));
                             String protocols = req.getHeader("Sec-WebSocket-Protocol");
                             if (protocols != null) {
                                 o.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
@@ -371,160 +348,13 @@ public class AppProxy {
                                         back.pause();
                                         req.resume();
                                         req.toWebSocket()
-                                                .onSuccess(front -> bridge(front, back))
+                                                .onSuccess(front -> AppWebSockets.bridge(front, back))
                                                 .onFailure(e -> back.close());
                                     })
                                     .onFailure(
                                             e -> plain(req, 502, "the app refused the WebSocket: " + e.getMessage()));
                         },
                         e -> plain(req, 502, "the pod's port " + route.profile().port() + " is not reachable"));
-    }
-
-    /**
-     * Frames both ways, text as text and binary as binary, each side paused while the other's write queue is full (a
-     * fast app never piles up frames for a slow browser, nor the other way); either side closing closes the other.
-     */
-    private static void bridge(ServerWebSocket front, io.vertx.core.http.WebSocket back) {
-        front.frameHandler(f -> {
-            if (f.isClose()) {
-                return; // passed on by closesAfterItsFrames, with its code and reason
-            }
-            back.writeFrame(f);
-            if (back.writeQueueFull()) {
-                front.pause();
-            }
-        });
-        back.frameHandler(f -> {
-            if (f.isClose()) {
-                return;
-            }
-            front.writeFrame(f);
-            if (front.writeQueueFull()) {
-                back.pause();
-            }
-        });
-        back.drainHandler(v -> front.resume());
-        front.drainHandler(v -> back.resume());
-        closesAfterItsFrames(front, back);
-        closesAfterItsFrames(back, front);
-        back.resume();
-        front.exceptionHandler(e -> back.close());
-        back.exceptionHandler(e -> front.close());
-    }
-
-    /**
-     * Closes {@code other} when {@code side} ends: at its close frame, in order after the frames before it (which may
-     * still wait while {@code side} is paused), or at once when its connection was lost without one.
-     */
-    private static void closesAfterItsFrames(
-            io.vertx.core.http.WebSocketBase side, io.vertx.core.http.WebSocketBase other) {
-        side.endHandler(v -> {
-            Short code = side.closeStatusCode();
-            if (code == null || code == 1005 || code == 1006) {
-                other.close();
-            } else {
-                other.close(code, side.closeReason());
-            }
-        });
-        side.closeHandler(v -> {
-            Short code = side.closeStatusCode();
-            if (code == null || code == 1006) {
-                other.close();
-            }
-        });
-    }
-
-    /** The headers the app gets: the client's minus Crater's cookie, credentials and forwarding; plus Crater's own. */
-    private MultiMap headers(HttpServerRequest req, Route route) {
-        MultiMap out = MultiMap.caseInsensitiveMultiMap();
-        req.headers().forEach((k, v) -> {
-            String n = k.toLowerCase(Locale.ROOT);
-            if (DROPPED.contains(n) || n.startsWith("x-forwarded-") || n.equals("host")) {
-                return;
-            }
-            if (n.equals("cookie")) {
-                String kept = cookiesWithout(v);
-                if (!kept.isEmpty()) {
-                    out.add(k, kept);
-                }
-                return;
-            }
-            out.add(k, v);
-        });
-        String host = req.getHeader("Host");
-        if (host != null) {
-            out.set("Host", host); // code-server checks WebSocket Origin against it
-            out.set("X-Forwarded-Host", host);
-        }
-        out.set("X-Forwarded-Proto", config.publicScheme());
-        out.set("X-Forwarded-For", remote(req));
-        route.token().ifPresent(t -> out.set("Authorization", "token " + t));
-        return out;
-    }
-
-    /** Whether an app's cookie stays on its own origin: no Domain attribute, and not one of Crater's names. */
-    static boolean hostOnly(String setCookie) {
-        String name = setCookie.contains("=")
-                ? setCookie.substring(0, setCookie.indexOf('=')).trim()
-                : "";
-        return !name.startsWith("crater_")
-                && java.util.Arrays.stream(setCookie.split(";"))
-                        .map(a -> a.trim().toLowerCase(Locale.ROOT))
-                        .noneMatch(a -> a.startsWith("domain="));
-    }
-
-    /** A Cookie header without Crater's cookies (the app's own stay). */
-    static String cookiesWithout(String header) {
-        StringBuilder kept = new StringBuilder();
-        for (String part : header.split(";")) {
-            String p = part.trim();
-            String name = p.contains("=") ? p.substring(0, p.indexOf('=')) : p;
-            if (p.isEmpty() || name.equals(COOKIE) || name.startsWith("crater_")) {
-                continue;
-            }
-            kept.append(kept.isEmpty() ? "" : "; ").append(p);
-        }
-        return kept.toString();
-    }
-
-    /** The token the proxy adds for this app, read off the event loop (the Kubernetes client blocks). */
-    private Uni<java.util.Optional<String>> tokenOf(PodAccess.Target target, AppProfile profile) {
-        if (!profile.token() || !"jupyter".equals(target.kind())) {
-            return Uni.createFrom().item(java.util.Optional.empty());
-        }
-        String cached = tokens.get(target.job());
-        if (cached != null) {
-            return Uni.createFrom().item(java.util.Optional.of(cached));
-        }
-        return Uni.createFrom()
-                .item(() -> token(target))
-                .runSubscriptionOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool());
-    }
-
-    /** The job's Jupyter token, from the Secret Crater made for it. */
-    private java.util.Optional<String> token(PodAccess.Target target) {
-        return java.util.Optional.ofNullable(tokens.computeIfAbsent(target.job(), job -> {
-            try {
-                var secret = client.secrets()
-                        .inNamespace(target.namespace())
-                        .withName(JobNames.volcanoName(job) + "-app")
-                        .get();
-                if (secret == null) {
-                    return null;
-                }
-                // The API server turns stringData into data; a store that keeps it as written is read as well.
-                if (secret.getData() != null && secret.getData().get("token") != null) {
-                    return new String(
-                            Base64.getDecoder().decode(secret.getData().get("token")), StandardCharsets.UTF_8);
-                }
-                return secret.getStringData() == null
-                        ? null
-                        : secret.getStringData().get("token");
-            } catch (RuntimeException e) {
-                LOG.warnf("reading the app token of %s failed: %s", job, e.getMessage());
-                return null;
-            }
-        }));
     }
 
     /** The job a host names, {@code <job>.<domain>}, or null. */
@@ -543,26 +373,6 @@ public class AppProxy {
         }
         String job = h.substring(0, h.length() - suffix.length());
         return JobNames.isPublicId(job) ? job : null;
-    }
-
-    /** No dot segments, encoded slashes or backslashes: what the app sees is what the proxy checked. */
-    static boolean safe(String rawPath) {
-        String lower = rawPath.toLowerCase(Locale.ROOT);
-        if (lower.contains("%2f") || lower.contains("%5c") || lower.contains("\\") || lower.contains("%00")) {
-            return false;
-        }
-        String decoded;
-        try {
-            decoded = URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-        for (String segment : decoded.split("/")) {
-            if (segment.equals("..") || segment.equals(".")) {
-                return false;
-            }
-        }
-        return decoded.startsWith("/");
     }
 
     private boolean sameOrigin(String origin, String job) {
@@ -584,10 +394,6 @@ public class AppProxy {
     private static boolean isWebSocket(HttpServerRequest req) {
         String upgrade = req.getHeader(HttpHeaders.UPGRADE);
         return upgrade != null && upgrade.equalsIgnoreCase("websocket");
-    }
-
-    private static String remote(HttpServerRequest req) {
-        return req.remoteAddress() == null ? "unknown" : req.remoteAddress().hostAddress();
     }
 
     private static Uni<TokenService.TokenUser> userOf(long id) {

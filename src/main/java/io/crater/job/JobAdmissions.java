@@ -176,12 +176,25 @@ public class JobAdmissions {
                     Object[] r = rows.get(0);
                     long id = Sql.longOf(r[0]);
                     return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", id)
-                            .flatMap(x -> JobStates.move(id, (String) r[2], "Stopping", "Reclaimed", message))
+                            .flatMap(x -> JobStates.move(
+                                    id,
+                                    (String) r[2],
+                                    "Stopping",
+                                    "Reclaimed",
+                                    message,
+                                    Map.of(
+                                            "claimant",
+                                            claim.job(),
+                                            "account",
+                                            slug,
+                                            "backfill",
+                                            victim.backfill() ? 1L : 0L)))
                             .flatMap(x -> notifications.notify(
                                     Sql.longOf(r[1]),
                                     "job.reclaimed",
                                     "Your job " + victim.job() + " is being stopped: " + message,
-                                    "/jobs/" + victim.job()))
+                                    "/jobs/" + victim.job(),
+                                    Map.of("job", victim.job(), "claimant", claim.job(), "account", slug)))
                             .flatMap(x -> audit.record(
                                     Actor.system(),
                                     "job.reclaim",
@@ -210,7 +223,10 @@ public class JobAdmissions {
                                                 "Admitted",
                                                 d.borrowing().isEmpty()
                                                         ? "within the account's quota"
-                                                        : "borrowing " + String.join(", ", d.borrowing())))
+                                                        : "borrowing " + String.join(", ", d.borrowing()),
+                                                Map.of(
+                                                        "borrowing",
+                                                        d.borrowing().isEmpty() ? 0L : 1L)))
                                 : Sql.update(
                                                 "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
                                                 d.job().sequence(),
@@ -220,7 +236,8 @@ public class JobAdmissions {
                                                 "Queued",
                                                 "Rejected",
                                                 d.reasons().get(0).code(),
-                                                d.reasons().get(0).message())))
+                                                d.reasons().get(0).message(),
+                                                JobHistory.argsOf(d.reasons().get(0)))))
                 .replaceWithVoid();
     }
 

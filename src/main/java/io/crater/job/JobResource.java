@@ -35,9 +35,6 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 public class JobResource {
 
     @Inject
-    WaitQueries waitNames;
-
-    @Inject
     CurrentUser current;
 
     @Inject
@@ -145,7 +142,7 @@ public class JobResource {
             summary =
                     "Why the job waits (reasons with numbers, before and after admission), its place in its account's line and the cluster's, when it should start (or why that is unknown), and what would make it start now")
     public Uni<JobViews.Wait> waitFor(@PathParam("id") String id) {
-        return current.caller().flatMap(c -> waits.explain(id, c).flatMap(w -> waitNames.named(w, c)));
+        return current.caller().flatMap(c -> waits.explain(id, c));
     }
 
     @DELETE

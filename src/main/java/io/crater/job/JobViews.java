@@ -165,7 +165,7 @@ public final class JobViews {
             jobs = jobs == null ? List.of() : List.copyOf(jobs);
         }
 
-        /** An estimate whose jobs are not named yet ({@link WaitQueries#named} names them). */
+        /** An estimate whose jobs are not named. */
         public WaitEstimate(Instant startBy, List<String> waitsFor, Reason unknown) {
             this(startBy, waitsFor, unknown, List.of());
         }

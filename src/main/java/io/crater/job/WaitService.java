@@ -152,14 +152,35 @@ public class WaitService {
                 "Queued",
                 all,
                 position(target, w),
-                new JobViews.WaitEstimate(
-                        e.startBy(),
-                        e.waitsFor().stream()
-                                .map(Forecast.Release::job)
-                                .distinct()
-                                .toList(),
-                        e.unknown()),
+                estimate(e, w),
                 advice.suggest(target, targetChecked, snapshot, reasons));
+    }
+
+    /**
+     * The estimate, with the jobs it waits for named for those who may see them (members of that job's account and
+     * platform admins, docs/governance.md); others get the entry without id or name.
+     */
+    private static JobViews.WaitEstimate estimate(Forecast.Estimate e, World w) {
+        Map<String, JobRow> known = new HashMap<>();
+        w.waiting().forEach(r -> known.put(r.publicId(), r));
+        w.active().forEach(r -> {
+            JobRow row = JobRow.of(r);
+            known.put(row.publicId(), row);
+        });
+        List<String> ids =
+                e.waitsFor().stream().map(Forecast.Release::job).distinct().toList();
+        return new JobViews.WaitEstimate(e.startBy(), ids, e.unknown(), named(ids, known, w.viewerAccounts()));
+    }
+
+    /** One entry per job waited for: its id and name when the viewer may see it ({@code viewer} null: all). */
+    static List<JobViews.WaitsForJob> named(List<String> ids, Map<String, JobRow> known, Set<Long> viewer) {
+        return ids.stream()
+                .map(id -> {
+                    JobRow row = known.get(id);
+                    boolean visible = row != null && (viewer == null || viewer.contains(row.accountId()));
+                    return visible ? new JobViews.WaitsForJob(id, row.name()) : new JobViews.WaitsForJob(null, null);
+                })
+                .toList();
     }
 
     /** Jobs holding resources, with what they take of each node and when their time limit ends them. */

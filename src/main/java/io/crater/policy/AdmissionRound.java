@@ -287,7 +287,7 @@ public final class AdmissionRound {
                 decided.add(new Decided(
                         job,
                         Admission.Kind.REJECT,
-                        List.of(new Reason("InvalidSpec", "the stored spec no longer passes the checks", Map.of())),
+                        List.of(ReasonCode.InvalidSpec.reason("the stored spec no longer passes the checks", Map.of())),
                         Map.of(),
                         List.of()));
                 return;
@@ -336,8 +336,7 @@ public final class AdmissionRound {
         private Reason heldFor(Job holder) {
             long waited = Duration.between(holder.submittedAt(), snapshot.now()).toSeconds();
             Duration tolerance = snapshot.agingTolerance();
-            return new Reason(
-                    "CapacityHeldForOlderJob",
+            return ReasonCode.CapacityHeldForOlderJob.reason(
                     "the capacity it needs is held for a job that has waited " + waited / 60 + " min, longer than the "
                             + tolerance.toMinutes()
                             + " min after which a waiting job is no longer passed by smaller ones",

@@ -62,17 +62,24 @@ class JobHistoryTest {
 
     @Test
     void aWaitNamesOnlyTheJobsTheViewerMaySee() {
-        JobViews.Wait wait = new JobViews.Wait(
-                "Queued",
-                List.of(),
-                null,
-                new JobViews.WaitEstimate(Instant.parse("2026-12-01T12:00:00Z"), List.of("ab12cd", "zz99yy"), null),
-                List.of());
-        JobViews.Wait named = WaitQueries.withJobs(wait, Map.of("ab12cd", "resnet-sweep"));
-        assertThat(named.estimate().waitsFor()).containsExactly("ab12cd", "zz99yy");
-        assertThat(named.estimate().jobs())
+        Map<String, JobRow> known = Map.of(
+                "ab12cd", row("ab12cd", 1, "resnet-sweep"),
+                "zz99yy", row("zz99yy", 2, "their-secret-run"));
+        List<String> ids = List.of("ab12cd", "zz99yy", "gone00");
+        assertThat(WaitService.named(ids, known, java.util.Set.of(1L)))
                 .containsExactly(
-                        new JobViews.WaitsForJob("ab12cd", "resnet-sweep"), new JobViews.WaitsForJob(null, null));
-        assertThat(named.estimate().startBy()).isEqualTo(wait.estimate().startBy());
+                        new JobViews.WaitsForJob("ab12cd", "resnet-sweep"),
+                        new JobViews.WaitsForJob(null, null),
+                        new JobViews.WaitsForJob(null, null));
+        assertThat(WaitService.named(ids, known, null))
+                .as("a platform admin sees every job")
+                .containsExactly(
+                        new JobViews.WaitsForJob("ab12cd", "resnet-sweep"),
+                        new JobViews.WaitsForJob("zz99yy", "their-secret-run"),
+                        new JobViews.WaitsForJob(null, null));
+    }
+
+    private static JobRow row(String id, long account, String name) {
+        return new JobRow(1, id, account, 7, name, "custom", false, "Running", "{}", 1, false, null);
     }
 }
