@@ -1,13 +1,11 @@
 package io.crater;
 
-import io.crater.platform.Bootstrap;
-import io.crater.sim.Simulator;
+import io.crater.boot.Bootstrap;
+import io.crater.boot.SimulatedClusterAlone;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
-import java.time.Clock;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * Crater's single entry point. {@code server} (the default) prepares the database and cluster, then boots
@@ -24,7 +22,7 @@ public final class CraterMain {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (verb) {
             case "server" -> server(rest);
-            case "sim" -> sim();
+            case "sim" -> SimulatedClusterAlone.run();
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("crater: unknown command '" + verb + "'");
@@ -47,30 +45,6 @@ public final class CraterMain {
         properties.forEach(System::setProperty);
         Runtime.getRuntime().addShutdownHook(new Thread(bootstrap::close, "crater-bootstrap-stop"));
         Quarkus.run(CraterApplication.class, args);
-    }
-
-    private static void sim() {
-        String namespace = Bootstrap.setting("crater.cluster.namespace", "CRATER_NAMESPACE", "crater-jobs");
-        int port = Integer.parseInt(Bootstrap.setting("crater.sim.port", "CRATER_SIM_PORT", "0"));
-        Simulator simulator = new Simulator(
-                Simulator.Settings.defaults(Bootstrap.fleet(Bootstrap.home()), namespace)
-                        .withClaim(Bootstrap.sharedClaim(), Bootstrap.spaces(Bootstrap.home())),
-                Clock.systemUTC());
-        String url = simulator.start(port);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simulator.close();
-            stopped.countDown();
-        }));
-        System.out.println("Simulated cluster API: " + url);
-        System.out.println("Point Crater at it with: CRATER_CLUSTER_MODE=kubernetes KUBERNETES_MASTER=" + url
-                + " bin/crater server");
-        System.out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void usage(int code) {

@@ -92,13 +92,48 @@ class ArchitectureTest {
 
     @Test
     void featuresDependOnEachOtherWithoutCycles() {
-        // The boot wiring in platform still starts the simulator; it is the one edge ignored until sim is fenced.
-        slices().matching("io.crater.(*)..")
+        slices().matching("io.crater.(*)..").should().beFreeOfCycles().check(CRATER);
+    }
+
+    @Test
+    void onlyTheBootWiringStartsTheSimulatedCluster() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.crater.boot..", "io.crater.sim..")
                 .should()
-                .beFreeOfCycles()
-                .ignoreDependency(
-                        JavaClass.Predicates.resideInAPackage("io.crater.platform"),
-                        JavaClass.Predicates.resideInAPackage("io.crater.sim.."))
+                .dependOnClassesThat()
+                .resideInAPackage("io.crater.sim..")
+                .because("the product reaches the simulated cluster only through the Kubernetes API, as it would a real"
+                        + " one; only the start-up wiring starts it and hands its GPU samples to idle detection")
+                .check(CRATER);
+    }
+
+    @Test
+    void theSimulatedClusterUsesNothingOfTheProduct() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.crater.sim..")
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.crater..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage(
+                                "io.crater.sim..", "io.crater.kube..", "io.crater.volcano.."))))
+                .because("it plays a cluster Crater is tested against, so it must not share Crater's decisions"
+                        + " (placement, quotas) or names; it shares only the Kubernetes helpers of io.crater.kube and,"
+                        + " since it plays Volcano's controllers, the typed Volcano CRD models of io.crater.volcano")
+                .check(CRATER);
+    }
+
+    @Test
+    void theKubernetesHelpersAndVolcanoModelsImportNoFeature() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.crater.kube..", "io.crater.volcano..")
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.crater..")
+                        .and(DescribedPredicate.not(
+                                JavaClass.Predicates.resideInAnyPackage("io.crater.kube..", "io.crater.volcano.."))))
+                .because("the simulated cluster and the product both use them: through them neither may reach the"
+                        + " other")
                 .check(CRATER);
     }
 

@@ -1,6 +1,6 @@
 package io.crater;
 
-import io.crater.platform.Bootstrap;
+import io.crater.boot.Bootstrap;
 import io.crater.sim.Simulator;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;

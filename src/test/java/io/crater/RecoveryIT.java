@@ -2,7 +2,7 @@ package io.crater;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.crater.platform.KubeClients;
+import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpResponse;

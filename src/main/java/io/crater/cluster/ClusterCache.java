@@ -2,7 +2,8 @@ package io.crater.cluster;
 
 import io.crater.events.EventHub;
 import io.crater.identity.CurrentUser;
-import io.crater.platform.PodRequests;
+import io.crater.kube.KubeQuantities;
+import io.crater.kube.PodRequests;
 import io.crater.policy.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -135,8 +136,11 @@ public class ClusterCache {
             if (onNode.remove(key) != null) {
                 dirty.add(node);
             }
-        } else if (!PodRequests.of(pod.getSpec()).equals(onNode.put(key, PodRequests.of(pod.getSpec())))) {
-            dirty.add(node);
+        } else {
+            Resources request = new Resources(PodRequests.of(pod.getSpec()));
+            if (!request.equals(onNode.put(key, request))) {
+                dirty.add(node);
+            }
         }
     }
 
@@ -219,8 +223,8 @@ public class ClusterCache {
                         n.getMetadata().getLabels() == null
                                 ? Map.of()
                                 : n.getMetadata().getLabels(),
-                        PodRequests.quantities(
-                                n.getStatus() == null ? null : n.getStatus().getAllocatable()),
+                        new Resources(KubeQuantities.amounts(
+                                n.getStatus() == null ? null : n.getStatus().getAllocatable())),
                         allocated(n.getMetadata().getName()),
                         NodeViews.ready(n)
                                 && !Boolean.TRUE.equals(
@@ -239,7 +243,7 @@ public class ClusterCache {
         for (Pod p : podsOfJob(publicId)) {
             String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
             if (p.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                out.merge(p.getSpec().getNodeName(), PodRequests.of(p.getSpec()), Resources::plus);
+                out.merge(p.getSpec().getNodeName(), new Resources(PodRequests.of(p.getSpec())), Resources::plus);
             }
         }
         return out;

@@ -1,6 +1,6 @@
 package io.crater.cluster;
 
-import io.crater.platform.KubeClients;
+import io.crater.kube.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import jakarta.enterprise.context.ApplicationScoped;

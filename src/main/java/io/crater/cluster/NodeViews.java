@@ -1,6 +1,6 @@
 package io.crater.cluster;
 
-import io.crater.platform.PodRequests;
+import io.crater.kube.KubeQuantities;
 import io.crater.policy.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,8 +19,8 @@ public class NodeViews {
     public ClusterViews.NodeView of(Node node, Resources allocated, int pods) {
         Map<String, String> labels =
                 Objects.requireNonNullElse(node.getMetadata().getLabels(), Map.of());
-        Resources allocatable = PodRequests.quantities(
-                node.getStatus() == null ? null : node.getStatus().getAllocatable());
+        Resources allocatable = new Resources(KubeQuantities.amounts(
+                node.getStatus() == null ? null : node.getStatus().getAllocatable()));
         ClusterViews.NodeAccelerator accelerator = accelerator(allocatable, allocated, labels);
         return new ClusterViews.NodeView(
                 node.getMetadata().getName(),

@@ -1,15 +1,16 @@
 package io.crater.idle;
 
 import io.crater.cluster.ClusterConfig;
-import io.crater.sim.Simulator;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
 
 /**
  * Which {@link GpuMetrics} this replica reads: the simulated cluster's exporter when the cluster is the simulated one
- * (it runs in this process), Prometheus in cluster mode when {@code crater.idle.prometheus-url} is set, else none
+ * (it runs in this process, and the start-up wiring offers its samples as {@link InProcessGpuSamples}), Prometheus in
+ * cluster mode when {@code crater.idle.prometheus-url} is set, else none
  * (idle detection is off, and {@link #whyNone()} says why).
  */
 @ApplicationScoped
@@ -21,6 +22,9 @@ class GpuMetricsSource {
     @Inject
     IdleConfig config;
 
+    @Inject
+    Instance<InProcessGpuSamples> inProcess;
+
     private Optional<GpuMetrics> chosen = Optional.empty();
 
     /** Chooses once: the simulated cluster registers itself before Quarkus starts, the settings do not change. */
@@ -31,7 +35,9 @@ class GpuMetricsSource {
                     .filter(u -> !u.isBlank())
                     .map(u -> new PrometheusGpuMetrics(u.trim(), config.prometheusTimeout()));
         } else {
-            chosen = cluster.apiUrl().flatMap(Simulator::at).map(SimulatedGpuMetrics::new);
+            chosen = inProcess.isResolvable()
+                    ? cluster.apiUrl().flatMap(inProcess.get()::at).map(SimulatedGpuMetrics::new)
+                    : Optional.empty();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.crater.idle;
 
 import io.crater.policy.IdlePolicy;
-import io.crater.sim.Simulator;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,14 +8,14 @@ import java.util.List;
 
 /**
  * The samples of the simulated cluster's GPU exporter (docs/simulator.md), read in memory from the simulator running
- * in this process. It samples utilisation in percent whatever the metric's name.
+ * in this process (through {@link InProcessGpuSamples}). It samples utilisation in percent whatever the metric's name.
  */
 final class SimulatedGpuMetrics implements GpuMetrics {
 
-    private final Simulator simulator;
+    private final InProcessGpuSamples.Reader samples;
 
-    SimulatedGpuMetrics(Simulator simulator) {
-        this.simulator = simulator;
+    SimulatedGpuMetrics(InProcessGpuSamples.Reader samples) {
+        this.samples = samples;
     }
 
     @Override
@@ -24,7 +23,7 @@ final class SimulatedGpuMetrics implements GpuMetrics {
         return Uni.createFrom().item(() -> {
             List<IdlePolicy.Series> out = new ArrayList<>();
             for (String pod : q.pods()) {
-                for (IdlePolicy.Series s : simulator.gpuSamples(q.namespace(), pod, q.from(), q.to())) {
+                for (IdlePolicy.Series s : samples.samples(q.namespace(), pod, q.from(), q.to())) {
                     out.add(new IdlePolicy.Series(s.pod(), s.accelerator(), thinned(s.samples(), q)));
                 }
             }

@@ -1,7 +1,7 @@
 package io.crater.sim;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import io.crater.policy.Quantities;
+import io.crater.kube.KubeQuantities;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -78,8 +78,8 @@ public record Fleet(List<NodeGroup> nodeGroups) {
             if (g.count() < 0) {
                 throw new IllegalArgumentException("node group " + g.name() + ": count must not be negative");
             }
-            Quantities.toMilli(g.cpu());
-            Quantities.toMilli(g.memory());
+            KubeQuantities.toMilli(g.cpu());
+            KubeQuantities.toMilli(g.memory());
             if (g.accelerator() != null
                     && (g.accelerator().resource() == null || g.accelerator().count() <= 0)) {
                 throw new IllegalArgumentException(
@@ -105,22 +105,23 @@ public record Fleet(List<NodeGroup> nodeGroups) {
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/arch", "amd64");
         labels.put("node.kubernetes.io/instance-type", g.name());
-        labels.put("crater.io/node-group", g.name());
+        labels.put(SimLabels.NODE_GROUP, g.name());
         if (g.labels() != null) {
             labels.putAll(g.labels());
         }
         Map<String, Quantity> capacity = new LinkedHashMap<>();
         Map<String, Quantity> allocatable = new LinkedHashMap<>();
-        long cpuMilli = Quantities.toMilli(g.cpu());
-        long memMilli = Quantities.toMilli(g.memory());
-        capacity.put("cpu", new Quantity(Quantities.format(cpuMilli)));
-        capacity.put("memory", new Quantity(Quantities.format(memMilli)));
+        long cpuMilli = KubeQuantities.toMilli(g.cpu());
+        long memMilli = KubeQuantities.toMilli(g.memory());
+        capacity.put("cpu", new Quantity(KubeQuantities.format(cpuMilli)));
+        capacity.put("memory", new Quantity(KubeQuantities.format(memMilli)));
         capacity.put("pods", new Quantity("110"));
         // The kubelet reserves a little for the system, as on real nodes.
-        allocatable.put("cpu", new Quantity(Quantities.format(cpuMilli - Math.min(cpuMilli / 50, 2000))));
+        allocatable.put("cpu", new Quantity(KubeQuantities.format(cpuMilli - Math.min(cpuMilli / 50, 2000))));
         allocatable.put(
                 "memory",
-                new Quantity(Quantities.format(memMilli - Math.min(memMilli / 50, 4L * 1024 * 1024 * 1024 * 1000))));
+                new Quantity(
+                        KubeQuantities.format(memMilli - Math.min(memMilli / 50, 4L * 1024 * 1024 * 1024 * 1000))));
         allocatable.put("pods", new Quantity("110"));
         if (g.accelerator() != null) {
             String count = Integer.toString(g.accelerator().count());

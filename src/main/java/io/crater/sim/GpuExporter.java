@@ -1,10 +1,6 @@
 package io.crater.sim;
 
-import io.crater.job.JobKind;
-import io.crater.job.JobNames;
-import io.crater.platform.PodRequests;
-import io.crater.policy.IdlePolicy;
-import io.crater.policy.Resources;
+import io.crater.kube.PodRequests;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
@@ -46,7 +42,7 @@ final class GpuExporter {
     record Reading(double utilisation, double memory) {}
 
     /** The samples of one pod: one utilisation per time, the same for each of its accelerators. */
-    private record PodSamples(int accelerators, Deque<IdlePolicy.Sample> samples) {}
+    private record PodSamples(int accelerators, Deque<GpuSeries.Sample> samples) {}
 
     private final Duration interval;
     private final Set<String> acceleratorResources;
@@ -84,7 +80,7 @@ final class GpuExporter {
             double utilisation = at(profile, ran);
             latest.put(SimState.key(pod), new Reading(utilisation, at(memoryProfile(pod, profile), ran)));
             synchronized (mine.samples()) {
-                mine.samples().addLast(new IdlePolicy.Sample(now, utilisation));
+                mine.samples().addLast(new GpuSeries.Sample(now, utilisation));
                 while (mine.samples().size() > HISTORY) {
                     mine.samples().removeFirst();
                 }
@@ -93,20 +89,20 @@ final class GpuExporter {
     }
 
     /** The samples of a pod's accelerators taken in [from, to], one series per accelerator; none for unknown pods. */
-    List<IdlePolicy.Series> samples(String namespace, String pod, Instant from, Instant to) {
+    List<GpuSeries> samples(String namespace, String pod, Instant from, Instant to) {
         PodSamples mine = byPod.get(namespace + "/" + pod);
         if (mine == null) {
             return List.of();
         }
-        List<IdlePolicy.Sample> within;
+        List<GpuSeries.Sample> within;
         synchronized (mine.samples()) {
             within = mine.samples().stream()
                     .filter(s -> !s.at().isBefore(from) && !s.at().isAfter(to))
                     .toList();
         }
-        List<IdlePolicy.Series> out = new ArrayList<>();
+        List<GpuSeries> out = new ArrayList<>();
         for (int i = 0; i < mine.accelerators(); i++) {
-            out.add(new IdlePolicy.Series(pod, Integer.toString(i), within));
+            out.add(new GpuSeries(pod, Integer.toString(i), within));
         }
         return out;
     }
@@ -136,8 +132,10 @@ final class GpuExporter {
     }
 
     private int accelerators(Pod pod) {
-        Resources requested = PodRequests.of(pod.getSpec());
-        long milli = acceleratorResources.stream().mapToLong(requested::get).sum();
+        Map<String, Long> requested = PodRequests.of(pod.getSpec());
+        long milli = acceleratorResources.stream()
+                .mapToLong(r -> requested.getOrDefault(r, 0L))
+                .sum();
         return (int) (milli / 1000);
     }
 
@@ -153,9 +151,8 @@ final class GpuExporter {
         }
         String kind = pod.getMetadata().getLabels() == null
                 ? null
-                : pod.getMetadata().getLabels().get(JobNames.KIND);
-        boolean interactive =
-                kind != null && JobKind.of(kind).map(JobKind::interactive).orElse(false);
+                : pod.getMetadata().getLabels().get(SimLabels.KIND);
+        boolean interactive = kind != null && SimLabels.INTERACTIVE_KINDS.contains(kind);
         return List.of(new Segment(interactive ? 0 : 90, null));
     }
 

@@ -2,8 +2,6 @@ package io.crater.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -11,10 +9,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -45,7 +41,9 @@ public final class InProcessApiServer implements AutoCloseable {
 
     private final Vertx vertx;
     private final KubeStore store;
-    private final PodLogs logs;
+    private final Discovery discovery;
+    private final WatchServing watches;
+    private final PodLogServing logServing;
     private final PodPorts ports;
     private final PodShells shells;
     private final ObjectMapper json = new ObjectMapper();
@@ -59,8 +57,10 @@ public final class InProcessApiServer implements AutoCloseable {
 
     InProcessApiServer(PodLogs logs, Clock clock) {
         this.vertx = Vertx.vertx();
-        this.logs = logs;
         this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
+        this.discovery = new Discovery(store);
+        this.watches = new WatchServing(vertx, store);
+        this.logServing = new PodLogServing(vertx, store, logs);
         this.ports = new PodPorts(vertx);
         this.shells = new PodShells(store);
     }
@@ -121,7 +121,7 @@ public final class InProcessApiServer implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             route(req, body);
-        } catch (KubeStore.ApiError e) {
+        } catch (ApiError e) {
             fail(req, e.code, e.reason, e.getMessage());
         } catch (Selectors.BadSelector e) {
             fail(req, 400, "BadRequest", e.getMessage());
@@ -140,7 +140,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private void route(HttpServerRequest req, Buffer body) {
         List<String> seg = new ArrayList<>(Arrays.asList(req.path().split("/")));
         seg.removeIf(String::isEmpty);
-        if (seg.isEmpty() || discovery(req, seg)) {
+        if (seg.isEmpty() || discovery.serve(req, seg)) {
             if (seg.isEmpty()) {
                 ok(req, 200, "{\"paths\":[\"/api\",\"/api/v1\",\"/apis\",\"/version\"]}");
             }
@@ -150,7 +150,7 @@ public final class InProcessApiServer implements AutoCloseable {
         String sub = t.subresource();
         if (t.resource().key().equals("/pods") && sub != null) {
             if (sub.equals("log") && req.method() == HttpMethod.GET) {
-                serveLog(req, t.namespace(), t.name());
+                logServing.serve(req, t.namespace(), t.name());
                 return;
             }
             if (sub.equals("exec") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
@@ -171,11 +171,11 @@ public final class InProcessApiServer implements AutoCloseable {
             }
         }
         if (sub != null && !(sub.equals("status") && t.resource().statusSubresource())) {
-            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+            throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         }
         if (t.resource().key().equals("/bindings")) {
             if (req.method() != HttpMethod.POST || t.name() != null || t.namespace() == null) {
-                throw new KubeStore.ApiError(405, "MethodNotAllowed", "bindings can only be created");
+                throw new ApiError(405, "MethodNotAllowed", "bindings can only be created");
             }
             ObjectNode binding = object(body);
             bind(req, t.namespace(), binding.path("metadata").path("name").asText(""), binding);
@@ -217,9 +217,7 @@ public final class InProcessApiServer implements AutoCloseable {
                                         pre == null ? null : pre.path("uid").asText(null))
                                 .json());
             }
-            default ->
-                throw new KubeStore.ApiError(
-                        405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
+            default -> throw new ApiError(405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
         }
     }
 
@@ -232,11 +230,10 @@ public final class InProcessApiServer implements AutoCloseable {
                 .path("containers")
                 .forEach(c -> containers.add(c.path("name").asText()));
         if (container != null && !containers.contains(container)) {
-            throw new KubeStore.ApiError(400, "BadRequest", "container " + container + " is not valid for pod " + pod);
+            throw new ApiError(400, "BadRequest", "container " + container + " is not valid for pod " + pod);
         }
         if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
-            throw new KubeStore.ApiError(
-                    400, "BadRequest", "pods/exec is served over WebSocket (" + ExecSession.PROTOCOL + ")");
+            throw new ApiError(400, "BadRequest", "pods/exec is served over WebSocket (" + ExecSession.PROTOCOL + ")");
         }
         List<String> command = req.params().getAll("command");
         boolean tty = "true".equals(req.getParam("tty")) || "1".equals(req.getParam("tty"));
@@ -252,7 +249,7 @@ public final class InProcessApiServer implements AutoCloseable {
         JsonNode object = runningPod(namespace, pod, "forward ports of");
         List<Integer> forwarded = PortForwardSession.ports(req.params().getAll("ports"));
         if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
-            throw new KubeStore.ApiError(
+            throw new ApiError(
                     400,
                     "BadRequest",
                     "pods/portforward is served over WebSocket (" + String.join(", ", PortForwardSession.PROTOCOLS)
@@ -268,7 +265,7 @@ public final class InProcessApiServer implements AutoCloseable {
                 store.get(store.resource("", "v1", "pods"), namespace, pod).object();
         String phase = object.path("status").path("phase").asText();
         if (!"Running".equals(phase)) {
-            throw new KubeStore.ApiError(
+            throw new ApiError(
                     400,
                     "BadRequest",
                     "pod " + pod + " is not running (" + phase + "): cannot " + action + " a completed or pending pod");
@@ -279,10 +276,10 @@ public final class InProcessApiServer implements AutoCloseable {
     private void bind(HttpServerRequest req, String namespace, String pod, ObjectNode binding) {
         String bodyName = binding.path("metadata").path("name").asText("");
         if (!bodyName.isEmpty() && !bodyName.equals(pod)) {
-            throw new KubeStore.ApiError(400, "BadRequest", "the binding's name does not match the pod's");
+            throw new ApiError(400, "BadRequest", "the binding's name does not match the pod's");
         }
         store.bind(namespace, pod, binding.path("target").path("name").asText(""));
-        ok(req, 201, KubeStore.status(201, "", ""));
+        ok(req, 201, ApiError.status(201, "", ""));
     }
 
     private void collection(HttpServerRequest req, Buffer body, Target t) {
@@ -293,14 +290,14 @@ public final class InProcessApiServer implements AutoCloseable {
             case "GET" -> {
                 String w = req.getParam("watch");
                 if (t.watch() || "true".equals(w) || "1".equals(w)) {
-                    watch(req, t, labels, fields);
+                    watches.serve(req, t.resource(), t.version(), t.namespace(), labels, fields);
                     return;
                 }
                 int limit;
                 try {
                     limit = req.getParam("limit") == null ? 0 : Integer.parseInt(req.getParam("limit"));
                 } catch (NumberFormatException e) {
-                    throw new KubeStore.ApiError(400, "BadRequest", "limit must be an integer");
+                    throw new ApiError(400, "BadRequest", "limit must be an integer");
                 }
                 ok(
                         req,
@@ -309,7 +306,7 @@ public final class InProcessApiServer implements AutoCloseable {
             }
             case "POST" -> {
                 if (r.namespaced() && t.namespace() == null) {
-                    throw new KubeStore.ApiError(
+                    throw new ApiError(
                             405, "MethodNotAllowed", "create " + r.plural() + " needs a namespace in the URL");
                 }
                 ok(
@@ -328,7 +325,7 @@ public final class InProcessApiServer implements AutoCloseable {
                 ok(req, 200, out.append("]}").toString());
             }
             default ->
-                throw new KubeStore.ApiError(
+                throw new ApiError(
                         405, "MethodNotAllowed", req.method() + " is not supported on the collection " + r.plural());
         }
     }
@@ -346,7 +343,7 @@ public final class InProcessApiServer implements AutoCloseable {
             version = seg.get(2);
             i = 3;
         } else {
-            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+            throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         }
         List<String> rest = seg.subList(i, seg.size());
         boolean watch = false;
@@ -364,196 +361,34 @@ public final class InProcessApiServer implements AutoCloseable {
             rest = rest.subList(2, rest.size());
         }
         if (rest.isEmpty() || rest.size() > 3) {
-            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+            throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         }
         ApiResource r = store.resource(group, version, rest.get(0));
         if (r == null || (namespace != null && !r.namespaced())) {
-            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+            throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         }
         String name = rest.size() >= 2 ? rest.get(1) : null;
         if (name != null && r.namespaced() && namespace == null) {
-            throw new KubeStore.ApiError(404, "NotFound", "the server could not find the requested resource");
+            throw new ApiError(404, "NotFound", "the server could not find the requested resource");
         }
         return new Target(r, version, namespace, name, rest.size() == 3 ? rest.get(2) : null, watch);
     }
 
-    private void watch(HttpServerRequest req, Target t, Selectors.Selector labels, Selectors.Selector fields) {
-        String from = req.getParam("resourceVersion");
-        boolean bookmarks = "true".equals(req.getParam("allowWatchBookmarks"));
-        long timeout = parseTimeout(req.getParam("timeoutSeconds"));
-        if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
-            req.toWebSocket().onSuccess(ws -> {
-                KubeStore.Watch w = store.watch(
-                        t.resource(),
-                        t.version(),
-                        t.namespace(),
-                        labels,
-                        fields,
-                        from,
-                        bookmarks,
-                        new KubeStore.Sink() {
-                            @Override
-                            public void send(String event) {
-                                if (!ws.isClosed()) {
-                                    ws.writeTextMessage(event);
-                                }
-                            }
-
-                            @Override
-                            public void close() {
-                                if (!ws.isClosed()) {
-                                    ws.close();
-                                }
-                            }
-                        });
-                ws.closeHandler(v -> w.cancel());
-                timeout(timeout, w);
-            });
-            return;
-        }
-        HttpServerResponse response = req.response().setChunked(true).putHeader("Content-Type", "application/json");
-        KubeStore.Watch w = store.watch(
-                t.resource(), t.version(), t.namespace(), labels, fields, from, bookmarks, new KubeStore.Sink() {
-                    @Override
-                    public void send(String event) {
-                        if (!response.ended() && !response.closed()) {
-                            response.write(event + "\n");
-                        }
-                    }
-
-                    @Override
-                    public void close() {
-                        if (!response.ended() && !response.closed()) {
-                            response.end();
-                        }
-                    }
-                });
-        if (!response.headWritten()) {
-            response.write("");
-        }
-        response.closeHandler(v -> w.cancel());
-        timeout(timeout, w);
-        if (response.ended()) {
-            w.cancel();
-        }
-    }
-
-    private void timeout(long seconds, KubeStore.Watch w) {
-        if (seconds > 0) {
-            vertx.setTimer(seconds * 1000, id -> {
-                w.cancel();
-                w.sink.close();
-            });
-        }
-    }
-
-    private static long parseTimeout(String v) {
-        try {
-            return v == null ? 0 : Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new KubeStore.ApiError(400, "BadRequest", "timeoutSeconds must be an integer");
-        }
-    }
-
-    /** Discovery and health: answers and returns true when the path is one of them. */
-    private boolean discovery(HttpServerRequest req, List<String> seg) {
-        String path = String.join("/", seg);
-        switch (path) {
-            case "version" ->
-                ok(
-                        req,
-                        200,
-                        "{\"major\":\"1\",\"minor\":\"31\",\"gitVersion\":\"v1.31.0-crater-sim\",\"platform\":\"linux/amd64\"}");
-            case "healthz", "readyz", "livez" ->
-                req.response().putHeader("Content-Type", "text/plain").end("ok");
-            case "api" ->
-                ok(req, 200, "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[]}");
-            case "api/v1" -> ok(req, 200, resourceList("", "v1"));
-            case "apis" -> ok(req, 200, groupList());
-            default -> {
-                if (seg.size() == 3 && seg.get(0).equals("apis")) {
-                    if (store.resources().stream()
-                            .noneMatch(r -> r.group().equals(seg.get(1)) && r.serves(seg.get(2)))) {
-                        return false;
-                    }
-                    ok(req, 200, resourceList(seg.get(1), seg.get(2)));
-                    return true;
-                }
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private String groupList() {
-        ObjectNode list = JsonNodeFactory.instance
-                .objectNode()
-                .put("kind", "APIGroupList")
-                .put("apiVersion", "v1");
-        ArrayNode groups = list.putArray("groups");
-        Set<String> names = new LinkedHashSet<>();
-        store.resources().stream().filter(r -> !r.group().isEmpty()).forEach(r -> names.add(r.group()));
-        for (String g : names) {
-            ObjectNode group = groups.addObject().put("name", g);
-            ArrayNode versions = group.putArray("versions");
-            Set<String> vs = new LinkedHashSet<>();
-            store.resources().stream().filter(r -> r.group().equals(g)).forEach(r -> vs.addAll(r.versions()));
-            vs.forEach(
-                    v -> versions.addObject().put("groupVersion", g + "/" + v).put("version", v));
-            String preferred = vs.iterator().next();
-            group.putObject("preferredVersion")
-                    .put("groupVersion", g + "/" + preferred)
-                    .put("version", preferred);
-        }
-        return list.toString();
-    }
-
-    private String resourceList(String group, String version) {
-        ObjectNode list = JsonNodeFactory.instance
-                .objectNode()
-                .put("kind", "APIResourceList")
-                .put("apiVersion", "v1")
-                .put("groupVersion", group.isEmpty() ? version : group + "/" + version);
-        ArrayNode items = list.putArray("resources");
-        for (ApiResource r : store.resources()) {
-            if (!r.group().equals(group) || !r.serves(version)) {
-                continue;
-            }
-            ObjectNode item = items.addObject()
-                    .put("name", r.plural())
-                    .put("singularName", r.kind().toLowerCase())
-                    .put("namespaced", r.namespaced())
-                    .put("kind", r.kind());
-            ArrayNode verbs = item.putArray("verbs");
-            List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
-                    .forEach(verbs::add);
-            if (r.statusSubresource()) {
-                ObjectNode status = items.addObject()
-                        .put("name", r.plural() + "/status")
-                        .put("singularName", "")
-                        .put("namespaced", r.namespaced())
-                        .put("kind", r.kind());
-                status.putArray("verbs").add("get").add("patch").add("update");
-            }
-        }
-        return list.toString();
-    }
-
     private ObjectNode object(Buffer body) {
         if (!(tree(body) instanceof ObjectNode o)) {
-            throw new KubeStore.ApiError(400, "BadRequest", "the request body is not a JSON object");
+            throw new ApiError(400, "BadRequest", "the request body is not a JSON object");
         }
         return o;
     }
 
     private JsonNode tree(Buffer body) {
         if (body == null || body.length() == 0) {
-            throw new KubeStore.ApiError(400, "BadRequest", "the request needs a body");
+            throw new ApiError(400, "BadRequest", "the request needs a body");
         }
         try {
             return json.readTree(body.getBytes());
         } catch (IOException e) {
-            throw new KubeStore.ApiError(400, "BadRequest", "the request body is not JSON: " + e.getMessage());
+            throw new ApiError(400, "BadRequest", "the request body is not JSON: " + e.getMessage());
         }
     }
 
@@ -562,7 +397,7 @@ public final class InProcessApiServer implements AutoCloseable {
         return type == null ? "" : type.split(";")[0].trim().toLowerCase();
     }
 
-    private static void ok(HttpServerRequest req, int code, String body) {
+    static void ok(HttpServerRequest req, int code, String body) {
         req.response()
                 .setStatusCode(code)
                 .putHeader("Content-Type", "application/json")
@@ -571,59 +406,8 @@ public final class InProcessApiServer implements AutoCloseable {
 
     private static void fail(HttpServerRequest req, int code, String reason, String message) {
         if (!req.response().ended()) {
-            ok(req, code, KubeStore.status(code, reason, message));
+            ok(req, code, ApiError.status(code, reason, message));
         }
-    }
-
-    private void serveLog(HttpServerRequest req, String namespace, String pod) {
-        store.get(store.resource("", "v1", "pods"), namespace, pod);
-        boolean follow = "true".equals(req.getParam("follow"));
-        boolean timestamps = "true".equals(req.getParam("timestamps"));
-        int tail;
-        try {
-            tail = req.getParam("tailLines") == null ? -1 : Integer.parseInt(req.getParam("tailLines"));
-        } catch (NumberFormatException e) {
-            throw new KubeStore.ApiError(400, "BadRequest", "tailLines must be an integer");
-        }
-        var response = req.response().setChunked(true).putHeader("Content-Type", "text/plain");
-        var context = vertx.getOrCreateContext();
-        PodLogs.Follower follower = !follow
-                ? null
-                : new PodLogs.Follower() {
-                    @Override
-                    public void line(PodLogs.Line line) {
-                        context.runOnContext(v -> {
-                            if (!response.ended() && !response.closed()) {
-                                response.write(format(line, timestamps));
-                            }
-                        });
-                    }
-
-                    @Override
-                    public void end() {
-                        context.runOnContext(v -> {
-                            if (!response.ended() && !response.closed()) {
-                                response.end();
-                            }
-                        });
-                    }
-                };
-        List<PodLogs.Line> lines =
-                logs.read(namespace, pod, tail, follower, unsubscribe -> response.closeHandler(v -> unsubscribe.run()));
-        StringBuilder first = new StringBuilder();
-        lines.forEach(l -> first.append(format(l, timestamps)));
-        if (!first.isEmpty()) {
-            response.write(first.toString());
-        }
-        if (!follow) {
-            response.end();
-        }
-    }
-
-    private static String format(PodLogs.Line line, boolean timestamps) {
-        return timestamps
-                ? DateTimeFormatter.ISO_INSTANT.format(line.time()) + " " + line.text() + "\n"
-                : line.text() + "\n";
     }
 
     @Override

@@ -53,7 +53,7 @@ final class PodShells implements ShellPod.Host {
                         store.get(store.resource("", "v1", "nodes"), null, nodeName)
                                 .object(),
                         Node.class);
-            } catch (KubeStore.ApiError e) {
+            } catch (ApiError e) {
                 // A node that is gone: the shell knows no accelerator labels.
             }
         }
@@ -93,7 +93,7 @@ final class PodShells implements ShellPod.Host {
             return value.isTextual()
                     ? new String(Base64.getDecoder().decode(value.asText()), StandardCharsets.UTF_8)
                     : null;
-        } catch (KubeStore.ApiError | IllegalArgumentException e) {
+        } catch (ApiError | IllegalArgumentException e) {
             return null;
         }
     }

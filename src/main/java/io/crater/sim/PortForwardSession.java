@@ -58,12 +58,12 @@ final class PortForwardSession {
     /** The {@code ports} query parameters (each a port or a comma-separated list), checked as the kubelet does. */
     static List<Integer> ports(List<String> values) {
         if (values.isEmpty()) {
-            throw new KubeStore.ApiError(400, "BadRequest", "query parameter \"ports\" is required");
+            throw new ApiError(400, "BadRequest", "query parameter \"ports\" is required");
         }
         List<Integer> ports = new ArrayList<>();
         for (String value : values) {
             if (value.isEmpty()) {
-                throw new KubeStore.ApiError(400, "BadRequest", "query parameter \"ports\" cannot be empty");
+                throw new ApiError(400, "BadRequest", "query parameter \"ports\" cannot be empty");
             }
             for (String p : value.split(",", -1)) {
                 int port;
@@ -73,8 +73,7 @@ final class PortForwardSession {
                     port = -1;
                 }
                 if (port < 1 || port > 65535) {
-                    throw new KubeStore.ApiError(
-                            400, "BadRequest", "unable to parse \"" + value + "\" as a port in 1-65535");
+                    throw new ApiError(400, "BadRequest", "unable to parse \"" + value + "\" as a port in 1-65535");
                 }
                 ports.add(port);
             }
@@ -93,7 +92,7 @@ final class PortForwardSession {
                 .filter(p -> !p.isEmpty())
                 .forEach(offered::add));
         if (!offered.isEmpty() && offered.stream().noneMatch(PROTOCOLS::contains)) {
-            throw new KubeStore.ApiError(
+            throw new ApiError(
                     400,
                     "BadRequest",
                     "requested protocol(s) are not supported: " + offered + "; supported: " + PROTOCOLS);

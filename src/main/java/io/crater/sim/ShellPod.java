@@ -240,9 +240,7 @@ record ShellPod(
                 return;
             }
             long memory = SmiTables.memoryMiB(resource, labels);
-            int count = (int)
-                    (io.crater.policy.Quantities.toMilli(q.getAmount() + Objects.requireNonNullElse(q.getFormat(), ""))
-                            / 1000);
+            int count = (int) (io.crater.kube.KubeQuantities.toMilli(q) / 1000);
             for (int i = 0; i < count; i++) {
                 out.add(new Card(resource, name, memory, 0, 0));
             }

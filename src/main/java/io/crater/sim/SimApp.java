@@ -32,9 +32,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SimApp {
 
-    /** The label Crater's job code ({@code io.crater.job.JobNames.KIND}) puts the job's kind under. */
-    static final String KIND_LABEL = "crater.io/kind";
-
     static final int KEPT = 32;
 
     /** A kind of job the app stands in for, on the container port Crater's manifests give it. */
@@ -78,7 +75,7 @@ final class SimApp {
 
     /** The app a pod serves on a port, or null when it serves none there. */
     static Pod servedBy(JsonNode pod, int port) {
-        String label = pod.path("metadata").path("labels").path(KIND_LABEL).asText("");
+        String label = pod.path("metadata").path("labels").path(SimLabels.KIND).asText("");
         for (Kind kind : Kind.values()) {
             if (kind.label.equals(label) && kind.port == port) {
                 return new Pod(

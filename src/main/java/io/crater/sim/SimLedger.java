@@ -1,12 +1,9 @@
 package io.crater.sim;
 
-import io.crater.policy.NodeCapacity;
-import io.crater.policy.Resources;
-import java.util.ArrayList;
+import io.crater.kube.KubeQuantities;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The simulated scheduler's own book of what it has bound and enqueued, like Volcano's scheduler cache with
@@ -15,14 +12,15 @@ import java.util.Map;
  */
 final class SimLedger {
 
-    private record Binding(String node, Resources request) {}
+    /** A bound pod's node and effective request (milli-units per resource). */
+    private record Binding(String node, Map<String, Long> request) {}
 
     private final Map<String, Binding> bindings = new HashMap<>();
-    private final Map<String, Map<String, Resources>> queued = new HashMap<>();
+    private final Map<String, Map<String, Map<String, Long>>> queued = new HashMap<>();
     private final Map<String, String> groupQueue = new HashMap<>();
 
     /** Records a pod bound to a node. Rebinding the same pod replaces the earlier record. */
-    void bind(String podKey, String node, Resources request) {
+    void bind(String podKey, String node, Map<String, Long> request) {
         bindings.put(podKey, new Binding(node, request));
     }
 
@@ -35,29 +33,19 @@ final class SimLedger {
         return bindings.containsKey(podKey);
     }
 
-    Resources usedOn(String node) {
-        Resources used = Resources.NONE;
-        for (Binding b : bindings.values()) {
-            if (b.node().equals(node)) {
-                used = used.plus(b.request());
-            }
-        }
+    Map<String, Long> usedOn(String node) {
+        return usedByNode().getOrDefault(node, Map.of());
+    }
+
+    /** What the bound pods request of each node they are bound to. */
+    Map<String, Map<String, Long>> usedByNode() {
+        Map<String, Map<String, Long>> used = new TreeMap<>();
+        bindings.values().forEach(b -> used.merge(b.node(), b.request(), KubeQuantities::plus));
         return used;
     }
 
-    /** Node capacities with this ledger's usage applied. */
-    List<NodeCapacity> capacities(List<NodeCapacity> nodes) {
-        Map<String, Resources> used = new LinkedHashMap<>();
-        bindings.values().forEach(b -> used.merge(b.node(), b.request(), Resources::plus));
-        List<NodeCapacity> out = new ArrayList<>();
-        for (NodeCapacity n : nodes) {
-            out.add(n.withUsed(used.getOrDefault(n.name(), Resources.NONE)));
-        }
-        return out;
-    }
-
     /** Records a PodGroup admitted into its Volcano Queue with its minimum resources. */
-    void enqueue(String queue, String groupKey, Resources minResources) {
+    void enqueue(String queue, String groupKey, Map<String, Long> minResources) {
         queued.computeIfAbsent(queue, q -> new HashMap<>()).put(groupKey, minResources);
         groupQueue.put(groupKey, queue);
     }
@@ -74,10 +62,10 @@ final class SimLedger {
         }
     }
 
-    Resources queueUsage(String queue) {
-        Resources sum = Resources.NONE;
-        for (Resources r : queued.getOrDefault(queue, Map.of()).values()) {
-            sum = sum.plus(r);
+    Map<String, Long> queueUsage(String queue) {
+        Map<String, Long> sum = Map.of();
+        for (Map<String, Long> r : queued.getOrDefault(queue, Map.of()).values()) {
+            sum = KubeQuantities.plus(sum, r);
         }
         return sum;
     }

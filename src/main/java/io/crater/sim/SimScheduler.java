@@ -1,18 +1,12 @@
 package io.crater.sim;
 
-import io.crater.platform.PodRequests;
-import io.crater.policy.GangPlacement;
-import io.crater.policy.NodeCapacity;
-import io.crater.policy.Placement;
-import io.crater.policy.PodDemand;
-import io.crater.policy.Quantities;
-import io.crater.policy.Resources;
+import io.crater.kube.KubeQuantities;
+import io.crater.kube.PodRequests;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoQueue;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -21,8 +15,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * Volcano's scheduler for the simulated cluster: {@code enqueue} admits PodGroups into their Volcano Queue
@@ -62,9 +54,9 @@ final class SimScheduler {
                 unschedulable(group, "NotEnqueued", "queue " + queueName + " does not exist");
                 continue;
             }
-            Resources min = PodRequests.quantities(toQuantities(group.getSpec().minResources));
-            Resources capability = PodRequests.quantities(toQuantities(queue.getSpec().capability));
-            Resources used = state.ledger.queueUsage(queueName);
+            Map<String, Long> min = KubeQuantities.amountsOfStrings(group.getSpec().minResources);
+            Map<String, Long> capability = KubeQuantities.amountsOfStrings(queue.getSpec().capability);
+            Map<String, Long> used = state.ledger.queueUsage(queueName);
             String over = overCapability(min, used, capability);
             if (over != null) {
                 unschedulable(
@@ -82,13 +74,14 @@ final class SimScheduler {
     }
 
     /** The first resource whose capability the group would exceed, with the numbers, or null. */
-    private static String overCapability(Resources min, Resources used, Resources capability) {
-        for (Map.Entry<String, Long> cap : capability.amounts().entrySet()) {
-            long want = min.get(cap.getKey());
-            if (want > 0 && used.get(cap.getKey()) + want > cap.getValue()) {
-                return cap.getKey() + " requested " + Quantities.format(want) + ", in use "
-                        + Quantities.format(used.get(cap.getKey())) + ", capability "
-                        + Quantities.format(cap.getValue());
+    private static String overCapability(Map<String, Long> min, Map<String, Long> used, Map<String, Long> capability) {
+        for (Map.Entry<String, Long> cap : capability.entrySet()) {
+            long want = min.getOrDefault(cap.getKey(), 0L);
+            long inUse = used.getOrDefault(cap.getKey(), 0L);
+            if (want > 0 && inUse + want > cap.getValue()) {
+                return cap.getKey() + " requested " + KubeQuantities.format(want) + ", in use "
+                        + KubeQuantities.format(inUse) + ", capability "
+                        + KubeQuantities.format(cap.getValue());
             }
         }
         return null;
@@ -96,7 +89,7 @@ final class SimScheduler {
 
     /** Binds the pods of admitted PodGroups: the whole gang or nothing. */
     void allocate() {
-        List<NodeCapacity> nodes = nodeCapacities();
+        List<Node> nodes = state.nodes.getStore().list();
         List<PodGroup> groups = new ArrayList<>(state.groups.getStore().list().stream()
                 .filter(g -> state.ledger.isEnqueued(SimState.key(g)))
                 .toList());
@@ -124,19 +117,12 @@ final class SimScheduler {
             if (unbound.isEmpty() || members.size() < group.getSpec().minMember) {
                 continue;
             }
-            List<PodDemand> demands = unbound.stream()
-                    .map(p -> new PodDemand(
-                            p.getMetadata().getName(),
-                            PodRequests.of(p.getSpec()),
-                            Objects.requireNonNullElse(p.getSpec().getNodeSelector(), Map.of())))
-                    .toList();
-            GangPlacement placement = Placement.placeGang(state.ledger.capacities(nodes), demands);
+            GangFit.Result placement = GangFit.place(nodes, state.ledger.usedByNode(), unbound);
             if (!placement.placed()) {
                 unschedulable(
                         group,
                         "Unschedulable",
-                        unbound.size() + "/" + members.size() + " tasks in gang unschedulable: "
-                                + placement.reasons().get(0).message());
+                        unbound.size() + "/" + members.size() + " tasks in gang unschedulable: " + placement.failure());
                 continue;
             }
             for (Pod pod : unbound) {
@@ -175,27 +161,6 @@ final class SimScheduler {
                 throw e;
             }
         }
-    }
-
-    private List<NodeCapacity> nodeCapacities() {
-        List<NodeCapacity> out = new ArrayList<>();
-        for (Node n : state.nodes.getStore().list()) {
-            boolean ready = n.getStatus() != null
-                    && n.getStatus().getConditions() != null
-                    && n.getStatus().getConditions().stream()
-                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-            boolean cordoned =
-                    n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable());
-            out.add(new NodeCapacity(
-                    n.getMetadata().getName(),
-                    Objects.requireNonNullElse(n.getMetadata().getLabels(), Map.of()),
-                    PodRequests.quantities(
-                            n.getStatus() == null ? null : n.getStatus().getAllocatable()),
-                    Resources.NONE,
-                    ready && !cordoned));
-        }
-        out.sort(Comparator.comparing(NodeCapacity::name));
-        return out;
     }
 
     private void unschedulable(PodGroup group, String conditionReason, String message) {
@@ -237,19 +202,5 @@ final class SimScheduler {
         return p.getMetadata().getAnnotations() == null
                 ? null
                 : p.getMetadata().getAnnotations().get(key);
-    }
-
-    static Map<String, Quantity> toQuantities(Map<String, String> strings) {
-        Map<String, Quantity> out = new TreeMap<>();
-        if (strings != null) {
-            strings.forEach((k, v) -> out.put(k, new Quantity(v)));
-        }
-        return out;
-    }
-
-    static Map<String, String> toStrings(Resources r) {
-        Map<String, String> out = new TreeMap<>();
-        r.amounts().forEach((k, v) -> out.put(k, Quantities.format(v)));
-        return out;
     }
 }

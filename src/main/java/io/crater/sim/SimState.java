@@ -1,6 +1,7 @@
 package io.crater.sim;
 
-import io.crater.platform.PodRequests;
+import io.crater.kube.KubeQuantities;
+import io.crater.kube.PodRequests;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoQueue;
@@ -66,10 +67,7 @@ final class SimState {
         for (PodGroup g : groups.getStore().list()) {
             String phase = g.getStatus() == null ? null : g.getStatus().phase;
             if (PodGroup.INQUEUE.equals(phase) || PodGroup.RUNNING.equals(phase)) {
-                ledger.enqueue(
-                        g.getSpec().queue,
-                        key(g),
-                        PodRequests.quantities(SimScheduler.toQuantities(g.getSpec().minResources)));
+                ledger.enqueue(g.getSpec().queue, key(g), KubeQuantities.amountsOfStrings(g.getSpec().minResources));
             }
         }
     }

@@ -204,8 +204,7 @@ public final class Simulator implements AutoCloseable {
      * The utilisation samples (percent) the simulated GPU exporter took of a pod's accelerators in [from, to], one
      * series per accelerator; none for a pod it never sampled or that is gone (docs/simulator.md).
      */
-    public List<io.crater.policy.IdlePolicy.Series> gpuSamples(
-            String namespace, String pod, java.time.Instant from, java.time.Instant to) {
+    public List<GpuSeries> gpuSamples(String namespace, String pod, java.time.Instant from, java.time.Instant to) {
         return gpus == null ? List.of() : gpus.samples(namespace, pod, from, to);
     }
 
@@ -248,7 +247,7 @@ public final class Simulator implements AutoCloseable {
 
     /** A client for a simulated cluster's API server that never reads a kubeconfig or the environment. */
     public static KubernetesClient clientFor(String masterUrl) {
-        return io.crater.platform.KubeClients.forUrl(masterUrl);
+        return io.crater.kube.KubeClients.forUrl(masterUrl);
     }
 
     private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer) {
@@ -330,8 +329,8 @@ public final class Simulator implements AutoCloseable {
     }
 
     /** The simulator's view of per-resource totals, for checks. */
-    public Map<String, io.crater.policy.Resources> usedByNode() {
-        Map<String, io.crater.policy.Resources> out = new java.util.TreeMap<>();
+    public Map<String, Map<String, Long>> usedByNode() {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
         for (Node n : state.nodes.getStore().list()) {
             out.put(
                     n.getMetadata().getName(),

@@ -1,7 +1,7 @@
 package io.crater.sim;
 
-import io.crater.platform.PodRequests;
-import io.crater.policy.Resources;
+import io.crater.kube.KubeQuantities;
+import io.crater.kube.PodRequests;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoJobStatus;
@@ -82,7 +82,7 @@ final class VolcanoJobController {
         group.getSpec().minMember = minAvailable(job);
         group.getSpec().queue = queueOf(job);
         group.getSpec().priorityClassName = job.getSpec().priorityClassName;
-        group.getSpec().minResources = SimScheduler.toStrings(minResources(job));
+        group.getSpec().minResources = KubeQuantities.strings(minResources(job));
         group.getStatus().phase = PodGroup.PENDING;
         try {
             client.resources(PodGroup.class)
@@ -374,13 +374,13 @@ final class VolcanoJobController {
     }
 
     /** The summed requests of the first minAvailable pods, in task order, as Volcano computes minResources. */
-    private Resources minResources(VolcanoJob job) {
+    private Map<String, Long> minResources(VolcanoJob job) {
         int remaining = minAvailable(job);
-        Resources sum = Resources.NONE;
+        Map<String, Long> sum = Map.of();
         for (VolcanoTask task : job.getSpec().tasks) {
             int replicas = task.replicas == null ? 1 : task.replicas;
             int take = Math.min(replicas, remaining);
-            sum = sum.plus(PodRequests.of(task.template.getSpec()).times(take));
+            sum = KubeQuantities.plus(sum, KubeQuantities.times(PodRequests.of(task.template.getSpec()), take));
             remaining -= take;
         }
         return sum;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
-import io.crater.platform.KubeClients;
+import io.crater.kube.KubeClients;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoQueue;
 import io.fabric8.kubernetes.client.KubernetesClient;

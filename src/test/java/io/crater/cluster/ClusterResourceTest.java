@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.crater.CraterTestResource;
 import io.crater.TestAuth;
-import io.crater.platform.KubeClients;
+import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoTask;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;

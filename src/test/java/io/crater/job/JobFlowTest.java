@@ -11,7 +11,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
-import io.crater.platform.KubeClients;
+import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;

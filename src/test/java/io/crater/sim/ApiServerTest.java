@@ -418,7 +418,7 @@ class ApiServerTest {
                 Selectors.Selector.EVERYTHING,
                 "2",
                 false,
-                new KubeStore.Sink() {
+                new Watches.Sink() {
                     @Override
                     public void send(String event) {
                         events.add(event);
@@ -447,7 +447,7 @@ class ApiServerTest {
                 Selectors.Selector.EVERYTHING,
                 Long.toString(recent),
                 false,
-                new KubeStore.Sink() {
+                new Watches.Sink() {
                     @Override
                     public void send(String event) {
                         events.add(event);

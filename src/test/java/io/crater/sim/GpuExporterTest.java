@@ -3,7 +3,6 @@ package io.crater.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.crater.policy.IdlePolicy;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoTask;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -78,7 +77,7 @@ class GpuExporterTest {
         return job;
     }
 
-    static List<IdlePolicy.Series> samples(String job) {
+    static List<GpuSeries> samples(String job) {
         return sim.gpuSamples(NS, job + "-main-0", Instant.now().minusSeconds(60), Instant.now());
     }
 
@@ -121,10 +120,10 @@ class GpuExporterTest {
                 .resource(job("c-gpu-none", 1, "jupyter", "none"))
                 .create();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            List<IdlePolicy.Series> busy = samples("c-gpu-busy");
-            assertThat(busy).extracting(IdlePolicy.Series::accelerator).containsExactly("0", "1");
+            List<GpuSeries> busy = samples("c-gpu-busy");
+            assertThat(busy).extracting(GpuSeries::accelerator).containsExactly("0", "1");
             assertThat(busy.get(0).samples())
-                    .extracting(IdlePolicy.Sample::percent)
+                    .extracting(GpuSeries.Sample::percent)
                     .contains(80.0, 3.0);
             assertThat(busy.get(0)
                             .samples()
@@ -146,7 +145,7 @@ class GpuExporterTest {
         // Two samples at least, to see the interval between them (the first may be all the await above saw).
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> samples("c-gpu-nb").get(0).samples().size() >= 2);
-        List<IdlePolicy.Sample> taken = samples("c-gpu-nb").get(0).samples();
+        List<GpuSeries.Sample> taken = samples("c-gpu-nb").get(0).samples();
         assertThat(Duration.between(
                         taken.get(taken.size() - 2).at(),
                         taken.get(taken.size() - 1).at()))

@@ -2,11 +2,9 @@ package io.crater.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.crater.policy.GangPlacement;
-import io.crater.policy.NodeCapacity;
-import io.crater.policy.Placement;
-import io.crater.policy.PodDemand;
-import io.crater.policy.Resources;
+import io.crater.kube.PodRequests;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +39,7 @@ class PlacementProperties {
 
     @Property(tries = 300)
     void acceleratorAccountingStaysWithinCapacity(@ForAll("ops") List<Op> ops) {
-        List<NodeCapacity> nodes = List.of(
+        List<Node> nodes = List.of(
                 node("a100-0", 8),
                 node("a100-1", 8),
                 node("a100-2", 8),
@@ -59,40 +57,44 @@ class PlacementProperties {
                 }
             } else {
                 String gang = "job" + seq++;
-                List<PodDemand> demands = new ArrayList<>();
+                List<Pod> demands = new ArrayList<>();
                 for (int i = 0; i < op.pods(); i++) {
-                    demands.add(new PodDemand(
+                    demands.add(SimObjects.pod(
                             gang + "-" + i,
-                            new Resources(Map.of("cpu", op.cpu() * 1000L, "nvidia.com/gpu", op.gpus() * 1000L)),
-                            Map.of()));
+                            Map.of("cpu", op.cpu() * 1000L, "nvidia.com/gpu", op.gpus() * 1000L),
+                            Map.of(),
+                            List.of()));
                 }
-                GangPlacement p = Placement.placeGang(ledger.capacities(nodes), demands);
+                GangFit.Result p = GangFit.place(nodes, ledger.usedByNode(), demands);
                 assertThat(p.assignments().size()).isIn(0, demands.size());
                 assertThat(p.placed()).isEqualTo(p.assignments().size() == demands.size());
                 if (p.placed()) {
                     List<String> keys = new ArrayList<>();
-                    for (PodDemand d : demands) {
-                        ledger.bind(d.name(), p.assignments().get(d.name()), d.request());
-                        keys.add(d.name());
+                    for (Pod d : demands) {
+                        String name = d.getMetadata().getName();
+                        ledger.bind(name, p.assignments().get(name), PodRequests.of(d.getSpec()));
+                        keys.add(name);
                     }
                     gangs.put(gang, keys);
                 }
             }
-            for (NodeCapacity n : nodes) {
-                Resources used = ledger.usedOn(n.name());
-                assertThat(used.isNegativeAnywhere()).isFalse();
-                assertThat(used.fitsIn(n.allocatable()))
-                        .as("node %s used %s of %s", n.name(), used, n.allocatable())
-                        .isTrue();
+            for (Node n : nodes) {
+                String name = n.getMetadata().getName();
+                Map<String, Long> used = ledger.usedOn(name);
+                Map<String, Long> allocatable = GangFit.allocatable(n);
+                assertThat(used.values()).allSatisfy(v -> assertThat(v).isNotNegative());
+                assertThat(used)
+                        .as("node %s used %s of %s", name, used, allocatable)
+                        .allSatisfy((res, v) -> assertThat(v).isLessThanOrEqualTo(allocatable.getOrDefault(res, 0L)));
             }
         }
     }
 
-    static NodeCapacity node(String name, int gpus) {
+    static Node node(String name, int gpus) {
         Map<String, Long> alloc = new HashMap<>(Map.of("cpu", 128_000L, "memory", 1_000_000L));
         if (gpus > 0) {
             alloc.put("nvidia.com/gpu", gpus * 1000L);
         }
-        return new NodeCapacity(name, Map.of(), new Resources(alloc), Resources.NONE, true);
+        return SimObjects.node(name, Map.of(), alloc, List.of());
     }
 }

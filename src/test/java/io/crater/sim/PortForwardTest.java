@@ -316,7 +316,7 @@ class PortForwardTest {
     void theBuiltInJupyterAnswersItsProbeEchoesAndRecordsHeaders() throws Exception {
         Pod pod = running(crater("pf-jupyter", JobKind.JUPYTER, List.of()));
         assertThat(pod.getMetadata().getLabels()).containsEntry(JobNames.KIND, "jupyter");
-        assertThat(SimApp.KIND_LABEL).isEqualTo(JobNames.KIND);
+        assertThat(SimLabels.KIND).isEqualTo(JobNames.KIND);
         Container main = pod.getSpec().getContainers().get(0);
         int port = main.getPorts().get(0).getContainerPort();
         String probe = main.getReadinessProbe().getHttpGet().getPath();

@@ -182,7 +182,8 @@ class SimulatorTest {
         });
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(sim.usedByNode().values())
-                        .allSatisfy(r -> assertThat(r.get("nvidia.com/gpu")).isBetween(0L, 8000L)));
+                        .allSatisfy(r ->
+                                assertThat(r.getOrDefault("nvidia.com/gpu", 0L)).isBetween(0L, 8000L)));
     }
 
     @Test

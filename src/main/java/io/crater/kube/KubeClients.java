@@ -1,4 +1,4 @@
-package io.crater.platform;
+package io.crater.kube;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;

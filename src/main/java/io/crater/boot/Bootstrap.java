@@ -1,4 +1,4 @@
-package io.crater.platform;
+package io.crater.boot;
 
 import io.crater.sim.Fleet;
 import io.crater.sim.Simulator;

@@ -1,4 +1,4 @@
-package io.crater.platform;
+package io.crater.boot;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
