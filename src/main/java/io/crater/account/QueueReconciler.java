@@ -51,6 +51,9 @@ public class QueueReconciler {
     static final String BACKFILL = "crater-backfill";
 
     @Inject
+    java.time.Clock clock;
+
+    @Inject
     KubernetesClient client;
 
     @Inject
@@ -124,7 +127,7 @@ public class QueueReconciler {
                 "SELECT a.slug, a.kind, q.resource, q.max_milli + COALESCE((SELECT sum(p.amount_milli) FROM approvals p WHERE p.account_id = a.id"
                         + " AND p.kind = 'quota-grant' AND p.state = 'approved' AND p.resource = q.resource AND p.until > ?1), 0)"
                         + " FROM accounts a LEFT JOIN quotas q ON q.account_id = a.id",
-                Instant.now())));
+                clock.instant())));
         Map<String, String> resourceOf = catalogue.models().stream()
                 .collect(Collectors.toMap(AcceleratorModel::key, AcceleratorModel::resource));
         Map<String, Map<String, Long>> milli = new TreeMap<>();

@@ -33,6 +33,9 @@ public class AppOpenResource {
     public record Opened(String url, String origin, Instant expiresAt) {}
 
     @Inject
+    java.time.Clock clock;
+
+    @Inject
     CurrentUser current;
 
     @Inject
@@ -96,7 +99,7 @@ public class AppOpenResource {
                             .map(ticket -> new Opened(
                                     proxy.origin(id) + "/_crater/enter?ticket=" + ticket,
                                     proxy.origin(id),
-                                    Instant.now().plus(config.ticketTtl())));
+                                    clock.instant().plus(config.ticketTtl())));
                 }));
     }
 }

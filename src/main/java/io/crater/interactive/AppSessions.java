@@ -28,6 +28,9 @@ public class AppSessions {
     public record Entered(String token, String path, Instant expires) {}
 
     @Inject
+    java.time.Clock clock;
+
+    @Inject
     AppConfig config;
 
     static String token() {
@@ -47,14 +50,14 @@ public class AppSessions {
                         userId,
                         asAdmin,
                         path,
-                        Instant.now().plus(config.ticketTtl()))
+                        clock.instant().plus(config.ticketTtl()))
                 .replaceWith(ticket);
     }
 
     /** Exchanges a ticket for a session on {@code job}'s origin; null when it is unknown, used, expired or for another job. */
     public Uni<Entered> enter(String ticket, String job) {
         String token = token();
-        Instant expires = Instant.now().plus(config.sessionTtl());
+        Instant expires = clock.instant().plus(config.sessionTtl());
         return Panache.withTransaction(() -> Sql.rows(
                         "UPDATE app_tickets SET used_at = now() WHERE token_hash = ?1 AND job_public_id = ?2"
                                 + " AND used_at IS NULL AND expires_at > now() RETURNING user_id, as_admin, path",
