@@ -108,7 +108,8 @@ async function main() {
       await waitFor(
         async () => {
           rows = await terminalRows(page);
-          return rows.some((r) => /^crater@\S+:\/workspace\$$/.test(r.trim()));
+          // The pod's user at its home: `<user>@<pod>:~$`.
+          return rows.some((r) => /^\S+@c-\S+-main-0:~\$$/.test(r.trim()));
         },
         () => `no prompt in the terminal: ${JSON.stringify(rows.filter((r) => r !== ''))}`,
       );

@@ -95,8 +95,14 @@ async function main() {
       await estimate.waitFor({ state: 'visible' });
       check((await estimate.getAttribute('data-known')) === 'true', 'the estimate is unknown');
       const text = await estimate.innerText();
-      const waitsFor = await page.getByTestId('job-wait-waits-for').allInnerTexts();
-      check(waitsFor.some((w) => w.includes(holder)), `the estimate does not name the holder ${holder}: ${JSON.stringify(waitsFor)}`);
+      // The holder is the user's own job: named, and linked to its page.
+      const waitsFor = page.getByTestId('job-wait-waits-for');
+      const names = await waitsFor.allInnerTexts();
+      const links = await waitsFor.evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+      check(
+        names.some((w) => w.includes('holder')) && links.includes(`/jobs/${holder}`),
+        `the estimate does not name the holder ${holder}: ${JSON.stringify({ names, links })}`,
+      );
       await page.locator('[data-testid="job-wait-suggestion"][data-code="FewerAccelerators"]').waitFor({ state: 'visible' });
       log(`estimate: ${text.replace(/\s+/g, ' ').trim()}`);
       if (screenshot) {
