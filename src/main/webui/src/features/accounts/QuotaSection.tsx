@@ -1,18 +1,12 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { putQuota } from '../../api/accounts';
-import { fieldError } from '../../api/errors';
-import type { Account, QuotaItem, QuotaLine } from '../../api/types';
-import { FormError } from '../../components/common/Form';
+import type { Account, QuotaLine } from '../../api/types';
 import { EmptyState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, btnSmall, tableWrap, td, th } from '../../components/common/ui';
-import { formatResourceMilli, resourceKind, type UnitProblem } from '../../lib/units';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
-import { quotaResourceKeys, useAcceleratorModels } from '../catalog/queries';
-import { accountKeys } from './queries';
+import { btnPrimary, btnSecondary, tableWrap, td, th } from '../../components/common/ui';
+import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { QuotaEditor } from './QuotaEditor';
 import { quotaBar } from './quotaBar';
-import { parseQuotaAmount, quotaItems, quotaRowsFrom, validateQuotaRows } from './quotaRows';
+import { startBlockers } from './quotaEditor';
 
 /** i18n key of a resource's display unit. */
 export function unitKey(resource: string): string {
@@ -151,155 +145,17 @@ export function QuotaTable({ lines }: { lines: QuotaLine[] }) {
   );
 }
 
-function QuotaEditor({ account, onDone }: { account: Account; onDone: () => void }) {
+/** "No job can start here until …": the account has no cpu or no memory to give any job. */
+export function StartBlockerNote({ lines, platformAdmin }: { lines: QuotaLine[]; platformAdmin: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const models = useAcceleratorModels();
-  const [rows, setRows] = useState<QuotaItem[]>(() => quotaRowsFrom(account.quota));
-  const [localErrors, setLocalErrors] = useState<Record<string, UnitProblem>>({});
-  const [adding, setAdding] = useState('');
-  const mutation = useMutation({
-    mutationFn: (items: QuotaItem[]) => putQuota(account.slug, items),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(accountKeys.detail(account.slug), updated);
-      void queryClient.invalidateQueries({ queryKey: accountKeys.all });
-      onDone();
-    },
-  });
-
-  const names = new Map<string, string>();
-  for (const m of models.data?.items ?? []) names.set(m.key, m.displayName);
-  for (const l of account.quota) names.set(l.resource, l.displayName);
-  const label = (key: string) =>
-    key === 'cpu' ? t('quota.cpu') : key === 'memory' ? t('quota.memory') : (names.get(key) ?? key);
-  const available = quotaResourceKeys(models.data?.items ?? []).filter((k) => !rows.some((r) => r.resource === k));
-
-  const update = (i: number, patch: Partial<QuotaItem>) => {
-    setRows((old) => old.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-    // An edited row is checked again on save; until then its old messages would mislead.
-    setLocalErrors((old) => Object.fromEntries(Object.entries(old).filter(([k]) => !k.startsWith(`items[${i}].`))));
-  };
-
-  const save = () => {
-    const errors = validateQuotaRows(rows);
-    setLocalErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    mutation.mutate(quotaItems(rows));
-  };
-
-  const errorFor = (path: string) => {
-    const local = localErrors[path];
-    return local ? unitProblemText(t, local) : fieldError(mutation.error, path);
-  };
-  const unitOf = (resource: string) => (resourceKind(resource) === 'memory' ? undefined : unitKey(resource));
-
+  const blockers = startBlockers(lines);
+  if (blockers.length === 0) return null;
+  const missing = blockers.map((c) => t(`quota.${c}`)).join(t('quotaEditor.and'));
   return (
-    <div data-testid="quota-editor" className="flex flex-col gap-3 rounded-xl border border-indigo-200 bg-indigo-50/40 p-4">
-      <h3 className="text-sm font-semibold text-slate-800">{t('quota.editTitle')}</h3>
-      {rows.length === 0 && <p className="text-sm text-slate-500">{t('quota.editEmpty')}</p>}
-      {rows.length > 0 && (
-        <table className="min-w-full">
-          <thead>
-            <tr>
-              <th className={th}>{t('quota.resource')}</th>
-              <th className={th}>{t('quota.guaranteed')}</th>
-              <th className={th}>{t('quota.max')}</th>
-              <th className={th} />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, i) => {
-              const gErr = errorFor(`items[${i}].guaranteed`);
-              const mErr = errorFor(`items[${i}].max`);
-              const rErr = errorFor(`items[${i}].resource`);
-              return (
-                <tr key={row.resource} data-testid="quota-edit-row" data-resource={row.resource}>
-                  <td className="px-4 py-1.5 align-top text-sm">
-                    <span className="block font-medium">{label(row.resource)}</span>
-                    <span className="block font-mono text-xs text-slate-500">
-                      {row.resource} · {t(unitKey(row.resource))}
-                    </span>
-                    {rErr && <span role="alert" className="block text-xs text-rose-700">{rErr}</span>}
-                  </td>
-                  <td className="px-4 py-1.5 align-top">
-                    <QuantityInput
-                      testId={`quota-guaranteed-${row.resource}`}
-                      aria-label={`${label(row.resource)} ${t('quota.guaranteed')} (${t(unitKey(row.resource))})`}
-                      value={row.guaranteed}
-                      parse={(text) => parseQuotaAmount(row.resource, text)}
-                      unitKey={unitOf(row.resource)}
-                      error={gErr}
-                      onChange={(text) => update(i, { guaranteed: text })}
-                    />
-                  </td>
-                  <td className="px-4 py-1.5 align-top">
-                    <QuantityInput
-                      testId={`quota-max-${row.resource}`}
-                      aria-label={`${label(row.resource)} ${t('quota.max')} (${t(unitKey(row.resource))})`}
-                      value={row.max}
-                      parse={(text) => parseQuotaAmount(row.resource, text)}
-                      unitKey={unitOf(row.resource)}
-                      error={mErr}
-                      onChange={(text) => update(i, { max: text })}
-                    />
-                  </td>
-                  <td className="px-4 py-1.5 text-right align-top">
-                    <button
-                      type="button"
-                      data-testid={`quota-remove-${row.resource}`}
-                      className={btnSmall}
-                      onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
-                    >
-                      {t('common.remove')}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      <div className="flex flex-wrap items-end gap-2">
-        <label className="text-sm">
-          <span className="sr-only">{t('quota.addResource')}</span>
-          <select
-            data-testid="quota-add-resource"
-            aria-label={t('quota.addResource')}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-            value={adding}
-            onChange={(e) => setAdding(e.target.value)}
-          >
-            <option value="">{t('quota.chooseResource')}</option>
-            {available.map((k) => (
-              <option key={k} value={k}>
-                {label(k)} ({k})
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          data-testid="quota-add"
-          className={btnSecondary}
-          disabled={adding === ''}
-          onClick={() => {
-            setRows((old) => [...old, { resource: adding, guaranteed: '0', max: '0' }]);
-            setAdding('');
-          }}
-        >
-          {t('quota.addRow')}
-        </button>
-      </div>
-      {mutation.isError && <FormError error={mutation.error} shownFields={(f) => /^items\[\d+\]\./.test(f)} />}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={btnSecondary} onClick={onDone}>
-          {t('common.cancel')}
-        </button>
-        <button type="button" data-testid="quota-save" className={btnPrimary} disabled={mutation.isPending} onClick={save}>
-          {t('quota.save')}
-        </button>
-      </div>
-    </div>
+    <p role="status" data-testid="quota-start-blocker" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      {t('quotaEditor.noJobCanStart', { missing })}{' '}
+      {platformAdmin ? t('quotaEditor.noJobCanStartAdmin') : t('quotaEditor.noJobCanStartMember')}
+    </p>
   );
 }
 
@@ -332,6 +188,7 @@ export function QuotaSection({
         </div>
       </div>
       {editing && <QuotaEditor account={account} onDone={() => setEditing(false)} />}
+      <StartBlockerNote lines={account.quota} platformAdmin={platformAdmin} />
       {account.quota.length === 0 ? (
         <EmptyState title={t('quota.empty')} />
       ) : (

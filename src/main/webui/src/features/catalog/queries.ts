@@ -18,11 +18,6 @@ export function useAcceleratorModels() {
   return useQuery(acceleratorModelsQuery());
 }
 
-/** Resource keys that can carry quota: cpu, memory and every catalogued accelerator model. */
-export function quotaResourceKeys(models: readonly { key: string }[]): string[] {
-  return ['cpu', 'memory', ...models.map((m) => m.key)];
-}
-
 /** Display names of the catalogued accelerator models (the key itself for anything else). */
 export function useModelNames(): (key: string) => string {
   const models = useAcceleratorModels();
