@@ -40,6 +40,9 @@ public class JobQueries {
     ClusterCache cache;
 
     @Inject
+    io.crater.cluster.AcceleratorCatalogue catalogue;
+
+    @Inject
     JobKubeEvents kubeEvents;
 
     /** Filters of the job list; every one optional. */
@@ -47,6 +50,7 @@ public class JobQueries {
             String account,
             String state,
             String kind,
+            String model,
             String owner,
             boolean mine,
             String since,
@@ -131,7 +135,7 @@ public class JobQueries {
                 ? (ascending ? 0 : Long.MAX_VALUE)
                 : Page.afterId(f.cursor());
         List<Object> params = new ArrayList<>();
-        String where = conditions(caller, f, cursor, ascending, params);
+        String where = conditions(caller, f, cursor, ascending, params, modelKeys());
         String order = ascending ? "ASC" : "DESC";
         return Panache.withSession(() -> accounts(caller, f.account()).flatMap(accounts -> {
             if (accounts != null && accounts.isEmpty()) {
@@ -177,7 +181,7 @@ public class JobQueries {
 
     /** The query that picks a page of the list (the part that grows with the table), for the index test. */
     String listSql(Caller caller, Filter f, List<Long> accounts, List<Object> params) {
-        String where = conditions(caller, f, Long.MAX_VALUE, false, params);
+        String where = conditions(caller, f, Long.MAX_VALUE, false, params, modelKeys());
         return "SELECT page.id FROM ("
                 + String.join(
                         " UNION ALL ",
@@ -188,7 +192,14 @@ public class JobQueries {
                 + ") page ORDER BY page.id DESC LIMIT 51";
     }
 
-    private static String conditions(Caller caller, Filter f, long cursor, boolean ascending, List<Object> params) {
+    private Set<String> modelKeys() {
+        return catalogue.models().stream()
+                .map(io.crater.cluster.AcceleratorModel::key)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    private static String conditions(
+            Caller caller, Filter f, long cursor, boolean ascending, List<Object> params, Set<String> models) {
         List<Problem.FieldError> errors = new ArrayList<>();
         StringBuilder w = new StringBuilder("j.deleted_at IS NULL");
         params.add(cursor);
@@ -208,6 +219,15 @@ public class JobQueries {
             }
             params.add(f.kind());
             w.append(" AND j.kind = ?").append(params.size());
+        }
+        if (f.model() != null && !f.model().isBlank()) {
+            if (!models.contains(f.model().trim())) {
+                errors.add(new Problem.FieldError("model", "not an accelerator model of the catalogue"));
+            }
+            params.add(f.model().trim());
+            w.append(" AND EXISTS (SELECT 1 FROM job_requests r WHERE r.job_id = j.id AND r.resource = ?")
+                    .append(params.size())
+                    .append(" AND r.milli > 0)");
         }
         if (f.mine()) {
             params.add(caller.userId());

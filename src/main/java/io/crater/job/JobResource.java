@@ -91,11 +91,12 @@ public class JobResource {
     @GET
     @Operation(
             summary =
-                    "Jobs of the caller's accounts (all for platform admins), newest first (sort=created for oldest first), by account, state, kind, owner (or mine=true) and submission time")
+                    "Jobs of the caller's accounts (all for platform admins), newest first (sort=created for oldest first), by account, state, kind, accelerator model, owner (or mine=true) and submission time")
     public Uni<Page<JobViews.JobSummary>> list(
             @QueryParam("account") String account,
             @QueryParam("state") String state,
             @QueryParam("kind") String kind,
+            @QueryParam("model") String model,
             @QueryParam("owner") String owner,
             @QueryParam("mine") boolean mine,
             @QueryParam("since") String since,
@@ -106,7 +107,8 @@ public class JobResource {
         return current.caller()
                 .flatMap(c -> queries.list(
                         c,
-                        new JobQueries.Filter(account, state, kind, owner, mine, since, until, sort, cursor, limit)));
+                        new JobQueries.Filter(
+                                account, state, kind, model, owner, mine, since, until, sort, cursor, limit)));
     }
 
     @GET

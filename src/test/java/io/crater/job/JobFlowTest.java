@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 
@@ -249,6 +250,27 @@ class JobFlowTest {
                 .statusCode(200)
                 .body("items.find { it.id == '" + second + "' }.requests.'nvidia-a100-80gb'", equalTo("4"))
                 .body("items.find { it.id == '" + second + "' }.requests.memory", equalTo("16Gi"));
+        // The list filters by accelerator model; a platform admin sees every account's jobs with the same filters.
+        as(bob).get("/api/v1/jobs?account=jobs-lab&model=nvidia-a100-80gb&owner=jobs.bob")
+                .then()
+                .statusCode(200)
+                .body("items.id", hasItem(second))
+                .body("items.owner", everyItem(equalTo("jobs.bob")));
+        as(bob).get("/api/v1/jobs?account=jobs-lab&model=nvidia-h100-80gb")
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(0));
+        admin().get("/api/v1/jobs?model=nvidia-a100-80gb&state=Succeeded")
+                .then()
+                .statusCode(200)
+                .body("items.find { it.id == '" + second + "' }.account", equalTo("jobs-lab"));
+        as(bob).get("/api/v1/jobs?model=tpu-v9")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body(
+                        "errors.find { it.field == 'model' }.message",
+                        equalTo("not an accelerator model of the catalogue"));
     }
 
     @Test

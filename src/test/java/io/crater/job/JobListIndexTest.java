@@ -132,7 +132,7 @@ class JobListIndexTest {
     }
 
     static JobQueries.Filter filter(String state, String kind, String owner, boolean mine, String since) {
-        return new JobQueries.Filter(null, state, kind, owner, mine, since, null, null, null, null);
+        return new JobQueries.Filter(null, state, kind, null, owner, mine, since, null, null, null, null);
     }
 
     /** EXPLAIN ANALYZE of the statement with its positional parameters bound. */
