@@ -19,7 +19,10 @@ import type {
 const enc = encodeURIComponent;
 
 export interface JobListParams {
+  /** '' = every account the caller may see. */
   account: string;
+  /** Accelerator model the jobs ask for. */
+  model?: string;
   state?: JobState | '';
   kind?: JobKind | '';
   /** Username of the jobs' owner. */

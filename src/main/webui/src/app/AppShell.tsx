@@ -50,6 +50,9 @@ function SideNav() {
           <NavLink to="/admin/nodes" data-testid="nav-nodes" className={navClass}>
             {t('nav.nodes')}
           </NavLink>
+          <NavLink to="/admin/jobs" data-testid="nav-admin-jobs" className={navClass}>
+            {t('adminJobs.nav')}
+          </NavLink>
           <NavLink to="/admin/users" data-testid="nav-users" className={navClass}>
             {t('nav.users')}
           </NavLink>

@@ -3,6 +3,7 @@ import { AccountDetailPage } from '../features/accounts/AccountDetailPage';
 import { AccountsPage } from '../features/accounts/AccountsPage';
 import { AcceleratorModelsPage } from '../features/admin/AcceleratorModelsPage';
 import { AuditPage } from '../features/admin/AuditPage';
+import { AccountJobsPage, AdminJobsPage } from '../features/adminJobs/AdminJobsPage';
 import { UsersPage } from '../features/admin/UsersPage';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -36,6 +37,7 @@ export const router = createBrowserRouter([
       { path: 'templates', element: <TemplatesPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
+      { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'profile', element: <ProfilePage /> },
       {
@@ -43,6 +45,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireRole role="admin">
             <NodesPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/jobs',
+        element: (
+          <RequireRole role="admin">
+            <AdminJobsPage />
           </RequireRole>
         ),
       },

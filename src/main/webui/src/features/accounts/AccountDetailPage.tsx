@@ -109,6 +109,11 @@ function AccountDetail({ account }: { account: Account }) {
             {t('accounts.back')}
           </Link>
           {canManage && (
+            <Link to={`/accounts/${encodeURIComponent(account.slug)}/jobs`} data-testid="account-jobs-link" className={btnSecondary}>
+              {t('adminJobs.accountJobs')}
+            </Link>
+          )}
+          {canManage && (
             <button type="button" data-testid="account-edit-open" className={btnSecondary} onClick={() => setEditing(true)}>
               {t('accounts.edit')}
             </button>

@@ -19,7 +19,7 @@ import { jobListQuery, type JobListFilter } from './queries';
 import { formatReason } from './reasons';
 import { useJobEvents } from './useJobEvents';
 
-function JobRow({ job }: { job: JobSummary }) {
+function JobRow({ job, showAccount }: { job: JobSummary; showAccount: boolean }) {
   const { t, i18n } = useTranslation();
   const firstReason = job.state === 'Queued' ? job.reasons[0] : undefined;
   const nameOf = useModelNames();
@@ -48,6 +48,11 @@ function JobRow({ job }: { job: JobSummary }) {
         )}
       </td>
       <td className={td}>{t(`jobs.kinds.${job.kind}`, { defaultValue: job.kind })}</td>
+      {showAccount && (
+        <td className={td} data-testid="job-account">
+          {job.account}
+        </td>
+      )}
       <td className={td}>{job.owner}</td>
       <td className={td}>
         <JobRequests requests={job.requests} />
@@ -77,13 +82,22 @@ function LiveStatus({ status, polling }: { status: StreamStatus; polling: boolea
   );
 }
 
-function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStatus }) {
+export function JobList({
+  filter,
+  stream,
+  showAccount = false,
+}: {
+  filter: JobListFilter;
+  stream: StreamStatus;
+  /** An account column, for lists across accounts. */
+  showAccount?: boolean;
+}) {
   const { t } = useTranslation();
   // Poll only while the event stream is not live.
   const query = useInfiniteQuery(jobListQuery(filter, stream !== 'live'));
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   const active = items.some((j) => !isFinished(j.state));
-  const filtered = filter.state !== '' || filter.kind !== '' || filter.mine;
+  const filtered = filter.state !== '' || filter.kind !== '' || filter.mine || !!filter.owner || !!filter.model;
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState title={t('jobs.loadError')} error={query.error} onRetry={() => void query.refetch()} />;
   const live = <LiveStatus status={stream} polling={stream !== 'live' && active} />;
@@ -93,7 +107,7 @@ function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStat
         {live}
         <EmptyState
           title={
-            filter.state && !filter.kind && !filter.mine
+            filter.state && !filter.kind && !filter.mine && !filter.owner && !filter.model
               ? t('jobs.emptyState', { state: t(`jobs.state.${filter.state}`) })
               : filtered
                 ? t('jobs.emptyFiltered')
@@ -121,6 +135,7 @@ function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStat
               <th className={th}>{t('jobs.name')}</th>
               <th className={th}>{t('jobs.stateColumn')}</th>
               <th className={th}>{t('jobs.kind')}</th>
+              {showAccount && <th className={th}>{t('adminJobs.account')}</th>}
               <th className={th}>{t('jobs.owner')}</th>
               <th className={th}>{t('jobs.requests')}</th>
               <th className={th}>{t('jobs.created')}</th>
@@ -128,7 +143,7 @@ function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStat
           </thead>
           <tbody>
             {items.map((j) => (
-              <JobRow key={j.id} job={j} />
+              <JobRow key={j.id} job={j} showAccount={showAccount} />
             ))}
           </tbody>
         </table>
@@ -138,7 +153,7 @@ function JobList({ filter, stream }: { filter: JobListFilter; stream: StreamStat
   );
 }
 
-const selectClass = 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm';
+export const selectClass = 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm';
 
 export function JobsPage() {
   const { t } = useTranslation();

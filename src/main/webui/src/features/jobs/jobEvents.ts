@@ -47,7 +47,13 @@ export function listFilterOf(key: QueryKey): JobListFilter | null {
 
 /** Whether a list with this filter may show the job (whose owner the filter `mine` cannot check: assumed yes). */
 export function listMayShow(filter: JobListFilter, job: JobSummary): boolean {
-  return filter.account === job.account && (!filter.state || filter.state === job.state) && (!filter.kind || filter.kind === job.kind);
+  return (
+    (filter.account === '' || filter.account === job.account) &&
+    (!filter.state || filter.state === job.state) &&
+    (!filter.kind || filter.kind === job.kind) &&
+    (!filter.owner || filter.owner === job.owner) &&
+    (!filter.model || job.requests[filter.model] !== undefined)
+  );
 }
 
 /** The pages with the job of the same id replaced; the same object when the job is not among them. */

@@ -22,11 +22,16 @@ export const LOG_TAIL_LINES = 2_000;
 
 /** The filters of the job list (part of its query key). */
 export interface JobListFilter {
+  /** '' = every account the caller may see (all of them for a platform admin). */
   account: string;
   state: JobState | '';
   kind: JobKind | '';
   /** Only the caller's own jobs. */
   mine: boolean;
+  /** Username of the jobs' owner ('' or absent = anyone). */
+  owner?: string;
+  /** Accelerator model the jobs ask for ('' or absent = any). */
+  model?: string;
 }
 
 /** Query-key factory for everything under /api/v1/jobs. */
@@ -53,7 +58,16 @@ export const jobListQuery = (filter: JobListFilter, poll = true) =>
     queryKey: jobKeys.list(filter),
     queryFn: ({ signal, pageParam }) =>
       listJobs(
-        { account: filter.account, state: filter.state, kind: filter.kind, mine: filter.mine, limit: JOB_PAGE_SIZE, cursor: pageParam },
+        {
+          account: filter.account,
+          state: filter.state,
+          kind: filter.kind,
+          mine: filter.mine,
+          owner: filter.owner,
+          model: filter.model,
+          limit: JOB_PAGE_SIZE,
+          cursor: pageParam,
+        },
         signal,
       ),
     initialPageParam: null as string | null,
