@@ -7,7 +7,7 @@ import { useCurrentUser } from '../features/auth/session';
 import { LiveIndicator } from '../features/cluster/LiveIndicator';
 import { AccountSelector } from '../features/me/AccountSelector';
 import { NotificationsBell } from '../features/me/NotificationsBell';
-import { setCurrentAccount } from '../lib/currentAccount';
+import { setAccountOwner } from '../lib/currentAccount';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LanguageSwitch } from './LanguageSwitch';
 
@@ -83,7 +83,7 @@ function UserMenu() {
       // The session ends client-side either way.
     }
     await navigate('/login', { replace: true });
-    setCurrentAccount(null);
+    setAccountOwner(null);
     queryClient.clear();
   };
 
@@ -118,13 +118,13 @@ export function AppShell() {
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
       <header className="sticky top-0 z-10 flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4">
-        <div className="flex items-center gap-3">
+        <div className="flex shrink-0 items-center gap-3">
           <img src="/favicon.svg" alt="" className="h-7 w-7" />
           <span className="text-lg font-semibold tracking-tight">{t('app.name')}</span>
           <span className="hidden text-sm text-slate-400 md:inline">{t('app.tagline')}</span>
           {user.role === 'admin' && <LiveIndicator />}
         </div>
-        <div className="flex items-center gap-4">
+        <div className="flex min-w-0 items-center gap-4">
           <AccountSelector />
           <NotificationsBell />
           <LanguageSwitch />

@@ -6,6 +6,7 @@ import type { Role } from '../api/types';
 import { isApiError } from '../api/errors';
 import { CurrentUserContext, meQuery, useCurrentUser } from '../features/auth/session';
 import { ErrorState, LoadingState } from '../components/common/States';
+import { setAccountOwner } from '../lib/currentAccount';
 
 /** Renders its children only for a signed-in user; otherwise sends the browser to /login. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -30,6 +31,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </div>
     );
   }
+  // Before the pages below send their first requests: their X-Crater-Account is this user's last choice.
+  setAccountOwner(me.data.username);
   return <CurrentUserContext.Provider value={me.data}>{children}</CurrentUserContext.Provider>;
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { approveApproval, cancelApproval, rejectApproval } from '../../api/approvals';
 import { isApiError } from '../../api/errors';
 import type { Approval, ApprovalScope, ApprovalState } from '../../api/types';
@@ -210,7 +211,9 @@ function ApprovalList({ scope, state }: { scope: ApprovalScope; state: ApprovalS
 export function ApprovalsPage() {
   const { t } = useTranslation();
   const { account } = useCurrentAccount();
-  const [scope, setScope] = useState<ApprovalScope>('mine');
+  const [search] = useSearchParams();
+  // The bell links here with ?scope=review when requests wait for one's decision.
+  const [scope, setScope] = useState<ApprovalScope>(search.get('scope') === 'review' ? 'review' : 'mine');
   const [states, setStates] = useState<Record<ApprovalScope, ApprovalState | ''>>({ mine: '', review: 'pending' });
   const [requesting, setRequesting] = useState(false);
   const [created, setCreated] = useState<Approval | null>(null);

@@ -5,7 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { login } from '../../api/auth';
 import { isApiError } from '../../api/errors';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
-import { setCurrentAccount } from '../../lib/currentAccount';
+import { setAccountOwner } from '../../lib/currentAccount';
 import { authKeys } from './session';
 import { loginErrorMessage } from './loginError';
 
@@ -44,8 +44,8 @@ export function LoginPage() {
     mutationFn: login,
     retry: false,
     onSuccess: (session) => {
-      // A new session starts in the user's default account, not in one chosen by a previous user.
-      setCurrentAccount(null);
+      // The session continues in the account this user chose last (never in one chosen by a previous user).
+      setAccountOwner(session.user.username);
       queryClient.clear();
       queryClient.setQueryData(authKeys.me(), session.user);
       void navigate(redirectTarget(location.state), { replace: true });

@@ -1,22 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { markNotificationRead } from '../../api/me';
 import type { ItemList, Notification } from '../../api/types';
 import { describeError } from '../../components/common/States';
 import { formatDateTime } from '../../lib/time';
 import { useModelNames } from '../catalog/queries';
 import { meKeys, myNotificationsQuery } from './queries';
-import { internalLink, notificationText, unreadBadge, unreadNotifications } from './notifications';
+import { pendingReviewsQuery } from '../approvals/queries';
+import { bellBadge, internalLink, notificationText, unreadNotifications } from './notifications';
 
-/** Bell with the unread count (polled every 30 s) and a dropdown of notifications. */
+/**
+ * Bell with the count of unread notifications and of requests waiting for one's review (both polled every
+ * 30 s) and a dropdown of them.
+ */
 export function NotificationsBell() {
   const { t, i18n } = useTranslation();
   const nameOf = useModelNames();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const query = useQuery(myNotificationsQuery());
+  const reviews = useQuery(pendingReviewsQuery());
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
@@ -49,7 +54,8 @@ export function NotificationsBell() {
 
   const items = query.data?.items ?? [];
   const unread = unreadNotifications(items);
-  const badge = unreadBadge(unread.length);
+  const badge = bellBadge(unread.length, reviews.data);
+  const reviewCount = reviews.data?.count ?? 0;
   const sorted = items.slice().sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
   const openItem = (n: Notification) => {
@@ -102,6 +108,16 @@ export function NotificationsBell() {
               </button>
             )}
           </div>
+          {reviewCount > 0 && (
+            <Link
+              to="/approvals?scope=review"
+              data-testid="notifications-reviews"
+              onClick={() => setOpen(false)}
+              className="block border-b border-slate-100 bg-amber-50 px-4 py-2.5 text-sm font-medium text-amber-900 hover:bg-amber-100"
+            >
+              {t('reviewsBell.waiting', { count: reviewCount, more: reviews.data?.more ? '+' : '' })}
+            </Link>
+          )}
           {query.isPending ? (
             <p className="px-4 py-3 text-sm text-slate-500">{t('common.loading')}</p>
           ) : query.isError ? (

@@ -16,6 +16,16 @@ export function unreadBadge(count: number): string | null {
   return count > 99 ? '99+' : String(count);
 }
 
+/**
+ * The bell's count: unread notifications plus requests waiting for one's review ("99+" above 99, or when
+ * more reviews wait than the first page holds).
+ */
+export function bellBadge(unread: number, reviews: { count: number; more: boolean } | undefined): string | null {
+  const total = unread + (reviews?.count ?? 0);
+  if (reviews?.more && total <= 99) return `${total}+`;
+  return unreadBadge(total);
+}
+
 /** Only in-app links are followed by the router; anything else is ignored. */
 export function internalLink(link: string | null): string | null {
   if (link === null || !link.startsWith('/') || link.startsWith('//')) return null;
