@@ -1,5 +1,6 @@
 import { requestJson, requestVoid, withQuery } from './client';
 import type {
+  AccountArchived,
   Account,
   AccountCreate,
   AccountSummary,
@@ -36,6 +37,11 @@ export function getAccount(slug: string, signal?: AbortSignal): Promise<Account>
 
 export function updateAccount(slug: string, body: AccountUpdate): Promise<Account> {
   return requestJson<Account>(`/accounts/${enc(slug)}`, { method: 'PATCH', body });
+}
+
+/** Archives a team account (platform admins): no job starts in it again; its unfinished jobs are stopped. */
+export function archiveAccount(slug: string): Promise<AccountArchived> {
+  return requestJson<AccountArchived>(`/accounts/${enc(slug)}/archive`, { method: 'POST' });
 }
 
 export function putQuota(slug: string, items: QuotaItem[]): Promise<Account> {

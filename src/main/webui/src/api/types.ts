@@ -245,6 +245,8 @@ export interface AccountSummary {
   kind: AccountKind;
   gid: number;
   expiresAt: string | null;
+  /** When a platform admin archived it; null while active. */
+  archivedAt: string | null;
   members: number;
 }
 
@@ -269,8 +271,16 @@ export interface Account {
   kind: AccountKind;
   gid: number;
   expiresAt: string | null;
+  /** When a platform admin archived it; null while active. */
+  archivedAt: string | null;
   myRole: AccountRole | null;
   quota: QuotaLine[];
+}
+
+/** What archiving did: the account as it is now and how many unfinished jobs were stopped. */
+export interface AccountArchived {
+  account: Account;
+  jobsStopped: number;
 }
 
 export interface AccountCreate {

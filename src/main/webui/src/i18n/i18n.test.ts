@@ -132,6 +132,7 @@ const HISTORY: Record<string, { args?: Record<string, string | number>; quotes: 
   PodRunning: { args: { running: 1, pending: 0, succeeded: 0, failed: 0, total: 1 }, quotes: ['1'] },
   PodFailed: { args: { running: 1, pending: 0, succeeded: 0, failed: 1, total: 2 }, quotes: ['1', '2'] },
   TaskCompleted: { args: { running: 0, pending: 0, succeeded: 4, failed: 0, total: 4 }, quotes: ['4'] },
+  AccountArchived: { args: { account: 'course-101', by: 'ada' }, quotes: ['course-101', 'ada'] },
 };
 
 describe('every history code the server writes', () => {

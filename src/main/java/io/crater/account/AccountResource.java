@@ -48,6 +48,9 @@ public class AccountResource {
     @Inject
     MemberService members;
 
+    @Inject
+    AccountArchive archive;
+
     @GET
     @Operation(summary = "Accounts: all for platform admins, else the caller's")
     public Uni<Page<AccountSummary>> list(
@@ -75,6 +78,15 @@ public class AccountResource {
     @Operation(summary = "Rename an account or change its expiry (platform admins)")
     public Uni<AccountDetail> update(@PathParam("slug") String slug, AccountViews.UpdateAccount req) {
         return current.caller().flatMap(c -> accounts.update(slug, req, c));
+    }
+
+    @POST
+    @Path("/{slug}/archive")
+    @Operation(
+            summary =
+                    "Archive a team account (platform admins): no job starts in it again, its unfinished jobs are stopped, its rows kept")
+    public Uni<AccountArchive.Archived> archive(@PathParam("slug") String slug) {
+        return current.caller().flatMap(c -> archive.archive(slug, c));
     }
 
     @PUT

@@ -119,7 +119,13 @@ public class AccountService implements io.crater.identity.UserCreated {
                     for (Object[] r : rows.subList(0, Math.min(n, rows.size()))) {
                         AccountRow a = AccountRow.of(r);
                         items.add(new AccountSummary(
-                                a.slug(), a.name(), a.kind(), a.gid(), a.expiresAt(), Sql.longOf(r[6])));
+                                a.slug(),
+                                a.name(),
+                                a.kind(),
+                                a.gid(),
+                                a.expiresAt(),
+                                a.archivedAt(),
+                                Sql.longOf(r[7])));
                         last = a.id();
                     }
                     return new Page<>(items, rows.size() > n ? Long.toString(last) : null);
@@ -136,6 +142,7 @@ public class AccountService implements io.crater.identity.UserCreated {
                                         a.kind(),
                                         a.gid(),
                                         a.expiresAt(),
+                                        a.archivedAt(),
                                         role.orElse(null),
                                         lines)))));
     }

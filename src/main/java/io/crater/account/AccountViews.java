@@ -10,7 +10,8 @@ public final class AccountViews {
     private AccountViews() {}
 
     /** An account in a list. */
-    public record AccountSummary(String slug, String name, String kind, int gid, Instant expiresAt, long members) {}
+    public record AccountSummary(
+            String slug, String name, String kind, int gid, Instant expiresAt, Instant archivedAt, long members) {}
 
     /** One resource of an account's quota; quantities as strings and in milli-units. */
     public record QuotaLineView(
@@ -34,6 +35,7 @@ public final class AccountViews {
             String kind,
             int gid,
             Instant expiresAt,
+            Instant archivedAt,
             String myRole,
             List<QuotaLineView> quota) {}
 

@@ -387,7 +387,8 @@ public class UserService {
         return vertx.executeBlocking(Uni.createFrom().item(() -> PasswordHasher.hash(password)))
                 .flatMap(hash -> Panache.withTransaction(() -> byUsername(username)
                         .flatMap(u -> Sql.update(
-                                        "UPDATE users SET password_hash = ?2, updated_at = now() WHERE id = ?1",
+                                        "UPDATE users SET password_hash = ?2, password_changed_at = NULL, updated_at = now()"
+                                                + " WHERE id = ?1",
                                         u.id(),
                                         hash)
                                 .flatMap(x -> Sql.update(
@@ -396,6 +397,18 @@ public class UserService {
                                 .flatMap(x -> audit.record(
                                         caller.actor(null), "user.password-reset", "user", u.username(), null, null)))))
                 .replaceWith(password);
+    }
+
+    /** Whether the user has chosen their own password since it was generated or last reset. */
+    public Uni<Boolean> passwordChanged(long userId) {
+        return Sql.row("SELECT password_changed_at IS NOT NULL FROM users WHERE id = ?1", userId)
+                .map(r -> r.map(x -> Boolean.TRUE.equals(x[0])).orElse(false));
+    }
+
+    /** The ids of the platform administrators. */
+    public Uni<List<Long>> adminIds() {
+        return Sql.rows("SELECT id FROM users WHERE role = 'admin'")
+                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList());
     }
 
     public Uni<Void> changePassword(Caller caller, String current, String next) {
@@ -420,7 +433,8 @@ public class UserService {
                     return PasswordHasher.hash(next);
                 })))
                 .flatMap(hash -> Panache.withTransaction(() -> Sql.update(
-                                "UPDATE users SET password_hash = ?2, updated_at = now() WHERE id = ?1",
+                                "UPDATE users SET password_hash = ?2, password_changed_at = now(), updated_at = now()"
+                                        + " WHERE id = ?1",
                                 caller.userId(),
                                 hash)
                         .flatMap(x -> audit.record(

@@ -30,7 +30,9 @@ public enum HistoryCode {
     PodPending,
     PodRunning,
     PodFailed,
-    TaskCompleted;
+    TaskCompleted,
+    /** Stopped because its account was archived; {@code account}, {@code by} (the platform admin's username). */
+    AccountArchived;
 
     /** Every code, in declaration order. */
     public static List<String> codes() {

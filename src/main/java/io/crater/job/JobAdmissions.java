@@ -282,32 +282,35 @@ public class JobAdmissions {
 
     /** The queued jobs as a round sees them, from {@link #line} brought up to date with the database. */
     public Uni<List<AdmissionRound.Job>> queued() {
-        return Sql.rows("SELECT id FROM jobs WHERE state = 'Queued'").flatMap(ids -> {
-            Set<Long> current = new java.util.HashSet<>();
-            ids.forEach(r -> current.add(Sql.longOf(r[0])));
-            line.keySet().retainAll(current);
-            List<Long> missing = current.stream()
-                    .filter(id -> !line.containsKey(id))
-                    .sorted()
-                    .toList();
-            List<List<Long>> batches = new ArrayList<>();
-            for (int from = 0; from < missing.size(); from += 1000) {
-                batches.add(missing.subList(from, Math.min(missing.size(), from + 1000)));
-            }
-            return Unis.sequentially(
-                            batches,
-                            batch -> Sql.rows("SELECT " + JobRow.COLUMNS
-                                            + ", j.created_at FROM jobs j WHERE j.state = 'Queued' AND j.id IN ("
-                                            + batch.stream()
-                                                    .map(String::valueOf)
-                                                    .collect(java.util.stream.Collectors.joining(","))
-                                            + ")")
-                                    .invoke(rows -> rows.forEach(r -> {
-                                        JobRow job = JobRow.of(r);
-                                        line.put(job.id(), new Queued(job, Sql.instant(r[12])));
-                                    })))
-                    .map(v -> line.values().stream().map(this::job).toList());
-        });
+        // Jobs of an archived account never start (archiving stops them; this covers a submission racing it).
+        return Sql.rows("SELECT j.id FROM jobs j JOIN accounts a ON a.id = j.account_id"
+                        + " WHERE j.state = 'Queued' AND a.archived_at IS NULL")
+                .flatMap(ids -> {
+                    Set<Long> current = new java.util.HashSet<>();
+                    ids.forEach(r -> current.add(Sql.longOf(r[0])));
+                    line.keySet().retainAll(current);
+                    List<Long> missing = current.stream()
+                            .filter(id -> !line.containsKey(id))
+                            .sorted()
+                            .toList();
+                    List<List<Long>> batches = new ArrayList<>();
+                    for (int from = 0; from < missing.size(); from += 1000) {
+                        batches.add(missing.subList(from, Math.min(missing.size(), from + 1000)));
+                    }
+                    return Unis.sequentially(
+                                    batches,
+                                    batch -> Sql.rows("SELECT " + JobRow.COLUMNS
+                                                    + ", j.created_at FROM jobs j WHERE j.state = 'Queued' AND j.id IN ("
+                                                    + batch.stream()
+                                                            .map(String::valueOf)
+                                                            .collect(java.util.stream.Collectors.joining(","))
+                                                    + ")")
+                                            .invoke(rows -> rows.forEach(r -> {
+                                                JobRow job = JobRow.of(r);
+                                                line.put(job.id(), new Queued(job, Sql.instant(r[12])));
+                                            })))
+                            .map(v -> line.values().stream().map(this::job).toList());
+                });
     }
 
     /**

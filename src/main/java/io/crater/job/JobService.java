@@ -236,7 +236,8 @@ public class JobService {
     private Uni<Target> target(String header, Caller caller) {
         String columns = "SELECT a.id, a.slug, a.kind, a.expires_at, a.interactive_default_limit_s,"
                 + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s,"
-                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1) FROM accounts a";
+                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1), a.archived_at"
+                + " FROM accounts a";
         String sql = header == null || header.isBlank()
                 ? columns + " JOIN users u ON u.default_account_id = a.id WHERE u.id = ?1"
                 : columns + " JOIN account_members m ON m.account_id = a.id WHERE m.user_id = ?1 AND a.slug = ?2";
@@ -248,6 +249,7 @@ public class JobService {
                 throw ApiException.forbidden("NotAMember", "you are not a member of account '" + header + "'");
             }
             Object[] r = rows.get(0);
+            Refusals.requireActive((String) r[1], Sql.instant(r[9]));
             JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
                     .narrowedBy(seconds(r[4]), seconds(r[5]), seconds(r[6]), seconds(r[7]));
             return new Target(

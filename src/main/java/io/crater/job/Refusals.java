@@ -1,5 +1,6 @@
 package io.crater.job;
 
+import io.crater.platform.ApiException;
 import io.crater.policy.Reason;
 import io.crater.policy.ReasonCode;
 import java.time.Instant;
@@ -15,6 +16,20 @@ final class Refusals {
                 "account '" + account + "' expired at " + at + "; no new jobs start in it",
                 Map.of(),
                 Map.of("account", account, "expiredAt", at.toString()));
+    }
+
+    /** A submission to an archived account: 409 {@code AccountArchived} (null {@code archivedAt}: active). */
+    static void requireActive(String account, Instant archivedAt) {
+        if (archivedAt != null) {
+            throw new ApiException(
+                    409,
+                    "AccountArchived",
+                    "Conflict",
+                    "account '" + account + "' was archived at " + archivedAt + "; no job starts in it",
+                    null,
+                    null,
+                    null);
+        }
     }
 
     static Reason notApproved(String model) {

@@ -15,6 +15,7 @@ import { RequestForm } from '../approvals/RequestForm';
 import { useCurrentUser } from '../auth/session';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import { MembersSection } from './MembersSection';
+import { ArchiveSection } from './ArchiveSection';
 import { QuotaSection } from './QuotaSection';
 import { TimeLimitsSection } from './TimeLimitsSection';
 import { accountKeys, accountQuery } from './queries';
@@ -77,6 +78,11 @@ function AccountDetail({ account }: { account: Account }) {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="flex flex-col gap-2">
           <PageHeader title={account.name} subtitle={t('accounts.detailSubtitle')} />
+          {account.archivedAt !== null && (
+            <p data-testid="account-archived-tag" className="w-fit rounded bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-700">
+              {t('accountsAdmin.archived')}
+            </p>
+          )}
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
             <div className="flex gap-1.5">
               <dt className="text-slate-400">{t('accounts.slug')}</dt>
@@ -131,6 +137,7 @@ function AccountDetail({ account }: { account: Account }) {
       <QuotaSection account={account} platformAdmin={platformAdmin} onRequestGrant={() => setRequesting(true)} />
       <TimeLimitsSection slug={account.slug} />
       <MembersSection slug={account.slug} canManage={canManage} resources={resources} />
+      <ArchiveSection account={account} platformAdmin={platformAdmin} />
       {editing && <EditAccountDialog account={account} onClose={() => setEditing(false)} />}
       {requesting && (
         <Dialog title={t('quota.requestTitle', { name: account.name })} onClose={() => setRequesting(false)} testId="grant-dialog">

@@ -151,6 +151,11 @@ export function AccountsPage() {
                       <Link to={`/accounts/${encodeURIComponent(a.slug)}`} className="font-medium text-indigo-700 hover:underline">
                         {a.name}
                       </Link>
+                      {a.archivedAt !== null && (
+                        <span data-testid="account-archived-tag" className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-600">
+                          {t('accountsAdmin.archived')}
+                        </span>
+                      )}
                     </td>
                     <td className={`${td} font-mono`}>{a.slug}</td>
                     <td className={td}>{t(`accounts.kinds.${a.kind}`)}</td>

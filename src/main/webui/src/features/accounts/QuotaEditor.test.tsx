@@ -130,6 +130,7 @@ const ACCOUNT: Account = {
   kind: 'team',
   gid: 200001,
   expiresAt: null,
+  archivedAt: null,
   myRole: null,
   quota: [],
 };

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../app/PageHeader';
 import { AcceleratorSection, NodeSection } from './ClusterSections';
 import { useCurrentUser } from '../auth/session';
+import { OnboardingChecklist } from '../onboarding/OnboardingChecklist';
 
 export function OverviewPage() {
   const { t } = useTranslation();
@@ -10,6 +11,7 @@ export function OverviewPage() {
   return (
     <div className="flex flex-col gap-8">
       <PageHeader title={t('overview.title')} subtitle={t('overview.subtitle')} />
+      {admin && <OnboardingChecklist />}
       <section aria-labelledby="accelerators-heading" className="flex flex-col gap-3">
         <h2 id="accelerators-heading" className="text-lg font-semibold text-slate-800">
           {t('overview.accelerators')}

@@ -52,6 +52,11 @@ function historySentence(code: string, args: Args, t: Translate, nameOf: NameOf)
       }
       return t('history.IdleReclaimedAny');
     }
+    case 'AccountArchived': {
+      const account = str(args, 'account');
+      const by = str(args, 'by');
+      return account && by ? t('history.AccountArchived', { account, by }) : t('history.AccountArchivedAny');
+    }
     case 'PodRunning':
     case 'PodPending':
     case 'PodFailed':

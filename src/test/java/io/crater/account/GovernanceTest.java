@@ -4,9 +4,12 @@ import static io.crater.Api.admin;
 import static io.crater.Api.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
@@ -505,5 +508,166 @@ class GovernanceTest {
                 .patch("/api/v1/accelerator-models/nvidia-h100-80gb")
                 .then()
                 .statusCode(200);
+    }
+
+    static Map<String, Object> cpuJob(String name, String cpu) {
+        return Map.of(
+                "name",
+                name,
+                "kind",
+                "custom",
+                "image",
+                "python:3.12",
+                "command",
+                List.of("python", "run.py"),
+                "resources",
+                Map.of("cpu", cpu, "memory", "8Gi"));
+    }
+
+    @Test
+    void anArchivedAccountStartsNothingStopsItsJobsAndKeepsItsRows() {
+        admin().body(Map.of("slug", "gov-arch", "name", "Archive Lab")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
+                .put("/api/v1/accounts/gov-arch/quota")
+                .then()
+                .statusCode(200);
+        String member = Api.user("gov.arch", PW);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/gov-arch/members/gov.arch")
+                .then()
+                .statusCode(200);
+        String first = as(member)
+                .header("X-Crater-Account", "gov-arch")
+                .body(cpuJob("first", "4"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        // 4 of 8 cores are taken by the first job: 8 more must wait in the queue.
+        String waiting = as(member)
+                .header("X-Crater-Account", "gov-arch")
+                .body(cpuJob("waiting", "8"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+
+        // Only platform admins archive, and a refusal changes nothing.
+        as(member)
+                .post("/api/v1/accounts/gov-arch/archive")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotPlatformAdmin"));
+        admin().get("/api/v1/accounts/gov-arch").then().statusCode(200).body("archivedAt", nullValue());
+        admin().post("/api/v1/accounts/u-gov-arch/archive")
+                .then()
+                .statusCode(409)
+                .contentType("application/problem+json")
+                .body("code", equalTo("PersonalAccount"));
+
+        admin().post("/api/v1/accounts/gov-arch/archive")
+                .then()
+                .statusCode(200)
+                .body("account.slug", equalTo("gov-arch"))
+                .body("account.archivedAt", notNullValue())
+                .body("jobsStopped", equalTo(2));
+        as(member)
+                .get("/api/v1/jobs/" + waiting)
+                .then()
+                .statusCode(200)
+                .body("job.state", equalTo("Stopped"))
+                .body("stateReason", equalTo("AccountArchived"))
+                .body("stateMessage", equalTo("account 'gov-arch' was archived by admin"));
+        await().atMost(java.time.Duration.ofSeconds(30))
+                .untilAsserted(() -> as(member)
+                        .get("/api/v1/jobs/" + first)
+                        .then()
+                        .statusCode(200)
+                        .body("job.state", equalTo("Stopped")));
+
+        // Nothing new starts there; the rows stay for usage and audit.
+        as(member)
+                .header("X-Crater-Account", "gov-arch")
+                .body(cpuJob("late", "1"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(409)
+                .contentType("application/problem+json")
+                .body("code", equalTo("AccountArchived"));
+        admin().post("/api/v1/accounts/gov-arch/archive")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("AccountArchived"));
+        as(member)
+                .get("/api/v1/jobs?account=gov-arch")
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(2))
+                .body("items.state", everyItem(in(List.of("Stopped"))));
+        as(member)
+                .get("/api/v1/accounts/gov-arch/members")
+                .then()
+                .statusCode(200)
+                .body("items.username", hasItem("gov.arch"));
+        admin().get("/api/v1/audit?action=account.archive")
+                .then()
+                .statusCode(200)
+                .body("items.find { it.targetId == 'gov-arch' }.after.jobsStopped", equalTo(2));
+    }
+
+    @Test
+    void theFirstRunChecklistReadsWhatIsThere() {
+        admin().body(Map.of("username", "gov.root", "password", PW, "role", "admin"))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(201);
+        String root = Api.login("gov.root", PW);
+        String plain = Api.user("gov.plain", PW);
+        as(plain).get("/api/v1/onboarding").then().statusCode(403).body("code", equalTo("NotPlatformAdmin"));
+        as(root).get("/api/v1/onboarding")
+                .then()
+                .statusCode(200)
+                .body("steps.key", equalTo(List.of("password", "account", "people", "job")))
+                .body("steps.find { it.key == 'password' }.done", equalTo(false))
+                .body("complete", equalTo(false));
+
+        as(root).body(Map.of("currentPassword", PW, "newPassword", "Changed-pass-2026"))
+                .post("/api/v1/me/password")
+                .then()
+                .statusCode(204);
+        admin().body(Map.of("slug", "gov-first", "name", "First Lab")).post("/api/v1/accounts");
+        as(root).body(Map.of("items", List.of(Map.of("resource", "cpu", "guaranteed", "4", "max", "4"))))
+                .put("/api/v1/accounts/gov-first/quota")
+                .then()
+                .statusCode(200);
+        as(root).body(Map.of("role", "member"))
+                .put("/api/v1/accounts/gov-first/members/gov.plain")
+                .then()
+                .statusCode(200);
+        as(plain).body(cpuJob("hello", "1")).post("/api/v1/jobs").then().statusCode(201);
+        as(root).get("/api/v1/onboarding")
+                .then()
+                .statusCode(200)
+                .body("steps.done", everyItem(equalTo(true)))
+                .body("complete", equalTo(true))
+                .body("account", notNullValue());
+        // A reset hands out a generated password again: the step is open until it is changed.
+        String generated = admin().post("/api/v1/users/gov.root/password-reset")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("password");
+        as(Api.login("gov.root", generated))
+                .get("/api/v1/onboarding")
+                .then()
+                .statusCode(200)
+                .body("steps.find { it.key == 'password' }.done", equalTo(false))
+                .body("complete", equalTo(false));
     }
 }
