@@ -22,6 +22,8 @@ export interface RequestOptions {
   noAuthRetry?: boolean;
   /** The Accept header; JSON unless given (e.g. text/plain for logs). */
   accept?: string;
+  /** The account to act in for this request instead of the current one (X-Crater-Account). */
+  account?: string;
 }
 
 type UnauthorizedHandler = () => void;
@@ -67,7 +69,7 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json' };
   if (method !== 'GET') headers[CSRF_HEADER] = CSRF_VALUE;
-  const account = getCurrentAccount();
+  const account = opts.account ?? getCurrentAccount();
   if (account) headers[ACCOUNT_HEADER] = account;
   let body: string | undefined;
   if (opts.body !== undefined) {

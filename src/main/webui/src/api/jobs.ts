@@ -53,8 +53,8 @@ export function submitJob(body: SubmitJob): Promise<JobSummary> {
 }
 
 /** Asks what admission would decide for the job now and which objects it would become; creates nothing. */
-export function dryRunJob(body: SubmitJob): Promise<DryRunResult> {
-  return requestJson<DryRunResult>(withQuery('/jobs', { dryRun: 'true' }), { method: 'POST', body });
+export function dryRunJob(body: SubmitJob, account?: string): Promise<DryRunResult> {
+  return requestJson<DryRunResult>(withQuery('/jobs', { dryRun: 'true' }), { method: 'POST', body, account });
 }
 
 /** Creates a job from a template (201); the template's parameter errors come back as 400 InvalidParameters. */
@@ -63,8 +63,8 @@ export function submitTemplateJob(body: SubmitTemplateJob): Promise<JobSummary> 
 }
 
 /** Dry run of a job from a template: what admission would decide now; creates nothing. */
-export function dryRunTemplateJob(body: SubmitTemplateJob): Promise<DryRunResult> {
-  return requestJson<DryRunResult>(withQuery('/jobs', { dryRun: 'true' }), { method: 'POST', body });
+export function dryRunTemplateJob(body: SubmitTemplateJob, account?: string): Promise<DryRunResult> {
+  return requestJson<DryRunResult>(withQuery('/jobs', { dryRun: 'true' }), { method: 'POST', body, account });
 }
 
 export function stopJob(id: string): Promise<JobSummary> {

@@ -11,6 +11,19 @@ vi.mock('../../api/jobs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../api/jobs')>();
   return { ...actual, listJobs: vi.fn() };
 });
+vi.mock('../../api/templates', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../api/templates')>();
+  return {
+    ...actual,
+    listTemplates: () =>
+      Promise.resolve({
+        items: [
+          { id: 'mine', name: 'My run', description: 'x', kind: 'custom', builtin: false, visibility: 'private', account: null, owner: 'alice', version: 1, updatedAt: '' },
+          { id: 'jupyter-pytorch', name: 'JupyterLab + PyTorch', description: 'A notebook', kind: 'jupyter', builtin: true, visibility: 'public', account: null, owner: null, version: 1, updatedAt: '' },
+        ],
+      }),
+  };
+});
 vi.mock('../../api/acceleratorModels', () => ({ listAcceleratorModels: () => Promise.resolve({ items: [] }) }));
 vi.mock('../me/useCurrentAccount', () => ({ useCurrentAccount: () => ({ account: 'vision-lab', select: () => undefined }) }));
 
@@ -76,5 +89,23 @@ describe('JobsPage', () => {
 
     act(() => stream?.fail(false));
     expect(screen.getByTestId('jobs-live').dataset.status).toBe('reconnecting');
+  });
+
+  it('offers the templates, built-in first, when the account has no jobs yet', async () => {
+    api.listJobs.mockResolvedValue({ items: [], nextCursor: null });
+    renderPage();
+    await screen.findByTestId('starter-templates');
+    const links = screen.getAllByTestId('starter-template');
+    expect(links.map((l) => l.dataset.id)).toEqual(['jupyter-pytorch', 'mine']);
+    expect(links[0]?.getAttribute('href')).toBe('/jobs/new?template=jupyter-pytorch');
+  });
+
+  it('offers no templates when filters hide the jobs', async () => {
+    api.listJobs.mockResolvedValue({ items: [], nextCursor: null });
+    renderPage();
+    await screen.findByTestId('starter-templates');
+    fireEvent.change(screen.getByTestId('jobs-kind'), { target: { value: 'pytorch' } });
+    expect(await screen.findByText('No jobs match these filters.')).toBeTruthy();
+    expect(screen.queryByTestId('starter-templates')).toBeNull();
   });
 });

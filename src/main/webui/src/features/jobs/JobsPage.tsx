@@ -11,6 +11,7 @@ import { btnPrimary, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { useCurrentAccount } from '../me/useCurrentAccount';
 import { useModelNames } from '../catalog/queries';
+import { StarterTemplates } from '../onboarding/StarterTemplates';
 import { BorrowingTag, JobRequests } from './JobParts';
 import { JobStateBadge } from './JobStateBadge';
 import { JOB_KINDS } from './jobForm';
@@ -39,7 +40,8 @@ function JobRow({ job, showAccount }: { job: JobSummary; showAccount: boolean })
       <td className={td}>
         <span className="flex flex-wrap items-center gap-1.5">
           <JobStateBadge state={job.state} />
-          {job.borrowing && <BorrowingTag />}
+          {/* Borrowing describes what a job holds; a finished job holds nothing. */}
+          {job.borrowing && !isFinished(job.state) && <BorrowingTag />}
         </span>
         {firstReason && (
           <span className="mt-1 block max-w-72 text-xs text-amber-800" title={firstReason.message}>
@@ -115,11 +117,14 @@ export function JobList({
           }
         >
           {!filtered && (
-            <p className="mt-2">
-              <Link to="/jobs/new" className="font-medium text-indigo-700 hover:underline">
-                {t('jobs.emptyHint')}
-              </Link>
-            </p>
+            <>
+              <p className="mt-2">
+                <Link to="/jobs/new" className="font-medium text-indigo-700 hover:underline">
+                  {t('jobs.emptyHint')}
+                </Link>
+              </p>
+              <StarterTemplates />
+            </>
           )}
         </EmptyState>
       </div>

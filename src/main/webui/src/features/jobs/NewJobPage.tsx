@@ -37,6 +37,7 @@ import {
 } from './jobForm';
 import type { EnvLineError } from './envLines';
 import { jobKeys } from './queries';
+import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
 
@@ -79,6 +80,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   const [envErrors, setEnvErrors] = useState<EnvLineError[]>([]);
 
   const dryRun = useMutation({ mutationFn: (body: SubmitJob) => dryRunJob(body) });
+  useRecheckOnAccountChange(dryRun);
   const submit = useMutation({
     mutationFn: (body: SubmitJob) => submitJob(body),
     onSuccess: (job) => {
@@ -294,6 +296,13 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
       )}
       {serverError && <SubmitError error={serverError} shownFields={(f) => SPEC_FORM_FIELDS.has(formFieldOf(f))} />}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}
+      {dryRun.data && dryRun.variables && (
+        <AccountProposals
+          result={dryRun.data}
+          requestKey={JSON.stringify(dryRun.variables)}
+          check={(slug) => dryRunJob(dryRun.variables!, slug)}
+        />
+      )}
 
       <div className="flex justify-end gap-2">
         <button type="button" data-testid="job-dryrun" className={btnSecondary} disabled={busy} onClick={onCheck}>

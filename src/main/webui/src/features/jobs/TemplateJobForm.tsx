@@ -18,6 +18,7 @@ import { amountParameter, checkAmountParameters, parameterTargets, templateField
 import { understoodText, unitProblemText } from '../../components/common/QuantityInput';
 import type { UnitProblem } from '../../lib/units';
 import { jobKeys } from './queries';
+import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 
 /** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */
@@ -74,6 +75,7 @@ function TemplateForm({ template }: { template: Template }) {
     },
   });
   const dryRun = useMutation({ mutationFn: dryRunRequest });
+  useRecheckOnAccountChange(dryRun);
   const submit = useMutation({
     mutationFn: submitRequest,
     onSuccess: (job) => {
@@ -275,6 +277,13 @@ function TemplateForm({ template }: { template: Template }) {
         <SubmitError error={submit.error ?? dryRun.error} shownFields={advanced ? undefined : server.shown} />
       ) : null}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}
+      {dryRun.data && dryRun.variables?.mode === 'form' && (
+        <AccountProposals
+          result={dryRun.data}
+          requestKey={JSON.stringify(dryRun.variables.body)}
+          check={(slug) => dryRunTemplateJob((dryRun.variables as { mode: 'form'; body: SubmitTemplateJob }).body, slug)}
+        />
+      )}
 
       <div className="flex flex-wrap items-center justify-between gap-2">
         <button

@@ -90,6 +90,21 @@ class TemplateFlowTest {
                 .body("parameters.find { it.name == 'workers' }.default", equalTo("1"))
                 .body("canEdit", equalTo(false));
 
+        // The notebook's defaults fit a personal account's default quota (8 CPU, 32 GiB, no accelerator).
+        as(dana).body(Map.of("parameters", Map.of()))
+                .post("/api/v1/templates/jupyter-pytorch/render")
+                .then()
+                .statusCode(200)
+                .body("spec.resources.cpu", equalTo("4"))
+                .body("spec.resources.memory", equalTo("16Gi"))
+                .body("spec.resources.accelerators", equalTo(0));
+        as(dana).body(Map.of("template", Map.of("id", "jupyter-pytorch", "parameters", Map.of()), "name", "nb"))
+                .post("/api/v1/jobs?dryRun=true")
+                .then()
+                .statusCode(200)
+                .body("reasons.code", not(hasItem("AccountQuotaExceeded")))
+                .body("decision", not(equalTo("REJECT")));
+
         // Rendering shows the spec and its YAML; the arguments are split like a shell would.
         as(dana).body(Map.of("parameters", Map.of("command", "python -c 'print(42)'", "cpu", "1")))
                 .post("/api/v1/templates/batch/render")
