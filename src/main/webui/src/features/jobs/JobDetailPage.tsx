@@ -81,7 +81,7 @@ function JobView({ detail }: { detail: JobDetail }) {
               <StatusBadge tone={jobStateTone(job.state)} label={job.state} value={job.state} />
             </span>
             {label !== job.state && <span className="text-sm text-slate-500">{label}</span>}
-            {job.borrowing && <BorrowingTag />}
+            {job.borrowing && !finished && <BorrowingTag />}
           </div>
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
             <Meta label={t('jobs.id')} testId="job-id">
@@ -119,7 +119,7 @@ function JobView({ detail }: { detail: JobDetail }) {
 
       {gpus && <JobGpuUtilisation jobId={job.id} startedAt={job.startedAt} />}
 
-      {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} />}
+      {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} state={job.state} />}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <section className={card}>

@@ -1,10 +1,24 @@
 import { useTranslation } from 'react-i18next';
-import type { ContainerExit } from '../../api/types';
+import type { ContainerExit, JobState } from '../../api/types';
 import { card } from '../../components/common/ui';
 import { exitSucceeded, explainExit } from './exitReason';
 
+/** A container of a stopped job that had not started yet: nothing went wrong, it was stopped first. */
+export function stoppedBeforeStart(exit: ContainerExit, state: JobState | undefined): boolean {
+  return state === 'Stopped' && exit.exitCode === null && !exit.reason;
+}
+
 /** How each container of a finished job ended, with a plain-language explanation. */
-export function JobExits({ exits, memoryLimit }: { exits: readonly ContainerExit[]; memoryLimit: string | null | undefined }) {
+export function JobExits({
+  exits,
+  memoryLimit,
+  state,
+}: {
+  exits: readonly ContainerExit[];
+  memoryLimit: string | null | undefined;
+  /** The job's state: a Stopped job's containers that never ran are said to be so, not "not known". */
+  state?: JobState;
+}) {
   const { t } = useTranslation();
   return (
     <section className={card} data-testid="job-exits">
@@ -14,7 +28,8 @@ export function JobExits({ exits, memoryLimit }: { exits: readonly ContainerExit
       ) : (
         <ul className="flex flex-col gap-3">
           {exits.map((e) => {
-            const ok = exitSucceeded(e);
+            const notStarted = stoppedBeforeStart(e, state);
+            const ok = exitSucceeded(e) || notStarted;
             return (
               <li
                 key={`${e.pod}/${e.container}`}
@@ -22,7 +37,9 @@ export function JobExits({ exits, memoryLimit }: { exits: readonly ContainerExit
                 data-pod={e.pod}
                 data-container={e.container}
                 data-exit-code={e.exitCode ?? undefined}
-                className={`rounded-md border-l-4 px-3 py-2 text-sm ${ok ? 'border-emerald-400 bg-emerald-50/50' : 'border-rose-400 bg-rose-50/50'}`}
+                className={`rounded-md border-l-4 px-3 py-2 text-sm ${
+                  notStarted ? 'border-slate-300 bg-slate-50' : ok ? 'border-emerald-400 bg-emerald-50/50' : 'border-rose-400 bg-rose-50/50'
+                }`}
               >
                 <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                   <span className="font-mono text-xs text-slate-600">
@@ -35,8 +52,11 @@ export function JobExits({ exits, memoryLimit }: { exits: readonly ContainerExit
                   )}
                   {e.reason && <span className="text-xs font-medium text-slate-700">{e.reason}</span>}
                 </div>
-                <p data-testid="job-exit-explanation" className={`mt-1 font-medium ${ok ? 'text-emerald-800' : 'text-rose-800'}`}>
-                  {explainExit(e, t, memoryLimit)}
+                <p
+                  data-testid="job-exit-explanation"
+                  className={`mt-1 font-medium ${notStarted ? 'text-slate-700' : ok ? 'text-emerald-800' : 'text-rose-800'}`}
+                >
+                  {notStarted ? t('jobEnd.stoppedBeforeStart') : explainExit(e, t, memoryLimit)}
                 </p>
                 {e.message && (
                   <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-xs text-slate-600">
