@@ -287,6 +287,8 @@ export interface AccountCreate {
   slug: string;
   name: string;
   expiresAt?: string;
+  /** Username of the account's first admin. */
+  admin?: string;
 }
 
 export interface AccountUpdate {

@@ -191,15 +191,47 @@ public class AccountService implements io.crater.identity.UserCreated {
                                     : new Object[] {slug, req.name().trim(), req.expiresAt()};
                             return Sql.insertReturningId(sql, params);
                         })
+                        .call(id -> firstAdmin(id, req.admin()))
                         .flatMap(id -> audit.record(
                                 caller.actor(slug),
                                 "account.create",
                                 "account",
                                 slug,
                                 null,
-                                Map.of("name", req.name().trim()))))
+                                req.admin() == null || req.admin().isBlank()
+                                        ? Map.of("name", req.name().trim())
+                                        : Map.of("name", req.name().trim(), "admin", admin(req)))))
                 .invoke(() -> changed.fireAsync(new QuotaChanged(slug)))
                 .flatMap(v -> detail(slug, caller));
+    }
+
+    private static String admin(CreateAccount req) {
+        return req.admin().trim().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The new account's first admin, when one is named, in the creating transaction: a user who does not exist is
+     * a field error and nothing is created.
+     */
+    private Uni<Void> firstAdmin(long accountId, String username) {
+        if (username == null || username.isBlank()) {
+            return Uni.createFrom().voidItem();
+        }
+        String name = username.trim().toLowerCase(java.util.Locale.ROOT);
+        return Sql.row("SELECT id FROM users WHERE username = ?1", name)
+                .flatMap(r -> {
+                    if (r.isEmpty()) {
+                        throw ApiException.badRequest(
+                                "InvalidRequest",
+                                "the account cannot be created as given",
+                                List.of(new Problem.FieldError("admin", "no user '" + name + "'")));
+                    }
+                    return Sql.update(
+                            "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, 'admin', 'rw')",
+                            accountId,
+                            Sql.longOf(r.get()[0]));
+                })
+                .replaceWithVoid();
     }
 
     public Uni<AccountViews.AccountDetail> update(String slug, UpdateAccount req, Caller caller) {

@@ -40,7 +40,7 @@ public final class AccountViews {
             List<QuotaLineView> quota) {}
 
     /** Create an account. */
-    public record CreateAccount(String slug, String name, Instant expiresAt) {}
+    public record CreateAccount(String slug, String name, Instant expiresAt, String admin) {}
 
     /** Change an account's name or expiry ({@code clearExpiry} removes it). */
     public record UpdateAccount(String name, Instant expiresAt, Boolean clearExpiry) {}

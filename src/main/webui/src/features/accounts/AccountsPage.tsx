@@ -9,21 +9,23 @@ import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError, LoadMore } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
-import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
+import { formatDateTime, isPast } from '../../lib/time';
+import { userListQuery } from '../admin/queries';
 import { useCurrentUser } from '../auth/session';
 import { meKeys } from '../me/queries';
+import { checkCreateAccount, slugFromName, type CreateAccountValues } from './createAccountForm';
 import { accountKeys, accountListQuery } from './queries';
-
-const SLUG_PATTERN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function CreateAccountDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [slug, setSlug] = useState('');
-  const [name, setName] = useState('');
-  const [expires, setExpires] = useState('');
-  const [badSlug, setBadSlug] = useState(false);
+  const [values, setValues] = useState<CreateAccountValues>({ name: '', slug: '', expires: '', admin: '' });
+  // The slug follows the name until it is edited by hand.
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<keyof CreateAccountValues, string>>>({});
+  const users = useInfiniteQuery(userListQuery(''));
+  const usernames = (users.data?.pages ?? []).flatMap((p) => p.items.map((u) => u.username));
   const mutation = useMutation({
     mutationFn: createAccount,
     onSuccess: (account) => {
@@ -33,44 +35,60 @@ function CreateAccountDialog({ onClose }: { onClose: () => void }) {
       void navigate(`/accounts/${encodeURIComponent(account.slug)}`);
     },
   });
+  const set = (field: keyof CreateAccountValues, value: string) => {
+    setValues((v) => ({
+      ...v,
+      [field]: value,
+      ...(field === 'name' && !slugEdited ? { slug: slugFromName(value) } : {}),
+    }));
+    if (field === 'slug') setSlugEdited(true);
+    // What was said about the old input no longer applies.
+    setErrors((e) => ({ ...e, [field]: undefined, ...(field === 'name' && !slugEdited ? { slug: undefined } : {}) }));
+    if (mutation.isError) mutation.reset();
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const s = slug.trim();
-    if (!SLUG_PATTERN.test(s)) {
-      setBadSlug(true);
-      return;
-    }
-    setBadSlug(false);
-    const expiresAt = localInputToIso(expires);
-    mutation.mutate(expiresAt ? { slug: s, name: name.trim(), expiresAt } : { slug: s, name: name.trim() });
+    const checked = checkCreateAccount(values);
+    setErrors(checked.errors);
+    if (checked.body) mutation.mutate(checked.body);
+  };
+  const err = (field: keyof CreateAccountValues, server: string) => {
+    const local = errors[field];
+    return local ? t(local) : fieldError(mutation.error, server);
   };
   return (
     <Dialog title={t('accounts.create')} onClose={onClose} testId="account-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <Field
-          label={t('accounts.slug')}
-          hint={t('accounts.slugHint')}
-          error={badSlug ? t('accounts.slugInvalid') : fieldError(mutation.error, 'slug')}
-        >
+        <Field label={t('accounts.name')} error={err('name', 'name')}>
+          <input data-testid="account-create-name" className={inputClass} value={values.name} onChange={(e) => set('name', e.target.value)} />
+        </Field>
+        <Field label={t('accounts.slug')} hint={t('accounts.slugHint')} error={err('slug', 'slug')}>
+          <input data-testid="account-create-slug" className={inputClass} value={values.slug} onChange={(e) => set('slug', e.target.value)} />
+        </Field>
+        <Field label={t('accountsAdmin.firstAdmin')} hint={t('accountsAdmin.firstAdminHint')} error={err('admin', 'admin')}>
           <input
-            data-testid="account-create-slug"
+            data-testid="account-create-admin"
+            list="account-create-admin-options"
             className={inputClass}
-            value={slug}
-            onChange={(e) => setSlug(e.target.value)}
+            value={values.admin}
+            onChange={(e) => set('admin', e.target.value)}
+          />
+          <datalist id="account-create-admin-options">
+            {usernames.map((u) => (
+              <option key={u} value={u} />
+            ))}
+          </datalist>
+        </Field>
+        <Field label={t('accounts.expiresAt')} hint={t('accounts.noExpiry')} error={err('expires', 'expiresAt')}>
+          <input
+            type="date"
+            data-testid="account-create-expires"
+            className={inputClass}
+            value={values.expires}
+            onChange={(e) => set('expires', e.target.value)}
           />
         </Field>
-        <Field label={t('accounts.name')} error={fieldError(mutation.error, 'name')}>
-          <input
-            data-testid="account-create-name"
-            className={inputClass}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </Field>
-        <Field label={t('accounts.expiresAt')} hint={t('accounts.noExpiry')}>
-          <input type="date" className={inputClass} value={expires} onChange={(e) => setExpires(e.target.value)} />
-        </Field>
-        {mutation.isError && <FormError error={mutation.error} />}
+        {mutation.isError && <FormError error={mutation.error} shownFields={(f) => ['slug', 'name', 'admin', 'expiresAt'].includes(f)} />}
         <div className="flex justify-end gap-2">
           <button type="button" className={btnSecondary} onClick={onClose}>
             {t('common.cancel')}

@@ -670,4 +670,32 @@ class GovernanceTest {
                 .body("steps.find { it.key == 'password' }.done", equalTo(false))
                 .body("complete", equalTo(false));
     }
+
+    @Test
+    void aNewAccountNamesItsFirstAdmin() {
+        String lead = Api.user("gov.lead", PW);
+        admin().body(Map.of("slug", "gov-nobody", "name", "Nobody Lab", "admin", "no.such.user"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors.find { it.field == 'admin' }.message", equalTo("no user 'no.such.user'"));
+        admin().get("/api/v1/accounts/gov-nobody").then().statusCode(404);
+
+        admin().body(Map.of("slug", "gov-led", "name", "Led Lab", "admin", "Gov.Lead"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201)
+                .body("slug", equalTo("gov-led"));
+        as(lead).get("/api/v1/accounts/gov-led").then().statusCode(200).body("myRole", equalTo("admin"));
+        // As its admin, the lead adds people at once.
+        Api.user("gov.led.member", PW);
+        as(lead).body(Map.of("role", "member"))
+                .put("/api/v1/accounts/gov-led/members/gov.led.member")
+                .then()
+                .statusCode(200);
+        admin().get("/api/v1/audit?action=account.create")
+                .then()
+                .body("items.find { it.targetId == 'gov-led' }.after.admin", equalTo("gov.lead"));
+    }
 }
