@@ -151,11 +151,8 @@ async function main() {
     await step(`the admin sets the ${MODEL} quota to guaranteed 8, max 16`, async () => {
       await adminPage.getByTestId('quota-edit-open').click();
       await adminPage.getByTestId('quota-editor').waitFor({ state: 'visible' });
-      const row = adminPage.locator(`[data-testid="quota-edit-row"][data-resource="${MODEL}"]`);
-      if ((await row.count()) === 0) {
-        await adminPage.getByTestId('quota-add-resource').selectOption(MODEL);
-        await adminPage.getByTestId('quota-add').click();
-      }
+      // Every resource of the catalogue has its row in the editor.
+      await adminPage.locator(`[data-testid="quota-edit-row"][data-resource="${MODEL}"]`).waitFor({ state: 'visible' });
       await adminPage.getByTestId(`quota-guaranteed-${MODEL}`).fill('8');
       await adminPage.getByTestId(`quota-max-${MODEL}`).fill('16');
       await adminPage.getByTestId('quota-save').click();
