@@ -484,6 +484,8 @@ export interface SubmitTemplateJob {
   name?: string;
   priority?: JobPriority;
   template: TemplateRef;
+  /** Replaces the working directory the template gives. */
+  workingDir?: string;
   /** The job this one was cloned from (recorded as its source). */
   sourceJob?: string;
 }

@@ -89,7 +89,6 @@ const SOURCE: JobDetail = {
     env: { EPOCHS: '10' },
     resources: { cpu: '2', memory: '8Gi' },
     priority: 'high',
-    template: { id: 'batch', version: 2, parameters: {} },
   },
   stateReason: null,
   stateMessage: null,
@@ -102,6 +101,23 @@ const SOURCE: JobDetail = {
   permissions: { stop: false, delete: true, readLogs: true, resubmit: true },
 };
 
+/** A job rendered from the batch template with its values, in a working directory of its own. */
+const FROM_TEMPLATE: JobDetail = {
+  ...SOURCE,
+  job: { ...SOURCE.job, id: 'j-2', name: 'nightly' },
+  spec: {
+    ...SOURCE.spec,
+    name: 'nightly',
+    workingDir: '/crater/user/run',
+    priority: 'low',
+    template: {
+      id: 'batch',
+      version: 2,
+      parameters: { image: 'python:3.13', command: 'python run.py --n 10', accelerators: '1', timeLimit: '2h' },
+    },
+  },
+};
+
 let calls: Call[] = [];
 let handler: Handler = () => undefined;
 
@@ -112,6 +128,7 @@ function answer(call: Call): Answer {
   if (call.method === 'GET' && call.path === '/api/v1/templates') return { status: 200, body: { items: SUMMARIES } };
   if (call.method === 'GET' && call.path.startsWith('/api/v1/templates/batch')) return { status: 200, body: BATCH };
   if (call.method === 'GET' && call.path === '/api/v1/jobs/j-1') return { status: 200, body: SOURCE };
+  if (call.method === 'GET' && call.path === '/api/v1/jobs/j-2') return { status: 200, body: FROM_TEMPLATE };
   if (call.method === 'POST' && call.path === '/api/v1/jobs') return { status: 201, body: CREATED };
   return { status: 404, body: { title: 'Not Found', status: 404 } };
 }
@@ -176,6 +193,7 @@ describe('NewJobPage without parameters', () => {
       'job-image',
       'job-command',
       'job-env',
+      'job-working-dir',
       'job-cpu',
       'job-memory',
       'job-shared-memory',
@@ -231,6 +249,7 @@ describe('NewJobPage without parameters', () => {
                 { field: 'resources.memory', message: 'memory needs a unit (examples: 512Mi, 64Gi, 1Ti)' },
                 { field: 'resources.accelerators', message: 'must not be negative' },
                 { field: 'workingDir', message: 'an absolute path' },
+                { field: 'backfill', message: 'not allowed here' },
               ],
             },
           }
@@ -246,8 +265,11 @@ describe('NewJobPage without parameters', () => {
     expect(input('job-memory').getAttribute('aria-invalid')).toBe('true');
     expect(JSON.parse(posts()[0]?.body ?? '{}').resources).toEqual({ cpu: '1', memory: '4Gi' });
     const box = screen.getByTestId('form-error');
-    expect(box.textContent).toContain('workingDir: an absolute path');
+    expect(box.textContent).toContain('backfill: not allowed here');
     expect(box.textContent).not.toContain('resources.memory');
+    expect(box.textContent).not.toContain('workingDir');
+    expect(input('job-working-dir').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('an absolute path')).toBeTruthy();
   });
 
   it('still works when the templates cannot be loaded', async () => {
@@ -486,8 +508,11 @@ describe('NewJobPage with ?from=', () => {
     expect(input('job-command').value).toBe('python -c print(1)');
     expect((screen.getByTestId('job-env') as HTMLTextAreaElement).value).toBe('EPOCHS=10');
     expect(input('job-cpu').value).toBe('2');
+    expect(input('job-working-dir').value).toBe('/crater/user');
     expect((screen.getByTestId('job-priority') as HTMLSelectElement).value).toBe('high');
     expect(screen.queryByTestId('template-picker')).toBeNull();
+    // Resubmitted from a template: the spec keeps no values, so the note says why it is a plain copy.
+    expect(note.textContent).toContain('does not keep its values');
 
     fireEvent.click(screen.getByTestId('job-submit'));
     await screen.findByTestId('job-page');
@@ -496,12 +521,76 @@ describe('NewJobPage with ?from=', () => {
       kind: 'custom',
       image: 'python:3.12',
       command: ['python', '-c', 'print(1)'],
+      workingDir: '/crater/user',
       env: { EPOCHS: '10' },
       resources: { cpu: '2', memory: '8Gi' },
       priority: 'high',
       sourceJob: 'j-1',
-      workingDir: '/crater/user',
     });
+  });
+
+  it('opens the template form of a job made from a template, with its values and working directory', async () => {
+    renderAt('/jobs/new?from=j-2');
+    const form = await screen.findByTestId('template-form');
+    expect(form.getAttribute('data-template')).toBe('batch');
+    expect(screen.getByTestId('template-form-version').textContent).toBe('v2');
+    expect(screen.getByTestId('job-cloned-from').textContent).toContain('Cloned from job j-2.');
+    expect(input('job-name').value).toBe('nightly (copy)');
+    expect((screen.getByTestId('job-priority') as HTMLSelectElement).value).toBe('low');
+    expect(input('param-image').value).toBe('python:3.13');
+    expect(input('param-command').value).toBe('python run.py --n 10');
+    expect(input('param-accelerators').value).toBe('1');
+    expect(input('job-working-dir').value).toBe('/crater/user/run');
+    expect(screen.queryByTestId('job-form')).toBeNull();
+
+    fireEvent.change(input('param-accelerators'), { target: { value: '2' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    await screen.findByTestId('job-page');
+    expect(JSON.parse(posts()[0]?.body ?? '{}')).toEqual({
+      name: 'nightly (copy)',
+      priority: 'low',
+      template: {
+        id: 'batch',
+        version: 2,
+        parameters: { image: 'python:3.13', command: 'python run.py --n 10', accelerators: '2', timeLimit: '2h' },
+      },
+      workingDir: '/crater/user/run',
+      sourceJob: 'j-2',
+    });
+  });
+
+  it('refuses a relative working directory before sending and shows the server refusing one under the field', async () => {
+    handler = (c) =>
+      c.method === 'POST' && c.path === '/api/v1/jobs'
+        ? {
+            status: 400,
+            body: { title: 'Bad Request', status: 400, code: 'InvalidJob', errors: [{ field: 'workingDir', message: 'an absolute path' }] },
+          }
+        : undefined;
+    renderAt('/jobs/new?from=j-2');
+    await screen.findByTestId('template-form');
+    fireEvent.change(input('job-working-dir'), { target: { value: 'run' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    expect(await screen.findByText('Give an absolute path (starting with /).')).toBeTruthy();
+    expect(posts()).toEqual([]);
+    fireEvent.change(input('job-working-dir'), { target: { value: '/x' } });
+    fireEvent.click(screen.getByTestId('job-submit'));
+    expect(await screen.findByText('an absolute path')).toBeTruthy();
+    expect(input('job-working-dir').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('form-error')?.textContent ?? '').not.toContain('workingDir');
+  });
+
+  it('falls back to the spec form when the template cannot be loaded any more', async () => {
+    handler = (c) => (c.path.startsWith('/api/v1/templates/batch') ? { status: 404, body: { title: 'Not Found', status: 404 } } : undefined);
+    renderAt('/jobs/new?from=j-2');
+    expect(await screen.findByTestId('clone-template-gone')).toBeTruthy();
+    expect(input('job-image').value).toBe('python:3.12');
+    expect(input('job-working-dir').value).toBe('/crater/user/run');
+    fireEvent.click(screen.getByTestId('job-submit'));
+    await screen.findByTestId('job-page');
+    const body = JSON.parse(posts()[0]?.body ?? '{}');
+    expect(body.sourceJob).toBe('j-2');
+    expect(body.template).toBeUndefined();
   });
 
   it('says so when the job cannot be loaded', async () => {

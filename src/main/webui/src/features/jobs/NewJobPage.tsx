@@ -26,13 +26,13 @@ import {
   MAX_JOB_NAME,
   nameTooLong,
   buildSubmitJob,
-  cloneExtras,
   defaultJobForm,
   formFieldOf,
   isInteractiveKind,
   jobFormFromSpec,
   requiresCommand,
   requiresImage,
+  templateClone,
   type JobFormValues,
 } from './jobForm';
 import type { EnvLineError } from './envLines';
@@ -65,8 +65,8 @@ function EnvErrors({ errors }: { errors: EnvLineError[] }) {
   );
 }
 
-/** Fields sent with the form's spec that the form does not show (a clone's source job and working directory). */
-type SpecExtras = Pick<SubmitJob, 'sourceJob' | 'workingDir'>;
+/** Fields sent with the form's spec that the form does not show (a clone's source job). */
+type SpecExtras = Pick<SubmitJob, 'sourceJob'>;
 
 /** The full-spec form: every field of a job typed in, checked here, then checked or submitted. */
 function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: SpecExtras }) {
@@ -205,6 +205,16 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
           />
           <EnvErrors errors={envErrors} />
         </Field>
+        <Field label={t('jobs.form.workingDir')} hint={t('jobs.form.workingDirHint')} error={err('workingDir')} className="sm:col-span-2">
+          <input
+            data-testid="job-working-dir"
+            className={`${cls('workingDir')} font-mono`}
+            aria-invalid={err('workingDir') !== undefined}
+            placeholder="/workspace"
+            value={values.workingDir}
+            onChange={(e) => set('workingDir', e.target.value)}
+          />
+        </Field>
       </section>
 
       <section className={`${card} grid gap-4 sm:grid-cols-3`}>
@@ -338,7 +348,9 @@ function ClonedJobForm({ jobId }: { jobId: string }) {
 function ClonedForm({ jobId, detail }: { jobId: string; detail: JobDetail }) {
   const { t } = useTranslation();
   const [initial] = useState(() => jobFormFromSpec(detail.spec, t('jobs.form.copySuffix')));
+  const [fromTemplate] = useState(() => templateClone(detail.spec, jobId, t('jobs.form.copySuffix')));
   const templateName = detail.template?.name ?? detail.spec.template?.id;
+  const specForm = <JobSpecForm initial={initial} extras={{ sourceJob: jobId }} />;
   return (
     <>
       <div
@@ -352,9 +364,20 @@ function ClonedForm({ jobId, detail }: { jobId: string; detail: JobDetail }) {
             {t('jobs.form.viewSource')}
           </Link>
         </p>
-        {templateName && <p className="mt-1 text-xs text-indigo-800">{t('jobs.form.clonedTemplateNote', { name: templateName })}</p>}
+        {templateName && !fromTemplate && (
+          <p className="mt-1 text-xs text-indigo-800">{t('jobs.form.clonedTemplateNote', { name: templateName })}</p>
+        )}
       </div>
-      <JobSpecForm initial={initial} extras={cloneExtras(detail.spec, jobId)} />
+      {fromTemplate ? (
+        <TemplateJobForm
+          templateId={fromTemplate.templateId}
+          version={fromTemplate.version}
+          clone={fromTemplate}
+          fallback={specForm}
+        />
+      ) : (
+        specForm
+      )}
     </>
   );
 }

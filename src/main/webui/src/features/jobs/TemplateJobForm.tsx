@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -13,7 +13,7 @@ import { acceleratorModelsQuery } from '../catalog/queries';
 import { buildParameters, initialParameterValues, type ParameterValues } from '../templates/parameterForm';
 import { templateQuery } from '../templates/queries';
 import { TemplateParameterForm } from '../templates/TemplateParameterForm';
-import { JOB_PRIORITIES, MAX_JOB_NAME, nameTooLong } from './jobForm';
+import { JOB_PRIORITIES, MAX_JOB_NAME, checkWorkingDir, nameTooLong, type TemplateClone } from './jobForm';
 import { amountParameter, checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
 import { understoodText, unitProblemText } from '../../components/common/QuantityInput';
 import type { UnitProblem } from '../../lib/units';
@@ -48,16 +48,31 @@ function nameProblem(name: string): UnitProblem | null {
   return null;
 }
 
-/** The form of one loaded template version: name, priority, parameters, or the rendered YAML to edit. */
-function TemplateForm({ template }: { template: Template }) {
+/** A clone's stored values, kept only for parameters this template version has. */
+function startValues(template: Template, clone: TemplateClone | undefined): ParameterValues {
+  const values = initialParameterValues(template.parameters);
+  for (const p of template.parameters) {
+    const stored = clone?.parameters[p.name];
+    if (stored !== undefined) values[p.name] = stored;
+  }
+  return values;
+}
+
+/**
+ * The form of one loaded template version: name, priority, working directory, parameters, or the rendered
+ * YAML to edit. A clone starts from the original's values and is submitted with it as its source.
+ */
+function TemplateForm({ template, clone }: { template: Template; clone?: TemplateClone | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const hasModel = template.parameters.some((p) => p.type === 'model');
   const models = useQuery({ ...acceleratorModelsQuery(), enabled: hasModel });
-  const [name, setName] = useState(template.name);
-  const [priority, setPriority] = useState<JobPriority>('normal');
-  const [values, setValues] = useState<ParameterValues>(() => initialParameterValues(template.parameters));
+  const [name, setName] = useState(clone?.name ?? template.name);
+  const [priority, setPriority] = useState<JobPriority>(clone?.priority ?? 'normal');
+  const [workingDir, setWorkingDir] = useState(clone?.workingDir ?? '');
+  const [workingDirError, setWorkingDirError] = useState<UnitProblem | null>(null);
+  const [values, setValues] = useState<ParameterValues>(() => startValues(template, clone));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [amountErrors, setAmountErrors] = useState<Record<string, UnitProblem>>({});
   const [nameError, setNameError] = useState<UnitProblem | null>(null);
@@ -104,10 +119,13 @@ function TemplateForm({ template }: { template: Template }) {
     const amounts = checkAmountParameters(template.parameters, values, targets);
     const built = buildParameters(template.parameters, { ...values, ...amounts.values }, modelKeys);
     const problem = nameProblem(name.trim());
+    const dirProblem = checkWorkingDir(workingDir.trim());
     setErrors(Object.fromEntries(Object.entries(built.errors).filter(([k]) => amounts.errors[k] === undefined)));
     setAmountErrors(amounts.errors);
     setNameError(problem);
-    return problem === null && Object.keys(amounts.errors).length === 0 ? built.parameters : null;
+    setWorkingDirError(dirProblem);
+    const fine = problem === null && dirProblem === null && Object.keys(amounts.errors).length === 0;
+    return fine ? built.parameters : null;
   };
 
   const build = (): JobRequest | null => {
@@ -118,10 +136,15 @@ function TemplateForm({ template }: { template: Template }) {
     }
     const parameters = checkForm();
     if (parameters === null) return null;
-    return {
-      mode: 'form',
-      body: { name: name.trim(), priority, template: { id: template.id, version: template.version, parameters } },
+    const body: SubmitTemplateJob = {
+      name: name.trim(),
+      priority,
+      template: { id: template.id, version: template.version, parameters },
     };
+    // Empty: the directory the template gives (its placeholder); given: it replaces the template's.
+    if (workingDir.trim() !== '') body.workingDir = workingDir.trim();
+    if (clone) body.sourceJob = clone.sourceJob;
+    return { mode: 'form', body };
   };
 
   const onCheck = () => {
@@ -173,9 +196,15 @@ function TemplateForm({ template }: { template: Template }) {
   const shownNameError = nameError ?? longName;
   const nameMessage = shownNameError ? unitProblemText(t, shownNameError) : fieldError(serverError, 'name');
   const priorityMessage = fieldError(serverError, 'priority');
+  const workingDirMessage = workingDirError ? unitProblemText(t, workingDirError) : fieldError(serverError, 'workingDir');
+  const templateDir = typeof template.spec?.workingDir === 'string' ? template.spec.workingDir : '';
   const busy = dryRun.isPending || submit.isPending || render.isPending;
   const invalid =
-    !advanced && (nameError !== null || Object.keys(errors).length > 0 || Object.keys(amountErrors).length > 0);
+    !advanced &&
+    (nameError !== null ||
+      workingDirError !== null ||
+      Object.keys(errors).length > 0 ||
+      Object.keys(amountErrors).length > 0);
 
   return (
     <form onSubmit={onSubmit} noValidate data-testid="template-form" data-template={template.id} className="flex flex-col gap-6">
@@ -252,6 +281,24 @@ function TemplateForm({ template }: { template: Template }) {
                 ))}
               </select>
             </Field>
+            <Field
+              label={t('jobs.form.workingDir')}
+              hint={templateDir ? t('jobs.form.workingDirTemplateHint', { dir: templateDir }) : t('jobs.form.workingDirHint')}
+              error={workingDirMessage}
+              className="sm:col-span-2"
+            >
+              <input
+                data-testid="job-working-dir"
+                className={`${inputClass} ${workingDirMessage ? inputInvalid : ''} font-mono`}
+                aria-invalid={workingDirMessage !== undefined}
+                placeholder={templateDir || '/workspace'}
+                value={workingDir}
+                onChange={(e) => {
+                  setWorkingDir(e.target.value);
+                  touched();
+                }}
+              />
+            </Field>
           </section>
           <section className={`${card} flex flex-col gap-4`}>
             <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.parameters')}</h2>
@@ -274,7 +321,10 @@ function TemplateForm({ template }: { template: Template }) {
       )}
       {render.error ? <FormError error={render.error} message={t('jobs.form.renderFailed')} /> : null}
       {submit.error || dryRun.error ? (
-        <SubmitError error={submit.error ?? dryRun.error} shownFields={advanced ? undefined : server.shown} />
+        <SubmitError
+          error={submit.error ?? dryRun.error}
+          shownFields={advanced ? undefined : (f) => f === 'workingDir' || server.shown(f)}
+        />
       ) : null}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}
       {dryRun.data && dryRun.variables?.mode === 'form' && (
@@ -309,11 +359,34 @@ function TemplateForm({ template }: { template: Template }) {
   );
 }
 
-/** New job from a template (`/jobs/new?template=<id>[&version=<n>]`): loads the template, then its form. */
-export function TemplateJobForm({ templateId, version }: { templateId: string; version?: number | undefined }) {
+/**
+ * New job from a template (`/jobs/new?template=<id>[&version=<n>]`): loads the template, then its form. A
+ * clone passes the original's values, and what to show instead when its template version cannot be loaded.
+ */
+export function TemplateJobForm({
+  templateId,
+  version,
+  clone,
+  fallback,
+}: {
+  templateId: string;
+  version?: number | undefined;
+  clone?: TemplateClone;
+  fallback?: ReactNode;
+}) {
   const { t } = useTranslation();
   const query = useQuery(templateQuery(templateId, version));
   if (query.isPending) return <LoadingState />;
+  if (query.isError && fallback) {
+    return (
+      <div className="flex flex-col gap-3">
+        <p data-testid="clone-template-gone" role="status" className="text-sm text-amber-800">
+          {t('jobs.form.cloneTemplateGone', { id: templateId })}
+        </p>
+        {fallback}
+      </div>
+    );
+  }
   if (query.isError) {
     return (
       <div className="flex flex-col gap-3">
@@ -324,5 +397,5 @@ export function TemplateJobForm({ templateId, version }: { templateId: string; v
       </div>
     );
   }
-  return <TemplateForm template={query.data} />;
+  return <TemplateForm template={query.data} clone={clone} />;
 }

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { SubmitJob } from '../../api/types';
 import {
   buildSubmitJob,
-  cloneExtras,
+  checkWorkingDir,
   copyName,
   defaultJobForm,
   formFieldOf,
   jobFormFromSpec,
+  templateClone,
   type JobFormValues,
 } from './jobForm';
 
@@ -184,6 +185,7 @@ describe('jobFormFromSpec', () => {
       image: 'pytorch/pytorch:2.5.1',
       command: `torchrun train.py --name 'my run'`,
       env: 'EPOCHS=10\nNOTE=a=b c',
+      workingDir: '/crater/user',
       cpu: '8',
       memory: '64',
       acceleratorModel: 'nvidia-a100-80gb',
@@ -203,6 +205,7 @@ describe('jobFormFromSpec', () => {
       kind: 'pytorch',
       image: 'pytorch/pytorch:2.5.1',
       command: ['torchrun', 'train.py', '--name', 'my run'],
+      workingDir: '/crater/user',
       env: { EPOCHS: '10', NOTE: 'a=b c' },
       resources: full.resources,
       workers: 2,
@@ -256,12 +259,57 @@ describe('jobFormFromSpec', () => {
   });
 });
 
-describe('cloneExtras', () => {
-  it('records the source job and keeps the working directory the form does not show', () => {
-    expect(cloneExtras({ name: 'a', kind: 'custom', resources: {}, workingDir: '/data' }, 'j-1')).toEqual({
+describe('templateClone', () => {
+  it("keeps the original's template version, values (as typed), name, priority and working directory", () => {
+    const spec = {
+      name: 'train',
+      kind: 'pytorch',
+      resources: {},
+      priority: 'high',
+      workingDir: '/data/run',
+      template: { id: 'pytorch-ddp', version: 3, parameters: { workers: 2, fp16: true, image: 'pt:2', none: null } },
+    } as unknown as SubmitJob;
+    expect(templateClone(spec, 'j-1')).toEqual({
       sourceJob: 'j-1',
-      workingDir: '/data',
+      templateId: 'pytorch-ddp',
+      version: 3,
+      name: 'train (copy)',
+      priority: 'high',
+      parameters: { workers: '2', fp16: 'true', image: 'pt:2' },
+      workingDir: '/data/run',
     });
-    expect(cloneExtras({ name: 'a', kind: 'custom', resources: {}, sourceJob: 'j-0' }, 'j-1')).toEqual({ sourceJob: 'j-1' });
+  });
+
+  it('is null for a job typed in full (or resubmitted, which keeps only the rendered spec)', () => {
+    expect(templateClone({ name: 'a', kind: 'custom', resources: {} }, 'j-1')).toBeNull();
+    expect(templateClone({ name: 'a', kind: 'custom', resources: {}, template: null } as unknown as SubmitJob, 'j-1')).toBeNull();
+  });
+
+  it('defaults an unknown priority and a missing version and directory', () => {
+    const spec = { name: 'a', kind: 'custom', resources: {}, priority: 'urgent', template: { id: 't' } } as unknown as SubmitJob;
+    expect(templateClone(spec, 'j-2', ' (副本)')).toMatchObject({
+      version: undefined,
+      name: 'a (副本)',
+      priority: 'normal',
+      parameters: {},
+      workingDir: '',
+    });
+  });
+});
+
+describe('checkWorkingDir', () => {
+  it('accepts empty and absolute paths and refuses what the server refuses', () => {
+    expect(checkWorkingDir('')).toBeNull();
+    expect(checkWorkingDir('/workspace')).toBeNull();
+    expect(checkWorkingDir('workspace')).toEqual({ key: 'jobs.form.workingDirAbsolute' });
+    expect(checkWorkingDir('/' + 'a'.repeat(1024))).toEqual({ key: 'units.tooLong', values: { max: 1024, count: 1025 } });
+  });
+
+  it('stops the form and sends a good directory trimmed', () => {
+    const bad = buildSubmitJob({ ...defaultJobForm(), name: 'x', image: 'i', command: 'true', workingDir: 'rel' });
+    expect(bad.body).toBeNull();
+    expect(bad.errors).toEqual({ workingDir: { key: 'jobs.form.workingDirAbsolute' } });
+    const good = buildSubmitJob({ ...defaultJobForm(), name: 'x', image: 'i', command: 'true', workingDir: ' /w ' });
+    expect(good.body?.workingDir).toBe('/w');
   });
 });

@@ -55,6 +55,8 @@ export interface JobFormValues {
   command: string;
   /** KEY=VALUE lines. */
   env: string;
+  /** An absolute path inside the container; "" for the image's own. */
+  workingDir: string;
   cpu: string;
   memory: string;
   /** Catalogue key, or "" for no accelerator. */
@@ -74,6 +76,7 @@ export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
     image: '',
     command: '',
     env: '',
+    workingDir: '',
     cpu: '1',
     memory: '4',
     acceleratorModel: '',
@@ -130,6 +133,10 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   const { env, errors: envErrors } = parseEnvLines(v.env);
   if (envErrors.length > 0) errors.env = { key: 'jobs.form.envInvalid' };
 
+  const workingDir = v.workingDir.trim();
+  const workingDirProblem = checkWorkingDir(workingDir);
+  if (workingDirProblem) errors.workingDir = workingDirProblem;
+
   /** The parsed field, or undefined when it is empty (server default) or wrong (recorded under `field`). */
   const amount = (field: string, text: string, parse: (t: string) => Parsed): Parsed & { ok: true } | undefined => {
     if (text.trim() === '') return undefined;
@@ -160,6 +167,7 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   const body: SubmitJob = { name, kind: v.kind, resources: {} };
   if (image !== '') body.image = image;
   if (command.length > 0) body.command = command;
+  if (workingDir !== '') body.workingDir = workingDir;
   if (Object.keys(env).length > 0) body.env = env;
   if (cpu !== undefined) body.resources.cpu = cpu;
   if (memory !== undefined) body.resources.memory = memory;
@@ -181,6 +189,7 @@ export const SPEC_FORM_FIELDS = new Set([
   'image',
   'command',
   'env',
+  'workingDir',
   'resources.cpu',
   'resources.memory',
   'resources.sharedMemory',
@@ -196,6 +205,17 @@ export function formFieldOf(serverField: string): string {
   if (serverField.startsWith('env.')) return 'env';
   if (serverField === 'args') return 'command';
   return serverField;
+}
+
+/** The server's rule for a working directory: an absolute path of at most this many characters. */
+export const MAX_WORKING_DIR = 1024;
+
+/** A working directory the server would refuse (not absolute, or too long); null when fine or empty. */
+export function checkWorkingDir(dir: string): UnitProblem | null {
+  if (dir === '') return null;
+  if (!dir.startsWith('/')) return { key: 'jobs.form.workingDirAbsolute' };
+  if (dir.length > MAX_WORKING_DIR) return { key: 'units.tooLong', values: { max: MAX_WORKING_DIR, count: dir.length } };
+  return null;
 }
 
 /** A name over the server's limit: refused with the limit and its length, never cut. */
@@ -215,9 +235,9 @@ export function copyName(name: string, suffix: string = COPY_SUFFIX): string {
 
 /**
  * The form filled from a job's spec, to clone it: the name with the copy suffix, command and args as one
- * command line, env as KEY=VALUE lines, absent fields empty (so the server's defaults apply again). A
- * template reference and source job of the spec are not carried over; see cloneExtras for the fields the
- * form does not show. Tolerates nulls for absent fields.
+ * command line, env as KEY=VALUE lines, the working directory as it was, absent fields empty (so the
+ * server's defaults apply again). A template reference and source job of the spec are not carried over (a
+ * job from a template is cloned with the template's form: see templateClone). Tolerates nulls.
  */
 export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): JobFormValues {
   const kind: JobKind = JOB_KINDS.includes(spec.kind) ? spec.kind : 'custom';
@@ -234,6 +254,7 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
     image: spec.image ?? '',
     command: isInteractiveKind(kind) ? '' : formatCommandLine(words),
     env,
+    workingDir: spec.workingDir ?? '',
     cpu: resources.cpu ? quantityToField('cpu', resources.cpu) : '',
     memory: resources.memory ? quantityToField('memory', resources.memory) : '',
     acceleratorModel: hasAccelerator ? (resources.acceleratorModel ?? '') : '',
@@ -245,9 +266,36 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
   };
 }
 
-/** Fields a clone keeps that the form does not show: the source job, and the original's working directory. */
-export function cloneExtras(spec: SubmitJob, sourceJob: string): Pick<SubmitJob, 'sourceJob' | 'workingDir'> {
-  const extras: Pick<SubmitJob, 'sourceJob' | 'workingDir'> = { sourceJob };
-  if (typeof spec.workingDir === 'string' && spec.workingDir !== '') extras.workingDir = spec.workingDir;
-  return extras;
+/** What the template form of a clone starts with: the original's template version, values, name, priority, directory. */
+export interface TemplateClone {
+  sourceJob: string;
+  templateId: string;
+  version: number | undefined;
+  name: string;
+  priority: JobPriority;
+  /** The values the original was rendered with, each as the form types it ("2", "true"). */
+  parameters: Record<string, string>;
+  workingDir: string;
+}
+
+/**
+ * How to clone a job rendered from a template: its template reference with the values it was rendered with,
+ * or null when the spec names none (a job typed in full, or a resubmission, which keeps its rendered spec).
+ */
+export function templateClone(spec: SubmitJob, sourceJob: string, suffix: string = COPY_SUFFIX): TemplateClone | null {
+  const ref = spec.template;
+  if (!ref || typeof ref.id !== 'string' || ref.id === '') return null;
+  const parameters: Record<string, string> = {};
+  for (const [k, v] of Object.entries((ref.parameters ?? {}) as Record<string, unknown>)) {
+    if (v !== null && v !== undefined) parameters[k] = typeof v === 'string' ? v : String(v);
+  }
+  return {
+    sourceJob,
+    templateId: ref.id,
+    version: typeof ref.version === 'number' ? ref.version : undefined,
+    name: copyName(spec.name ?? '', suffix),
+    priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',
+    parameters,
+    workingDir: spec.workingDir ?? '',
+  };
 }
