@@ -11,8 +11,9 @@ import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError, LoadMore, SuccessNote } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { StatusBadge } from '../../components/common/StatusBadge';
-import { btnPrimary, btnSecondary, btnSmall, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { btnPrimary, btnSecondary, btnSmall, inputClass, inputInvalid, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { normalizeUsername, usernameProblem } from '../../lib/usernames';
 import { useCurrentUser } from '../auth/session';
 import { accountKeys } from '../accounts/queries';
 import { ImportUsersDialog } from './ImportUsersDialog';
@@ -25,6 +26,36 @@ interface Shown {
   username: string;
   password: string;
   reason: 'created' | 'reset';
+}
+
+/**
+ * The username input with the server's rules under it from the start; once something is typed, what is wrong
+ * with it (before sending) or the lower-case form it will be stored as. A server error wins.
+ */
+export function UsernameField({ value, onChange, serverError }: { value: string; onChange: (v: string) => void; serverError?: string | undefined }) {
+  const { t } = useTranslation();
+  const problem = value === '' ? null : usernameProblem(value);
+  const stored = normalizeUsername(value);
+  const local = problem ? t(`users.usernameProblem.${problem}`, { count: stored.length }) : undefined;
+  const error = serverError ?? local;
+  return (
+    <Field label={t('users.username')} error={error}>
+      <input
+        data-testid="user-create-username"
+        className={`${inputClass} ${error ? inputInvalid : ''}`}
+        aria-invalid={error !== undefined}
+        aria-describedby="user-create-username-rule"
+        required
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span id="user-create-username-rule" data-testid="user-create-username-rule" className="mt-1 block text-xs text-slate-500">
+        {t('users.usernameRule')}
+        {!problem && value !== '' && stored !== value ? ` ${t('users.usernameSavedAs', { name: stored })}` : ''}
+      </span>
+    </Field>
+  );
 }
 
 function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (u: ManagedUser, password?: string) => void }) {
@@ -41,6 +72,8 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // The rules are shown under the field; a name the server would refuse is not sent.
+    if (usernameProblem(form.username) !== null) return;
     const body: UserCreate = { username: form.username.trim(), displayName: form.displayName.trim(), role: form.role };
     if (form.email.trim()) body.email = form.email.trim();
     if (form.password) body.password = form.password;
@@ -51,16 +84,11 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   return (
     <Dialog title={t('users.create')} onClose={onClose} testId="user-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4">
-        <Field label={t('users.username')} error={fieldError(mutation.error, 'username')}>
-          <input
-            data-testid="user-create-username"
-            className={inputClass}
-            required
-            autoComplete="off"
-            value={form.username}
-            onChange={set('username')}
-          />
-        </Field>
+        <UsernameField
+          value={form.username}
+          onChange={(username) => setForm((f) => ({ ...f, username }))}
+          serverError={fieldError(mutation.error, 'username')}
+        />
         <Field label={t('users.displayName')} error={fieldError(mutation.error, 'displayName')}>
           <input
             data-testid="user-create-displayname"
