@@ -75,6 +75,7 @@ class TableOwnershipTest {
             Map.entry("job/JobAdmissions.java", Set.of("accounts")),
             Map.entry("job/JobApplier.java", Set.of("account_members", "accounts", "users")),
             Map.entry("job/JobLogs.java", Set.of("account_members")),
+            Map.entry("job/JobObjects.java", Set.of("account_members", "accounts", "users")),
             Map.entry("job/JobQueries.java", Set.of("account_members", "accounts", "users")),
             Map.entry("job/JobService.java", Set.of("account_members", "accounts", "approvals", "users")),
             Map.entry("job/JobTopics.java", Set.of("account_members", "accounts")),

@@ -2,7 +2,7 @@ package io.crater.idle;
 
 import io.crater.admission.AdmissionService;
 import io.crater.cluster.ClusterCache;
-import io.crater.job.JobService;
+import io.crater.job.JobStops;
 import io.crater.platform.Threads;
 import io.crater.policy.IdlePolicy;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -49,7 +49,7 @@ class IdleReclaimer {
     ClusterCache cache;
 
     @Inject
-    JobService jobs;
+    JobStops jobs;
 
     @Inject
     Clock clock;

@@ -5,7 +5,7 @@ import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
 import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
-import io.crater.job.JobService;
+import io.crater.job.JobStops;
 import io.crater.notify.NotificationService;
 import io.crater.platform.Actor;
 import io.crater.platform.Sql;
@@ -43,7 +43,7 @@ class IdleService {
     AcceleratorCatalogue catalogue;
 
     @Inject
-    JobService jobs;
+    JobStops jobs;
 
     @Inject
     NotificationService notifications;
@@ -160,7 +160,7 @@ class IdleService {
 
     /**
      * Does what a decision asks, in the caller's transaction; true when the job was marked to stop (its Volcano Job
-     * is then deleted with {@link JobService#release} after the commit).
+     * is then deleted with {@link JobStops#release} after the commit).
      */
     Uni<Boolean> act(Candidate c, IdlePolicy.Decision d, Instant now) {
         if (d instanceof IdlePolicy.Warn w) {

@@ -16,7 +16,7 @@ class AccountJobStops implements AccountJobs {
     static final String REASON = HistoryCode.AccountArchived.name();
 
     @Inject
-    JobService jobs;
+    JobStops jobs;
 
     @Override
     public Uni<Stopped> stopAll(long accountId, String slug, String by) {

@@ -38,6 +38,12 @@ public class JobResource {
     CurrentUser current;
 
     @Inject
+    JobStops stops;
+
+    @Inject
+    JobObjects objects;
+
+    @Inject
     JobService jobs;
 
     @Inject
@@ -124,7 +130,7 @@ public class JobResource {
     @Path("/{id}/manifests")
     @Operation(summary = "The Kubernetes objects the job becomes, as YAML (Secret values withheld)")
     public Uni<JobViews.Manifests> manifests(@PathParam("id") String id) {
-        return current.caller().flatMap(c -> jobs.manifests(id, c));
+        return current.caller().flatMap(c -> objects.manifests(id, c));
     }
 
     @POST
@@ -152,7 +158,7 @@ public class JobResource {
     @Operation(summary = "Delete a finished job from lists (its owner, an admin of its account, a platform admin)")
     public Uni<Response> delete(@PathParam("id") String id) {
         return current.caller()
-                .flatMap(c -> jobs.delete(id, c))
+                .flatMap(c -> stops.delete(id, c))
                 .map(v -> Response.noContent().build());
     }
 
@@ -198,6 +204,6 @@ public class JobResource {
     @Path("/{id}/stop")
     @Operation(summary = "Stop a job (its owner, an admin of its account, a platform admin)")
     public Uni<JobViews.JobSummary> stop(@PathParam("id") String id) {
-        return current.caller().flatMap(c -> jobs.stop(id, c));
+        return current.caller().flatMap(c -> stops.stop(id, c));
     }
 }

@@ -14,11 +14,8 @@ import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Admission;
 import io.crater.policy.QuotaMath;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -37,6 +34,9 @@ public class JobService {
 
     @Inject
     JobQueries queries;
+
+    @Inject
+    JobStops stops;
 
     @Inject
     TemplateService templates;
@@ -58,15 +58,6 @@ public class JobService {
 
     @Inject
     java.time.Clock clock;
-
-    @Inject
-    JobApplier applier;
-
-    @Inject
-    JobLogs logs;
-
-    @Inject
-    Vertx vertx;
 
     /** The account a job is submitted to, checked, with its time limits. */
     private record Target(
@@ -317,7 +308,7 @@ public class JobService {
                 owner,
                 new JobInputs.Placement(cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished()),
                 "<generated at start>");
-        return yaml(m);
+        return JobObjects.yaml(m);
     }
 
     private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller) {
@@ -379,90 +370,6 @@ public class JobService {
                 .flatMap(id -> queries.summary(publicId));
     }
 
-    /** Stops a job: its owner, an admin of its account, or a platform admin. */
-    public Uni<JobSummary> stop(String publicId, Caller caller) {
-        return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
-                    if (!v.mayAct()) {
-                        throw ApiException.forbidden(
-                                "NotJobOwner", "only the job's owner or an admin of its account may stop it");
-                    }
-                    String state = v.state();
-                    if (JobRow.terminal(state)) {
-                        throw new ApiException(
-                                409, "JobFinished", "Conflict", "the job is " + state + " already", null, null, null);
-                    }
-                    Uni<Void> move = state.equals("Queued")
-                            ? JobStates.move(
-                                    v.id(),
-                                    state,
-                                    "Stopped",
-                                    "Stopped",
-                                    "stopped before it was admitted",
-                                    Map.of("queued", 1L))
-                            : state.equals("Stopping")
-                                    ? Uni.createFrom().voidItem()
-                                    : JobStates.move(
-                                            v.id(),
-                                            state,
-                                            "Stopping",
-                                            "StopRequested",
-                                            "stop asked by " + caller.user().username(),
-                                            Map.of("by", caller.user().username()));
-                    return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
-                            .flatMap(x -> move)
-                            .flatMap(x -> audit.record(
-                                    caller.actor((String) v.row()[5]),
-                                    "job.stop",
-                                    "job",
-                                    publicId,
-                                    Map.of("state", state),
-                                    null))
-                            .replaceWith(state);
-                }))
-                .flatMap(state -> state.equals("Queued")
-                        ? Uni.createFrom().voidItem()
-                        : vertx.executeBlocking(Uni.createFrom().item(() -> {
-                                    try {
-                                        // What the pods wrote is kept before they go.
-                                        logs.archive(publicId);
-                                    } catch (Throwable e) {
-                                        LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
-                                    }
-                                    applier.delete(publicId);
-                                    return null;
-                                }))
-                                .replaceWithVoid())
-                .flatMap(v -> queries.summary(publicId));
-    }
-
-    /**
-     * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
-     * the job to Stopping with the reason and its arguments, which it keeps when it ends Stopped. False when it is no longer running or
-     * is being stopped already. Its Volcano Job is deleted by {@link #release} after the commit.
-     */
-    public Uni<Boolean> markStopping(long jobId, String reason, String message, Map<String, ?> args) {
-        return Sql.update(
-                        "UPDATE jobs SET stop_requested = TRUE WHERE id = ?1 AND state = 'Running' AND NOT stop_requested",
-                        jobId)
-                .flatMap(n -> n == 0
-                        ? Uni.createFrom().item(false)
-                        : JobStates.move(jobId, "Running", "Stopping", reason, message, args)
-                                .replaceWith(true));
-    }
-
-    /**
-     * After a {@link #markStopping} has committed: keeps what the pods wrote, then deletes the Volcano Job (its pods
-     * get their termination grace period). Blocking: call from a worker thread.
-     */
-    public void release(String publicId) {
-        try {
-            logs.archive(publicId);
-        } catch (Throwable e) {
-            LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
-        }
-        applier.delete(publicId);
-    }
-
     /** A job as another feature sees it: ids, kind, state and when it started. */
     public record JobRef(
             long id, String publicId, String kind, String state, long accountId, long userId, Instant startedAt) {}
@@ -478,30 +385,6 @@ public class JobService {
                         Sql.longOf(v.row()[13]),
                         Sql.longOf(v.row()[12]),
                         Sql.instant(v.row()[10])));
-    }
-
-    /** Deletes a finished job from lists and detail (its owner, an admin of its account, a platform admin). */
-    public Uni<Void> delete(String publicId, Caller caller) {
-        return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
-            if (!v.mayAct()) {
-                throw ApiException.forbidden(
-                        "NotJobOwner", "only the job's owner or an admin of its account may delete it");
-            }
-            if (!JobRow.terminal(v.state())) {
-                throw new ApiException(
-                        409,
-                        "JobNotFinished",
-                        "Conflict",
-                        "the job is " + v.state() + "; stop it first",
-                        null,
-                        null,
-                        null);
-            }
-            // Kept as a row (usage and the audit trail refer to it), gone from every view.
-            return Sql.update("UPDATE jobs SET deleted_at = now() WHERE id = ?1", v.id())
-                    .flatMap(n ->
-                            audit.record(caller.actor((String) v.row()[5]), "job.delete", "job", publicId, null, null));
-        }));
     }
 
     /**
@@ -540,7 +423,7 @@ public class JobService {
                     JobViews.SubmitJob again = spec.withLinks(null, publicId);
                     Uni<JobSummary> created = submit(again, (String) x[1], false, caller)
                             .flatMap(o -> linkTemplate((JobSummary) o, publicId));
-                    return replace && x[2].equals("Queued") ? created.call(s -> stop(publicId, caller)) : created;
+                    return replace && x[2].equals("Queued") ? created.call(s -> stops.stop(publicId, caller)) : created;
                 });
     }
 
@@ -595,48 +478,5 @@ public class JobService {
                         .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())))
                 .flatMap(
                         r -> templates.fromJob(Json.read((String) r.get(0)[0], JobViews.SubmitJob.class), req, caller));
-    }
-
-    /** The objects the job became, rebuilt from its stored spec by the same pure builder (Secret values withheld). */
-    public Uni<JobViews.Manifests> manifests(String publicId, Caller caller) {
-        return Panache.withSession(() -> queries.visible(publicId, caller)
-                .flatMap(v -> Sql.rows(
-                                "SELECT CAST(j.spec AS text), a.slug, a.kind, a.gid, u.slug, u.uid, COALESCE(m.file_access, 'rw')"
-                                        + " FROM jobs j JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id"
-                                        + " LEFT JOIN account_members m ON m.account_id = j.account_id AND m.user_id = j.user_id WHERE j.id = ?1",
-                                v.id())
-                        .map(rows -> {
-                            Object[] r = rows.get(0);
-                            JobViews.SubmitJob spec = Json.read((String) r[0], JobViews.SubmitJob.class);
-                            JobSpecs.Checked checked = JobSpecs.check(spec, catalogue.models(), config);
-                            JobInputs.Owner owner = new JobInputs.Owner(
-                                    Sql.longOf(v.row()[13]),
-                                    (String) r[1],
-                                    "ro".equals(r[6]),
-                                    Sql.longOf(v.row()[12]),
-                                    (String) r[4],
-                                    ((Number) r[5]).intValue(),
-                                    ((Number) r[3]).intValue());
-                            String queue = checked.backfill()
-                                    ? JobApplier.BACKFILL_QUEUE
-                                    : "personal".equals(r[2]) ? "crater-personal" : "crater-" + r[1];
-                            return new JobViews.Manifests(yaml(JobManifests.build(
-                                    checked.spec().withPublicId(publicId),
-                                    owner,
-                                    new JobInputs.Placement(
-                                            cluster.namespace(),
-                                            queue,
-                                            config.sharedClaim(),
-                                            config.ttlAfterFinished()),
-                                    "<withheld>")));
-                        })));
-    }
-
-    private static String yaml(JobManifests.Manifests m) {
-        StringBuilder yaml = new StringBuilder(Serialization.asYaml(m.volcanoJob()));
-        for (HasMetadata o : m.companions()) {
-            yaml.append(Serialization.asYaml(o));
-        }
-        return yaml.toString();
     }
 }
