@@ -121,8 +121,9 @@ async function main() {
       await adminPage.getByTestId('onboarding-go-account').click();
       await adminPage.waitForURL((url) => url.pathname === '/accounts');
       await adminPage.getByTestId('account-create-open').click();
-      await adminPage.getByTestId('account-create-slug').fill(ACCOUNT.slug);
       await adminPage.getByTestId('account-create-name').fill(ACCOUNT.name);
+      const slug = await adminPage.getByTestId('account-create-slug').inputValue();
+      check(slug === ACCOUNT.slug, `the form proposes the slug ${JSON.stringify(slug)} for ${ACCOUNT.name}`);
       await adminPage.getByTestId('account-create-submit').click();
       await waitFor(
         async () => {
