@@ -93,6 +93,35 @@ export function watchPage(page, label) {
   });
 }
 
+/**
+ * Opens a fresh browser context (own cookies and local storage) for one person, signs in on the login page as a
+ * person does and waits for the console's header. Returns the page.
+ */
+export async function signIn(browser, baseUrl, who, { locale = 'en-US', viewport = { width: 1400, height: 1000 } } = {}) {
+  const context = await browser.newContext({ locale, viewport });
+  const page = await context.newPage();
+  watchPage(page, who.username);
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+  await page.getByTestId('login-username').fill(who.username);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.getByTestId('user-name').waitFor({ state: 'visible' });
+  log(`${who.username} signed in`);
+  return page;
+}
+
+/**
+ * Writes a full-page screenshot next to the final one (SCREENSHOT): `console-x.png` with name `quota` gives
+ * `console-x-quota.png`; no name gives the final path itself. Does nothing when no screenshot was asked for.
+ */
+export async function screenshot(page, finalPath, name) {
+  if (!finalPath) return;
+  const path = name ? finalPath.replace(/(\.png)?$/, `-${name}.png`) : finalPath;
+  await page.screenshot({ path, fullPage: true });
+  log(`screenshot written to ${path}`);
+}
+
 /** Says what failed and where, with a screenshot of the page when one was asked for. */
 export async function reportFailure(error, page, screenshot) {
   console.error(`[e2e] FAILED: ${error instanceof Error ? error.message : String(error)}`);

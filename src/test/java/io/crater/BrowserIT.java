@@ -62,6 +62,17 @@ class BrowserIT {
         run("terminal.mjs", "console-terminal.png", Map.of());
     }
 
+    /**
+     * The first hour on a fresh server: the admin follows the checklist (password, an account whose GPU-only quota
+     * is warned about and fixed with the fleet's ratio, a user made a member); the user starts a notebook from its
+     * template in the team account, opens it, uses its terminal ({@code nvidia-smi}, {@code ls ~}) and reads why a
+     * second job waits, in English and in Chinese with the same numbers; the checklist is then complete.
+     */
+    @Test
+    void aNewAdminAndANewUserGetToARunningNotebook() throws Exception {
+        run("first-hour.mjs", "console-first-hour.png", Map.of());
+    }
+
     private static void run(String script, String screenshotName, Map<String, String> extraEnv) throws Exception {
         Path home = Files.createTempDirectory("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));
