@@ -1,6 +1,7 @@
 // Browser test of a real notebook behind Crater's app proxy:
 //   1. through the API, the admin creates the user nb.user (whose personal account fits a CPU-only notebook);
-//   2. nb.user signs in, starts "JupyterLab + PyTorch" from /templates on CPU only and sees it running;
+//   2. nb.user signs in, starts "JupyterLab + PyTorch" from /templates with its defaults (CPU only) and sees it
+//      running;
 //   3. the test starts a real Jupyter Notebook server (Debian's classic Notebook 6) as the pod's app: Crater runs with
 //      CRATER_SIM_PORT_BACKENDS=kind/jupyter:8888=127.0.0.1:$JUPYTER_PORT, so the pod's port 8888 reaches it through
 //      pods/portforward. It gets the pod's own settings, read from the simulated cluster's API: the base URL and
@@ -80,12 +81,8 @@ async function main() {
       await page.goto(`${baseUrl}/templates`, { waitUntil: 'domcontentloaded' });
       await page.getByTestId('template-use-jupyter-pytorch').click();
       await page.getByTestId('template-form').waitFor({ state: 'visible' });
+      // The template's defaults (CPU only) fit a personal account: only the name is given.
       await page.getByTestId('job-name').fill('real-notebook');
-      await page.getByTestId('param-model').selectOption('nvidia-a100-80gb');
-      await page.getByTestId('param-accelerators').fill('0');
-      await page.getByTestId('param-cpu').fill('2');
-      await page.getByTestId('param-memory').fill('4Gi');
-      await page.getByTestId('param-sharedMemory').fill('1Gi');
       const id = await submitJob(page);
       await waitForJobState(page, ['Running']);
       log(`${id} is Running`);
