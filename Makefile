@@ -5,7 +5,7 @@ WEBUI := src/main/webui
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+test: browsers notebook test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
 	$(MVN) verify
 
 bench: ## Print performance figures of this machine (API, admission, job list at 100k jobs, Kueue's whole baseline trace, about 8 min); see docs/benchmarks.md
@@ -36,6 +36,13 @@ browsers: ## Install Debian's Chromium for the browser tests if it is missing
 		echo "installing chromium (Debian package)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; fi; \
+	fi
+
+notebook: ## Install Debian's Jupyter Notebook for the real-notebook browser test if it is missing (81 packages, ~19 MB)
+	@if [ ! -x /usr/bin/jupyter-notebook ] || ! /usr/bin/python3 -c 'import ipykernel' 2>/dev/null; then \
+		echo "installing jupyter-notebook and python3-ipykernel (Debian packages)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends jupyter-notebook python3-ipykernel >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends jupyter-notebook python3-ipykernel >/dev/null; fi; \
 	fi
 
 fmt: ## Format the Java code (palantir-java-format through spotless)

@@ -76,7 +76,7 @@ async function main() {
     await page.goto(`${baseUrl}${path}`, { waitUntil: 'domcontentloaded' });
   }
 
-  async function selectAccount(page, slug) {
+  async function selectAccount(page, slug, username) {
     const selector = page.getByTestId('account-selector');
     await selector.waitFor({ state: 'visible' });
     await waitFor(
@@ -85,7 +85,8 @@ async function main() {
     );
     await selector.selectOption(slug);
     await waitFor(
-      async () => (await page.evaluate(() => window.localStorage.getItem('crater.account'))) === slug,
+      // Remembered per user, so the next person on this browser starts in their own account.
+      async () => (await page.evaluate((u) => window.localStorage.getItem(`crater.account:${u}`), username)) === slug,
       () => `the selected account was not stored as ${slug}`,
     );
   }
@@ -185,7 +186,7 @@ async function main() {
 
     const leadPage = await step(`${LEAD.username} signs in and selects ${ACCOUNT}`, async () => {
       const page = await openAs(LEAD);
-      await selectAccount(page, ACCOUNT);
+      await selectAccount(page, ACCOUNT, LEAD.username);
       return page;
     });
 
@@ -216,7 +217,7 @@ async function main() {
 
     const studentPage = await step(`${STUDENT.username} signs in and selects ${ACCOUNT}`, async () => {
       const page = await openAs(STUDENT);
-      await selectAccount(page, ACCOUNT);
+      await selectAccount(page, ACCOUNT, STUDENT.username);
       return page;
     });
 

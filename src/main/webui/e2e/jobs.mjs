@@ -26,10 +26,12 @@ import {
   step,
   waitFor,
   launchBrowser,
-  watchPage,
   reportFailure,
   runMain,
   formErrorText,
+  signIn,
+  submitJob,
+  waitForJobState,
 } from './lib.mjs';
 
 /** How long a job may take to reach a state (admission, image pull, SIM_DURATION). */
@@ -48,18 +50,8 @@ async function main() {
 
   /** A fresh browser context (own cookies and localStorage) for one person. */
   async function openAs(who) {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    watchPage(page, who.username);
-    current = page;
-    await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-    await page.getByTestId('login-username').fill(who.username);
-    await page.getByTestId('login-password').fill(who.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname !== '/login');
-    await page.getByTestId('user-name').waitFor({ state: 'visible' });
-    log(`${who.username} signed in`);
-    return page;
+    current = await signIn(browser, baseUrl, who);
+    return current;
   }
 
   async function go(page, path) {
@@ -81,40 +73,9 @@ async function main() {
     await page.getByTestId('job-accelerator-model').selectOption('');
   }
 
-  /** Clicks Submit and waits for the job's page; returns the job id. */
-  async function submitJob(page) {
-    await page.getByTestId('job-submit').click();
-    const id = await waitFor(
-      async () => {
-        const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
-        if (m && m[1] !== 'new') return decodeURIComponent(m[1]);
-        const err = await formErrorText(page);
-        if (err) throw new CheckFailed(`the job was refused: ${err.text} (${err.code})`);
-        return null;
-      },
-      () => 'submitting did not lead to the job page',
-    );
-    await page.locator(`[data-testid="job-detail"][data-id="${id}"]`).waitFor({ state: 'visible' });
-    log(`submitted job ${id}`);
-    return id;
-  }
-
-  async function jobState(page) {
-    const text = await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null);
-    return text === null ? null : text.trim();
-  }
-
   /** Waits until job-state shows one of `wanted`; returns the state seen. */
-  async function waitForState(page, wanted, timeoutMs = JOB_TIMEOUT_MS) {
-    let last = null;
-    return waitFor(
-      async () => {
-        last = await jobState(page);
-        return wanted.includes(last) ? last : null;
-      },
-      () => `job-state is ${JSON.stringify(last)}, expected ${wanted.join(' or ')} within ${timeoutMs / 1000}s`,
-      timeoutMs,
-    );
+  function waitForState(page, wanted, timeoutMs = JOB_TIMEOUT_MS) {
+    return waitForJobState(page, wanted, timeoutMs);
   }
 
   try {
@@ -156,7 +117,8 @@ async function main() {
       let selected = null;
       await waitFor(
         async () => {
-          selected = await p.evaluate(() => window.localStorage.getItem('crater.account'));
+          // Remembered per user (src/lib/currentAccount.ts).
+          selected = await p.evaluate((user) => window.localStorage.getItem(`crater.account:${user}`), RUNNER.username);
           return selected === PERSONAL_ACCOUNT;
         },
         () => `the selected account is ${JSON.stringify(selected)}, expected ${PERSONAL_ACCOUNT}`,

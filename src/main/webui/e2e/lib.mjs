@@ -157,3 +157,50 @@ export function runMain(main) {
     },
   );
 }
+
+/** A fresh browser context (own cookies) in which `who` signs in on the console; returns its watched page. */
+export async function signIn(browser, baseUrl, who) {
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  watchPage(page, who.username);
+  await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
+  await page.getByTestId('login-username').fill(who.username);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.getByTestId('user-name').waitFor({ state: 'visible' });
+  log(`${who.username} signed in`);
+  return page;
+}
+
+/** Clicks Submit on a job form and waits for the job's page; returns the job id. */
+export async function submitJob(page) {
+  await page.getByTestId('job-submit').click();
+  const id = await waitFor(
+    async () => {
+      const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
+      if (m && m[1] !== 'new') return decodeURIComponent(m[1]);
+      const err = await formErrorText(page);
+      if (err) throw new CheckFailed(`the job was refused: ${err.text} (${err.code})`);
+      return null;
+    },
+    () => 'submitting did not lead to the job page',
+  );
+  await page.locator(`[data-testid="job-detail"][data-id="${id}"]`).waitFor({ state: 'visible' });
+  log(`submitted job ${id}`);
+  return id;
+}
+
+/** Waits until the job page's state shows one of `wanted`; returns the state seen. */
+export async function waitForJobState(page, wanted, timeoutMs = 60_000) {
+  let last = null;
+  return waitFor(
+    async () => {
+      const text = await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null);
+      last = text === null ? null : text.trim();
+      return wanted.includes(last) ? last : null;
+    },
+    () => `job-state is ${JSON.stringify(last)}, expected ${wanted.join(' or ')} within ${timeoutMs / 1000}s`,
+    timeoutMs,
+  );
+}

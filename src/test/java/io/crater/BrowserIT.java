@@ -73,12 +73,66 @@ class BrowserIT {
         run("first-hour.mjs", "console-first-hour.png", Map.of());
     }
 
+    /**
+     * The owner starts a notebook from the built-in template; a real Jupyter Notebook server (Debian's, started with
+     * the pod's base URL, the token from the job's Secret and the user's space as its folder) serves the pod's app
+     * port through pods/portforward; on the job's own origin the owner creates a Python 3 notebook, runs
+     * {@code print(6*7)} and sees 42 (the kernel's WebSocket through the proxy), saves it into their space, stops the
+     * job, and Jupyter with its kernels is stopped.
+     */
+    @Test
+    void ownerRunsCodeInARealNotebookBehindTheProxy() throws Exception {
+        assertThat(new File(System.getProperty("crater.jupyter", "/usr/bin/jupyter-notebook")))
+                .as("Debian's jupyter-notebook (make notebook installs it)")
+                .exists();
+        int jupyterPort = freePort();
+        File pidFile = new File("target/jupyter-e2e.pid").getAbsoluteFile();
+        Files.deleteIfExists(pidFile.toPath());
+        try {
+            run(
+                    "jupyter.mjs",
+                    "console-jupyter.png",
+                    Map.of("CRATER_SIM_PORT_BACKENDS", "kind/jupyter:8888=127.0.0.1:" + jupyterPort),
+                    Map.of(
+                            "JUPYTER_PORT", Integer.toString(jupyterPort),
+                            "JUPYTER_PID_FILE", pidFile.getPath(),
+                            "JUPYTER_LOG", new File("target/jupyter-e2e.log").getAbsolutePath()));
+        } finally {
+            stopLeftOver(pidFile.toPath());
+        }
+    }
+
+    /** Stops a Jupyter server (and what it started) that the script could not stop itself. */
+    private static void stopLeftOver(Path pidFile) throws Exception {
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        long pid = Long.parseLong(Files.readString(pidFile).trim());
+        ProcessHandle.of(pid).ifPresent(server -> {
+            server.descendants().forEach(ProcessHandle::destroyForcibly);
+            server.destroyForcibly();
+        });
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     private static void run(String script, String screenshotName, Map<String, String> extraEnv) throws Exception {
+        run(script, screenshotName, Map.of(), extraEnv);
+    }
+
+    /** Runs a script against a packaged app started with {@code appEnv}, the script with {@code extraEnv}. */
+    private static void run(
+            String script, String screenshotName, Map<String, String> appEnv, Map<String, String> extraEnv)
+            throws Exception {
         Path home = Files.createTempDirectory("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));
         File screenshot = new File("target/" + screenshotName).getAbsoluteFile();
         Files.deleteIfExists(screenshot.toPath());
-        try (PackagedApp app = new PackagedApp(home).start()) {
+        try (PackagedApp app = new PackagedApp(home, "server", appEnv, "Console: http://").start()) {
             String[] admin = app.initialAdmin();
             ProcessBuilder pb = new ProcessBuilder("node", "e2e/" + script)
                     .directory(webui)
@@ -88,6 +142,8 @@ class BrowserIT {
             pb.environment().put("CRATER_USER", admin[0]);
             pb.environment().put("CRATER_PASSWORD", admin[1]);
             pb.environment().put("SCREENSHOT", screenshot.getPath());
+            pb.environment().put("CRATER_HOME", home.toString());
+            pb.environment().put("CRATER_KUBE_API", app.lineAfter("simulated Kubernetes API server listening on "));
             pb.environment().putAll(extraEnv);
             Process node = pb.start();
             assertThat(node.waitFor(300, TimeUnit.SECONDS))

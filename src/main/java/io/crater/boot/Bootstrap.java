@@ -91,12 +91,18 @@ public final class Bootstrap implements AutoCloseable {
                         setting("crater.sim.tick", "CRATER_SIM_TICK", null),
                         setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null))
                 .sampled(setting("crater.sim.gpu-sample-interval", "CRATER_SIM_GPU_SAMPLE_INTERVAL", null))
+                .withPortBackends(portBackends())
                 .withClaim(sharedClaim(), spaces(home));
         simulator = new Simulator(settings, Clock.systemUTC());
         started.add(simulator);
         String url = simulator.start(0);
         properties.put("crater.cluster.mode", "simulated");
         properties.put("crater.cluster.api-url", url);
+    }
+
+    /** Real servers on this host serving simulated pods' ports ({@code crater.sim.port-backends}; docs/simulator.md). */
+    public static String portBackends() {
+        return setting("crater.sim.port-backends", "CRATER_SIM_PORT_BACKENDS", null);
     }
 
     /** The PersistentVolumeClaim holding the file spaces ({@code crater.jobs.shared-claim}). */

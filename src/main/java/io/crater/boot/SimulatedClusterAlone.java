@@ -14,6 +14,7 @@ public final class SimulatedClusterAlone {
         int port = Integer.parseInt(Bootstrap.setting("crater.sim.port", "CRATER_SIM_PORT", "0"));
         Simulator simulator = new Simulator(
                 Simulator.Settings.defaults(Bootstrap.fleet(Bootstrap.home()), namespace)
+                        .withPortBackends(Bootstrap.portBackends())
                         .withClaim(Bootstrap.sharedClaim(), Bootstrap.spaces(Bootstrap.home())),
                 Clock.systemUTC());
         String url = simulator.start(port);

@@ -15,7 +15,9 @@ import java.util.Optional;
  */
 public record AppProfile(int port, String readiness, String start, boolean token) {
 
-    public static final AppProfile JUPYTER = new AppProfile(8888, "/api", "/lab", true);
+    /** Lands on Jupyter's root, which each Jupyter sends to its own default page (/lab, the classic /tree). */
+    public static final AppProfile JUPYTER = new AppProfile(8888, "/api", "/", true);
+
     public static final AppProfile WEBIDE = new AppProfile(8080, "/healthz", "/", false);
 
     /** The app a kind serves on its own, if any. */

@@ -15,9 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a simulated pod's ports reach when they are forwarded. A simulated pod runs no process, so nothing listens
- * on its ports and a forward is refused, as it is to a port nothing listens on in a real pod, with two exceptions:
- * a port a test has backed with a local server of its own ({@link #backPort}), and the app port of Crater's
- * interactive kinds, where the built-in {@link SimApp} answers.
+ * on its ports and a forward is refused, as it is to a port nothing listens on in a real pod, with three exceptions,
+ * first match wins: a port a test has backed with a local server of its own ({@link #backPort}), a port the
+ * setting {@code crater.sim.port-backends} gives a real server on this host ({@link PortBackends}), and the app port
+ * of Crater's interactive kinds, where the built-in {@link SimApp} answers.
  *
  * <p>Targets are only ever chosen by Java code in this process, never read from the pod: any signed-in user can
  * create pods, so a pod naming a host and port to connect to would let them reach whatever Crater can reach.
@@ -28,6 +29,7 @@ final class PodPorts {
     private final NetClient net;
     private final Map<String, InetSocketAddress> backed = new ConcurrentHashMap<>();
     private final Map<String, Set<PortForwardSession>> sessions = new ConcurrentHashMap<>();
+    private volatile PortBackends configured = PortBackends.NONE;
 
     PodPorts(Vertx vertx) {
         this.app = new SimApp(vertx);
@@ -46,6 +48,11 @@ final class PodPorts {
         backed.put(key(namespace, pod, port), target);
     }
 
+    /** The real servers the simulated cluster's settings name for pods' ports. */
+    void configure(PortBackends backends) {
+        this.configured = backends;
+    }
+
     void removeBackPort(String namespace, String pod, int port) {
         backed.remove(key(namespace, pod, port));
     }
@@ -61,6 +68,9 @@ final class PodPorts {
         String namespace = pod.path("metadata").path("namespace").asText();
         String name = pod.path("metadata").path("name").asText();
         InetSocketAddress target = backed.get(key(namespace, name, port));
+        if (target == null) {
+            target = configured.target(pod, port);
+        }
         if (target != null) {
             return net.connect(target.getPort(), target.getAddress().getHostAddress());
         }

@@ -25,8 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * untouched, as they would reach the container.
  *
  * <p>Per kind it answers the readiness path Crater's manifests probe (JupyterLab: {@code <base>/api}, where the
- * base is the container's {@code --ServerApp.base_url}; code-server: {@code /healthz}) with JSON, any other GET
- * with a small page naming the pod and the path and a script that talks to a WebSocket echo at
+ * base is the container's {@code --ServerApp.base_url}; code-server: {@code /healthz}) with JSON, JupyterLab's root
+ * {@code <base>/} with a redirect to {@code <base>/lab} as JupyterLab does, any other GET with a small page naming the pod and the path and a script that talks to a WebSocket echo at
  * {@code <base>/sim/echo}. It keeps the headers of each pod's last {@value #KEPT} requests, so tests can check
  * what Crater's proxy lets through.
  */
@@ -164,6 +164,14 @@ final class SimApp {
                     ? "{\"version\":\"simulated\"}"
                     : "{\"status\":\"alive\",\"lastHeartbeat\":" + System.currentTimeMillis() + "}";
             req.response().putHeader("Content-Type", "application/json").end(body);
+            return;
+        }
+        if (pod.kind() == Kind.JUPYTER && req.path().equals(pod.base() + "/")) {
+            // JupyterLab sends its root to its default page (jupyter_server's default_url).
+            req.response()
+                    .setStatusCode(302)
+                    .putHeader("Location", pod.base() + "/lab")
+                    .end();
             return;
         }
         req.response().putHeader("Content-Type", "text/html; charset=utf-8").end(page(pod, req.uri()));

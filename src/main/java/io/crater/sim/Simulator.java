@@ -39,6 +39,7 @@ public final class Simulator implements AutoCloseable {
      *
      * @param gpuSampleInterval how often the simulated GPU exporter samples the accelerators of running pods
      * @param claims the host directories backing PersistentVolumeClaims, by claim name: what pods mounting them see
+     * @param portBackends real servers on this host serving pods' ports instead of the built-in stand-in apps
      */
     public record Settings(
             Fleet fleet,
@@ -47,7 +48,8 @@ public final class Simulator implements AutoCloseable {
             Duration startDelay,
             Duration logInterval,
             Duration gpuSampleInterval,
-            Map<String, java.nio.file.Path> claims) {
+            Map<String, java.nio.file.Path> claims,
+            PortBackends portBackends) {
         public static Settings defaults(Fleet fleet, String jobNamespace) {
             return new Settings(
                     fleet,
@@ -56,14 +58,41 @@ public final class Simulator implements AutoCloseable {
                     Duration.ofMillis(500),
                     Duration.ofSeconds(1),
                     Duration.ofSeconds(15),
-                    Map.of());
+                    Map.of(),
+                    PortBackends.NONE);
         }
 
         /** These settings with {@code claim} backed by the host directory {@code dir} (created when missing). */
         public Settings withClaim(String claim, java.nio.file.Path dir) {
             Map<String, java.nio.file.Path> more = new java.util.TreeMap<>(claims);
             more.put(claim, dir);
-            return new Settings(fleet, namespaces, tick, startDelay, logInterval, gpuSampleInterval, Map.copyOf(more));
+            return new Settings(
+                    fleet,
+                    namespaces,
+                    tick,
+                    startDelay,
+                    logInterval,
+                    gpuSampleInterval,
+                    Map.copyOf(more),
+                    portBackends);
+        }
+
+        /**
+         * These settings with pods' ports served by real servers on this host, from {@code crater.sim.port-backends}
+         * / {@code CRATER_SIM_PORT_BACKENDS} (null or blank: none), e.g. {@code kind/jupyter:8888=127.0.0.1:41234}.
+         *
+         * @throws IllegalArgumentException when a rule is malformed or forwards anywhere but to 127.0.0.1 or [::1]
+         */
+        public Settings withPortBackends(String setting) {
+            return new Settings(
+                    fleet,
+                    namespaces,
+                    tick,
+                    startDelay,
+                    logInterval,
+                    gpuSampleInterval,
+                    claims,
+                    PortBackends.parse(setting));
         }
 
         /**
@@ -79,7 +108,8 @@ public final class Simulator implements AutoCloseable {
                     startDelay == null ? this.startDelay : positive("start delay", startDelay),
                     logInterval,
                     gpuSampleInterval,
-                    claims);
+                    claims,
+                    portBackends);
         }
 
         /** These settings with the GPU exporter's interval from {@code crater.sim.gpu-sample-interval} (null: as is). */
@@ -93,7 +123,8 @@ public final class Simulator implements AutoCloseable {
                             startDelay,
                             logInterval,
                             positive("GPU sample interval", gpuSampleInterval),
-                            claims);
+                            claims,
+                            portBackends);
         }
 
         private static Duration positive(String what, String value) {
@@ -176,6 +207,7 @@ public final class Simulator implements AutoCloseable {
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
         apiServer.shells().configure(settings.claims(), gpus, clock);
+        apiServer.ports().configure(settings.portBackends());
         state.nodes = inform(client.nodes().inform(handler(o -> {})));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
         state.pods = client.pods().inAnyNamespace().runnableInformer(0);

@@ -202,7 +202,7 @@ class AppProxyTest {
         String path = url.substring(url.indexOf("/_crater"));
         Answer entered = call(job, HttpMethod.GET, path, Map.of(), null);
         assertThat(entered.status()).isEqualTo(303);
-        assertThat(entered.headers().get("Location")).isEqualTo("/lab");
+        assertThat(entered.headers().get("Location")).isEqualTo("/");
         String cookie = entered.headers().get("Set-Cookie");
         assertThat(cookie).contains("HttpOnly").contains("SameSite=Lax").doesNotContain("Domain");
         // The ticket is good once.

@@ -369,6 +369,11 @@ class PortForwardTest {
                 client.pods().inNamespace(NS).withName("pf-prefixed").portForward(8888)) {
             assertThat(get(forward.getLocalPort(), "/u/x/api").body()).isEqualTo("{\"version\":\"simulated\"}");
             assertThat(get(forward.getLocalPort(), "/api").body()).contains("Simulated JupyterLab");
+            HttpResponse<String> root = get(forward.getLocalPort(), "/u/x/");
+            assertThat(root.statusCode())
+                    .as("JupyterLab's root leads to its default page")
+                    .isEqualTo(302);
+            assertThat(root.headers().firstValue("Location")).hasValue("/u/x/lab");
             assertThat(echo(URI.create("ws://127.0.0.1:" + forward.getLocalPort() + "/u/x/sim/echo"), "deep"))
                     .isEqualTo("deep");
         }
