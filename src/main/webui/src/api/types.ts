@@ -205,6 +205,8 @@ export interface UserCreate {
   email?: string;
   password?: string;
   role?: Role;
+  /** Team accounts joined in the same transaction, with the role in each. */
+  accounts?: { account: string; role: AccountRole }[];
 }
 
 export interface UserCreated {

@@ -5,6 +5,7 @@ import io.crater.account.AccountViews.CreateAccount;
 import io.crater.account.AccountViews.UpdateAccount;
 import io.crater.audit.AuditService;
 import io.crater.identity.Caller;
+import io.crater.platform.Actor;
 import io.crater.platform.ApiException;
 import io.crater.platform.Page;
 import io.crater.platform.Problem;
@@ -270,10 +271,51 @@ public class AccountService implements io.crater.identity.UserCreated {
                 .flatMap(v -> detail(slug, caller));
     }
 
-    /** Every new user gets a personal account, in the transaction that creates the user. */
+    /**
+     * Every new user gets a personal account and joins the team accounts named with them, in the transaction that
+     * creates the user: an account that does not exist (or is personal, or archived) refuses the whole creation.
+     */
     @Override
-    public Uni<?> userCreated(long userId, String userSlug, String displayName) {
-        return createPersonal(userId, userSlug, displayName);
+    public Uni<?> userCreated(
+            long userId,
+            String username,
+            String userSlug,
+            String displayName,
+            List<io.crater.identity.UserCreated.AccountRole> accounts,
+            Actor actor) {
+        return createPersonal(userId, userSlug, displayName)
+                .flatMap(p -> io.crater.platform.Unis.sequentially(
+                        java.util.stream.IntStream.range(0, accounts.size())
+                                .boxed()
+                                .toList(),
+                        i -> join(userId, username, accounts.get(i), i, actor)));
+    }
+
+    private Uni<Void> join(
+            long userId, String username, io.crater.identity.UserCreated.AccountRole a, int i, Actor actor) {
+        String slug = a.account().trim();
+        return Sql.rows("SELECT id FROM accounts WHERE slug = ?1 AND kind <> 'personal' AND archived_at IS NULL", slug)
+                .flatMap(rows -> {
+                    if (rows.isEmpty()) {
+                        throw ApiException.badRequest(
+                                "InvalidUser",
+                                "the user cannot be created as given",
+                                List.of(new Problem.FieldError(
+                                        "accounts[" + i + "].account", "no team account '" + slug + "'")));
+                    }
+                    return Sql.update(
+                                    "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, ?3)",
+                                    Sql.longOf(rows.get(0)[0]),
+                                    userId,
+                                    a.role())
+                            .flatMap(n -> audit.record(
+                                    new Actor(actor.userId(), actor.username(), actor.clientAddress(), slug),
+                                    "member.add",
+                                    "member",
+                                    slug + "/" + username,
+                                    null,
+                                    Map.of("role", a.role(), "fileAccess", "rw")));
+                });
     }
 
     /** Creates the personal account of a new user inside the caller's transaction; returns its id. */

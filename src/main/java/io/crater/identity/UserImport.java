@@ -39,7 +39,7 @@ public class UserImport {
     /** What an import did. */
     public record Report(List<CreatedRow> created, List<RefusedRow> refused) {}
 
-    private record Row(int line, UserService.NewUser user, String account, String accountRole) {}
+    private record Row(int line, NewUser user, String account, String accountRole) {}
 
     @Inject
     UserService users;
@@ -92,7 +92,7 @@ public class UserImport {
                 continue;
             }
             List<Problem.FieldError> errors = new ArrayList<>();
-            UserService.NewUser u = users.check(
+            NewUser u = users.check(
                     new UserService.CreateUser(
                             row.get("username"), row.get("displayname"), row.get("email"), row.get("password"), "user"),
                     "",
@@ -127,7 +127,7 @@ public class UserImport {
                             .item(() -> valid.stream()
                                     .map(r -> new Row(
                                             r.line(),
-                                            new UserService.NewUser(
+                                            new NewUser(
                                                     r.user().username(),
                                                     r.user().displayName(),
                                                     r.user().email(),

@@ -28,24 +28,29 @@ public class UserService {
             "u.id, u.username, u.slug, u.uid, u.display_name, u.email, u.role, u.disabled, u.created_at, a.slug";
     static final String FROM = " FROM users u LEFT JOIN accounts a ON a.id = u.default_account_id";
 
-    /** Create a user; without a password one is generated and returned once. */
-    public record CreateUser(String username, String displayName, String email, String password, String role) {}
+    /**
+     * Create a user; without a password one is generated and returned once.
+     *
+     * @param accounts team accounts the user joins in the same transaction, with their roles (null: none)
+     */
+    public record CreateUser(
+            String username,
+            String displayName,
+            String email,
+            String password,
+            String role,
+            List<UserCreated.AccountRole> accounts) {
+
+        public CreateUser(String username, String displayName, String email, String password, String role) {
+            this(username, displayName, email, password, role, null);
+        }
+    }
 
     /** A created user and, when generated, their password. */
     public record Created(UserView user, String password) {}
 
     /** Change a user (platform admins). */
     public record UpdateUser(String displayName, String email, String role, Boolean disabled) {}
-
-    /** A new user checked and ready to insert: normalized fields and the password's hash. */
-    record NewUser(
-            String username,
-            String displayName,
-            String email,
-            String role,
-            String password,
-            String hash,
-            boolean generated) {}
 
     @Inject
     jakarta.enterprise.inject.Instance<UserCreated> created;
@@ -108,7 +113,10 @@ public class UserService {
     public Uni<Created> create(CreateUser req, Caller caller) {
         requireAdmin(caller);
         List<Problem.FieldError> errors = new ArrayList<>();
-        NewUser u = check(req == null ? new CreateUser(null, null, null, null, null) : req, "", errors);
+        List<UserCreated.AccountRole> joined = req == null || req.accounts() == null ? List.of() : req.accounts();
+        NewUser u = check(req == null ? new CreateUser(null, null, null, null, null) : req, "", errors)
+                .withAccounts(joined);
+        errors.addAll(UserCreated.check(joined));
         if (!errors.isEmpty()) {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be created as given", errors));
@@ -177,7 +185,8 @@ public class UserService {
                         u.role(),
                         u.password(),
                         PasswordHasher.hash(u.password()),
-                        u.generated())));
+                        u.generated(),
+                        u.accounts())));
     }
 
     Uni<Boolean> exists(String username) {
@@ -196,7 +205,7 @@ public class UserService {
                             ? Sql.update("UPDATE users SET email = NULL WHERE id = ?1", id)
                             : Uni.createFrom().item(0))
                     .call(id -> io.crater.platform.Unis.sequentially(
-                            created, c -> c.userCreated(id, slug, u.displayName())))
+                            created, c -> c.userCreated(id, u.username(), slug, u.displayName(), u.accounts(), actor)))
                     .call(id -> audit.record(
                             actor,
                             "user.create",

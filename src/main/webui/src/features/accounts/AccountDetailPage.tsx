@@ -136,7 +136,7 @@ function AccountDetail({ account }: { account: Account }) {
       )}
       <QuotaSection account={account} platformAdmin={platformAdmin} onRequestGrant={() => setRequesting(true)} />
       <TimeLimitsSection slug={account.slug} />
-      <MembersSection slug={account.slug} canManage={canManage} resources={resources} />
+      <MembersSection slug={account.slug} canManage={canManage} resources={resources} suggestUsers={platformAdmin} />
       <ArchiveSection account={account} platformAdmin={platformAdmin} />
       {editing && <EditAccountDialog account={account} onClose={() => setEditing(false)} />}
       {requesting && (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { putMember, removeMember } from '../../api/accounts';
 import type { AccountRole, FileAccess, Limits, Member } from '../../api/types';
@@ -10,6 +10,7 @@ import { btnPrimary, btnSecondary, btnSmall, inputClass, tableWrap, td, th } fro
 import { isEmptyLimits } from './limitsForm';
 import { LimitsDialog } from './LimitsDialog';
 import { accountKeys, membersQuery } from './queries';
+import { userListQuery } from '../admin/queries';
 
 const ROLES: AccountRole[] = ['member', 'admin'];
 const FILE_ACCESS: FileAccess[] = ['rw', 'ro'];
@@ -29,15 +30,23 @@ export function MembersSection({
   slug,
   canManage,
   resources,
+  suggestUsers = false,
 }: {
   slug: string;
   canManage: boolean;
   resources: { key: string; label: string }[];
+  /** Suggest usernames as they are typed: platform admins only, who may list users (docs/governance.md). */
+  suggestUsers?: boolean;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const members = useQuery(membersQuery(slug));
   const [username, setUsername] = useState('');
+  const users = useInfiniteQuery({ ...userListQuery(username.trim()), enabled: suggestUsers && canManage });
+  const already = new Set((members.data?.items ?? []).map((m) => m.username));
+  const suggestions = (users.data?.pages ?? [])
+    .flatMap((p) => p.items.map((u) => u.username))
+    .filter((u) => !already.has(u));
   const [role, setRole] = useState<AccountRole>('member');
   const [fileAccess, setFileAccess] = useState<FileAccess>('rw');
   // undefined = closed, null = account default, string = that member
@@ -90,8 +99,16 @@ export function MembersSection({
               className={inputClass}
               value={username}
               autoComplete="off"
+              list={suggestUsers ? 'member-add-username-options' : undefined}
               onChange={(e) => setUsername(e.target.value)}
             />
+            {suggestUsers && (
+              <datalist id="member-add-username-options" data-testid="member-add-username-options">
+                {suggestions.map((u) => (
+                  <option key={u} value={u} />
+                ))}
+              </datalist>
+            )}
           </label>
           <label>
             <span className="mb-1 block text-sm font-medium text-slate-700">{t('members.role')}</span>

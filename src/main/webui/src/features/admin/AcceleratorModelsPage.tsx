@@ -18,7 +18,7 @@ export function modelChanges(model: AcceleratorModel, draft: Pick<AcceleratorMod
   return patch;
 }
 
-function ModelRow({ model }: { model: AcceleratorModel }) {
+export function ModelRow({ model }: { model: AcceleratorModel }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState({ displayName: model.displayName, vendor: model.vendor, restricted: model.restricted });
@@ -68,8 +68,11 @@ function ModelRow({ model }: { model: AcceleratorModel }) {
             onChange={(e) => setDraft((d) => ({ ...d, restricted: e.target.checked }))}
             className="h-4 w-4 rounded border-slate-300 text-indigo-600"
           />
-          <span className="text-sm">{draft.restricted ? t('catalog.restricted') : t('catalog.open')}</span>
+          <span className="text-sm">{t('catalog.restrictedLabel')}</span>
         </label>
+        <p className="mt-0.5 text-xs text-slate-500" data-testid="model-access-meaning">
+          {draft.restricted ? t('catalog.restrictedMeaning') : t('catalog.openMeaning')}
+        </p>
       </td>
       <td className={`${td} whitespace-nowrap text-right`}>
         <span className="inline-flex gap-1">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldError } from '../../api/errors';
 import type { ManagedUser, Role, UserCreate } from '../../api/types';
 import { createUser, resetUserPassword, updateUser } from '../../api/users';
+import { AccountRolesField, type AccountRoleRow } from './AccountRolesField';
 import { PageHeader } from '../../app/PageHeader';
 import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { SecretBox } from '../../components/common/CopyButton';
@@ -62,6 +63,7 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({ username: '', displayName: '', email: '', password: '', role: 'user' as Role });
+  const [joins, setJoins] = useState<AccountRoleRow[]>([]);
   const mutation = useMutation({
     mutationFn: createUser,
     onSuccess: (res) => {
@@ -77,6 +79,8 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
     const body: UserCreate = { username: form.username.trim(), displayName: form.displayName.trim(), role: form.role };
     if (form.email.trim()) body.email = form.email.trim();
     if (form.password) body.password = form.password;
+    const chosen = joins.filter((j) => j.account !== '');
+    if (chosen.length > 0) body.accounts = chosen;
     mutation.mutate(body);
   };
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
@@ -120,6 +124,7 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
             ))}
           </select>
         </Field>
+        <AccountRolesField value={joins} onChange={setJoins} errorOf={(field) => fieldError(mutation.error, field)} />
         {mutation.isError && <FormError error={mutation.error} />}
         <div className="flex justify-end gap-2">
           <button type="button" className={btnSecondary} onClick={onClose}>

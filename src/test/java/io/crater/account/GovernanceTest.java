@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.in;
 import static org.hamcrest.Matchers.notNullValue;
@@ -697,5 +698,73 @@ class GovernanceTest {
         admin().get("/api/v1/audit?action=account.create")
                 .then()
                 .body("items.find { it.targetId == 'gov-led' }.after.admin", equalTo("gov.lead"));
+    }
+
+    @Test
+    void aUserIsCreatedIntoTeamAccountsWithTheirRolesOrNotAtAll() {
+        admin().body(Map.of("slug", "gov-into-a", "name", "Into A"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of("slug", "gov-into-b", "name", "Into B"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+
+        // One account that does not exist: nothing is created, not the user, not the other membership.
+        admin().body(Map.of(
+                        "username",
+                        "gov.into",
+                        "password",
+                        PW,
+                        "accounts",
+                        List.of(
+                                Map.of("account", "gov-into-a", "role", "admin"),
+                                Map.of("account", "gov-nowhere", "role", "member"))))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body(
+                        "errors.find { it.field == 'accounts[1].account' }.message",
+                        equalTo("no team account 'gov-nowhere'"));
+        admin().get("/api/v1/users?q=gov.into").then().statusCode(200).body("items", hasSize(0));
+        admin().get("/api/v1/accounts/gov-into-a/members").then().body("items", hasSize(0));
+
+        // A role that is not one, and an account named twice: field errors, checked before anything is written.
+        admin().body(Map.of(
+                        "username",
+                        "gov.into",
+                        "password",
+                        PW,
+                        "accounts",
+                        List.of(
+                                Map.of("account", "gov-into-a", "role", "owner"),
+                                Map.of("account", "gov-into-a", "role", "member"))))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(400)
+                .body("errors.find { it.field == 'accounts[0].role' }.message", equalTo("member or admin"))
+                .body("errors.find { it.field == 'accounts[1].account' }.message", equalTo("named twice"));
+
+        admin().body(Map.of(
+                        "username",
+                        "gov.into",
+                        "password",
+                        PW,
+                        "accounts",
+                        List.of(
+                                Map.of("account", "gov-into-a", "role", "admin"),
+                                Map.of("account", "gov-into-b", "role", "member"))))
+                .post("/api/v1/users")
+                .then()
+                .statusCode(201);
+        String into = Api.login("gov.into", PW);
+        as(into).get("/api/v1/accounts/gov-into-a").then().statusCode(200).body("myRole", equalTo("admin"));
+        as(into).get("/api/v1/accounts/gov-into-b").then().statusCode(200).body("myRole", equalTo("member"));
+        as(into).get("/api/v1/me").then().body("accounts.slug", hasItems("u-gov-into", "gov-into-a", "gov-into-b"));
+        admin().get("/api/v1/audit?action=member.add")
+                .then()
+                .body("items.find { it.targetId == 'gov-into-b/gov.into' }.after.role", equalTo("member"));
     }
 }
