@@ -158,21 +158,6 @@ export function runMain(main) {
   );
 }
 
-/** A fresh browser context (own cookies) in which `who` signs in on the console; returns its watched page. */
-export async function signIn(browser, baseUrl, who) {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  watchPage(page, who.username);
-  await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-  await page.getByTestId('login-username').fill(who.username);
-  await page.getByTestId('login-password').fill(who.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-  await page.getByTestId('user-name').waitFor({ state: 'visible' });
-  log(`${who.username} signed in`);
-  return page;
-}
-
 /** Clicks Submit on a job form and waits for the job's page; returns the job id. */
 export async function submitJob(page) {
   await page.getByTestId('job-submit').click();
