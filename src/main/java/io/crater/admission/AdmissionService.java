@@ -123,7 +123,7 @@ public class AdmissionService {
         if (pending.compareAndSet(false, true)) {
             // At least 50 ms, and after a long round at least as long again: with thousands waiting a round takes
             // a while, and rounds back to back would take a whole core from everything else.
-            long sinceLast = System.currentTimeMillis() - lastRoundEnd;
+            long sinceLast = clock.millis() - lastRoundEnd;
             worker.schedule(this::round, Math.max(50, lastRoundMillis - sinceLast), TimeUnit.MILLISECONDS);
         }
     }
@@ -168,7 +168,7 @@ public class AdmissionService {
             long took = System.nanoTime() - started;
             meters.timer("crater.admission.round").record(took, TimeUnit.NANOSECONDS);
             lastRoundMillis = took / 1_000_000;
-            lastRoundEnd = System.currentTimeMillis();
+            lastRoundEnd = clock.millis();
             List<Long> admitted = outcome.admitted();
             for (String victim : outcome.reclaimed()) {
                 try {

@@ -43,6 +43,9 @@ public class JobAdmissions {
     CheckedSpecs specs;
 
     @Inject
+    java.time.Clock clock;
+
+    @Inject
     ClusterCache cache;
 
     @Inject
@@ -330,7 +333,7 @@ public class JobAdmissions {
      * admission; rewriting thousands of rows per round made the rounds slow.
      */
     private Map<Long, String> worthWriting(Map<Long, List<io.crater.policy.Reason>> reasons) {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         long refresh = Math.max(NUMBERS_REFRESH_MS, reasons.size() * 10L);
         written.keySet().retainAll(reasons.keySet());
         Map<Long, String> out = new java.util.LinkedHashMap<>();
