@@ -69,6 +69,11 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   AccountExpired: { args: { account: 'vision-lab', expiredAt: '2026-11-30T00:00:00Z' }, quotes: ['vision-lab', '2026-11-30'] },
   ModelNotApproved: { args: { model: 'nvidia-a100-80gb' }, quotes: ['NVIDIA A100 80GB'] },
   InvalidSpec: { quotes: [] },
+  BudgetExhausted: {
+    numbers: { remainingMicros: -250000, projectedMicros: 10240000, periodEndsEpochSeconds: 1798761600 },
+    args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },
+    quotes: ['10.24', '-0.25', 'points', '2027-01-01 00:00'],
+  },
   CreatingObjects: { quotes: [] },
   VolcanoQueueFull: { quotes: [] },
   GangWaiting: { numbers: { placed: 2, total: 4 }, quotes: ['2', '4'] },
@@ -133,6 +138,7 @@ const HISTORY: Record<string, { args?: Record<string, string | number>; quotes: 
   PodFailed: { args: { running: 1, pending: 0, succeeded: 0, failed: 1, total: 2 }, quotes: ['1', '2'] },
   TaskCompleted: { args: { running: 0, pending: 0, succeeded: 4, failed: 0, total: 4 }, quotes: ['4'] },
   AccountArchived: { args: { account: 'course-101', by: 'ada' }, quotes: ['course-101', 'ada'] },
+  BudgetStopped: { args: { graceMinutes: 10 }, quotes: ['10'] },
 };
 
 describe('every history code the server writes', () => {
@@ -186,6 +192,10 @@ const NOTIFICATIONS: Record<string, { args: Record<string, string | number>; quo
   'job.idle-reclaimed': {
     args: { job: 'ab12cd', name: 'nb', model: 'nvidia-a100-80gb', accelerators: 2, peakPercent: 1.25 },
     quotes: ['nb', 'NVIDIA A100 80GB', '2'],
+  },
+  'budget.threshold': {
+    args: { account: 'vision', percent: 80, balance: '12.5', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
+    quotes: ['vision', '80', '12.5', 'points', '2027-01-01 00:00'],
   },
 };
 

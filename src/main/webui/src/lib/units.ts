@@ -306,6 +306,11 @@ export function parseMoney(text: string, maxMicro: number): Parsed {
 }
 
 /** Micro-units of money as a plain decimal: 12500000 → "12.5". */
+/** Money that may be negative (spent beyond what was issued): "-2.5" for -2500000. */
+export function formatSignedMoney(micro: number): string {
+  return micro < 0 ? `-${formatMoney(-micro)}` : formatMoney(micro);
+}
+
 export function formatMoney(micro: number): string {
   const whole = Math.floor(micro / 1_000_000);
   const fraction = String(micro % 1_000_000).padStart(6, '0').replace(/0+$/, '');

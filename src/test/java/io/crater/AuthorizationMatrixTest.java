@@ -590,6 +590,79 @@ class AuthorizationMatrixTest {
                         403,
                         403,
                         403,
+                        200),
+                new Call(
+                        "GET", "/api/v1/accounting/prices", "/api/v1/accounting/prices", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/accounting/prices",
+                        "/api/v1/accounting/prices",
+                        Map.of("resource", "mx-model", "pricePerHour", "1.5"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        201),
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/accounts/{slug}/budget",
+                        "/api/v1/accounting/accounts/mx-lab/budget",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounting/accounts/{slug}/budget",
+                        "/api/v1/accounting/accounts/mx-lab/budget",
+                        Map.of("amount", "100"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call(
+                        "POST",
+                        "/api/v1/accounting/accounts/{slug}/budget/top-ups",
+                        "/api/v1/accounting/accounts/mx-lab/budget/top-ups",
+                        Map.of("amount", "5"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/accounts/{slug}/ledger",
+                        "/api/v1/accounting/accounts/mx-lab/ledger",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/usage",
+                        "/api/v1/accounting/usage?account=mx-lab",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call("GET", "/api/v1/accounting/check", "/api/v1/accounting/check", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/accounting/settle",
+                        "/api/v1/accounting/settle",
+                        null,
+                        401,
+                        403,
+                        403,
+                        403,
                         200));
     }
 
@@ -692,7 +765,9 @@ class AuthorizationMatrixTest {
                     "audit_log",
                     "job_requests",
                     "job_templates",
-                    "job_template_versions")) {
+                    "job_template_versions",
+                    "prices",
+                    "budgets")) {
                 try (ResultSet rs = s.executeQuery(
                         "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM " + table + " t")) {
                     rs.next();

@@ -72,6 +72,46 @@ public class AccountService implements io.crater.identity.UserCreated {
                         }));
     }
 
+    /** An account as another feature sees the caller's access to it. */
+    public record Access(long id, String slug, String name, String role, boolean platformAdmin) {
+        /** Whether the caller may see everything of the account (its admin or a platform admin). */
+        public boolean admin() {
+            return platformAdmin || "admin".equals(role);
+        }
+    }
+
+    /** The slugs of accounts by id, in the caller's session. */
+    public Uni<java.util.Map<Long, String>> slugs(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(java.util.Map.of());
+        }
+        return Sql.rows(
+                        "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
+                        String.join(",", ids.stream().map(String::valueOf).toList()))
+                .map(rows -> {
+                    java.util.Map<Long, String> out = new java.util.HashMap<>();
+                    rows.forEach(r -> out.put(Sql.longOf(r[0]), (String) r[1]));
+                    return out;
+                });
+    }
+
+    /** The ids of an account's members (only its admins when {@code adminsOnly}), in the caller's session. */
+    public Uni<List<Long>> memberIds(long accountId, boolean adminsOnly) {
+        return Sql.rows(
+                        "SELECT user_id FROM account_members WHERE account_id = ?1"
+                                + (adminsOnly ? " AND role = 'admin'" : "") + " ORDER BY user_id",
+                        accountId)
+                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList());
+    }
+
+    /** The caller's access to an account they are a member of (or any, for a platform admin); 404/403 otherwise. */
+    public Uni<Access> access(String slug, Caller caller) {
+        return visible(slug, caller)
+                .flatMap(a -> roleOf(a.id(), caller.userId())
+                        .map(role ->
+                                new Access(a.id(), a.slug(), a.name(), role.orElse(null), caller.platformAdmin())));
+    }
+
     /** The account if the caller administers it (account admin or platform admin); 403 otherwise. */
     Uni<AccountRow> administered(String slug, Caller caller) {
         return bySlug(slug)

@@ -64,6 +64,9 @@ public class AdmissionService {
     JobAdmissions jobs;
 
     @Inject
+    io.crater.accounting.BudgetWatch budgets;
+
+    @Inject
     TimeLimitService timeLimits;
 
     @Inject
@@ -225,33 +228,42 @@ public class AdmissionService {
                 .flatMap(queued -> jobs.reservations()
                         .flatMap(reservations -> quotas.snapshots()
                                 .flatMap(accounts -> quotas.limitBook()
-                                        .flatMap(limits -> quotas.memberUsages().flatMap(usage -> {
-                                            var snapshot = new AdmissionRound.Snapshot(
-                                                    clock.instant(),
-                                                    config.agingTolerance(),
-                                                    cache.capacities(),
-                                                    reservations,
-                                                    accounts,
-                                                    new AdmissionRound.Limits(limits.defaults(), limits.overrides()),
-                                                    usage,
-                                                    queued);
-                                            // The decisions are plain computation over thousands of jobs: they run on
-                                            // admission's own thread, not the event loop, whose other connections would
-                                            // wait meanwhile; the writes then continue on the transaction's context.
-                                            io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
-                                            return Uni.createFrom()
-                                                    .item(() -> AdmissionRound.run(snapshot))
-                                                    .runSubscriptionOn(deciding)
-                                                    .emitOn(task -> context.runOnContext(v -> task.run()))
-                                                    .flatMap(outcome -> jobs.write(outcome, mine)
-                                                            .flatMap(v -> reclaim(outcome))
-                                                            .map(reclaimed -> new Outcome(
-                                                                    outcome.admitted().stream()
-                                                                            .map(d -> d.job()
-                                                                                    .sequence())
-                                                                            .toList(),
-                                                                    reclaimed)));
-                                        })))));
+                                        .flatMap(limits -> quotas.memberUsages()
+                                                .flatMap(usage -> budgets.forAdmission(queued, jobs.timeLimits())
+                                                        .flatMap(budgeted -> {
+                                                            var snapshot = new AdmissionRound.Snapshot(
+                                                                    clock.instant(),
+                                                                    config.agingTolerance(),
+                                                                    cache.capacities(),
+                                                                    reservations,
+                                                                    accounts,
+                                                                    new AdmissionRound.Limits(
+                                                                            limits.defaults(), limits.overrides()),
+                                                                    usage,
+                                                                    queued,
+                                                                    budgeted);
+                                                            // The decisions are plain computation over thousands of
+                                                            // jobs: they run on
+                                                            // admission's own thread, not the event loop, whose other
+                                                            // connections would
+                                                            // wait meanwhile; the writes then continue on the
+                                                            // transaction's context.
+                                                            io.vertx.core.Context context =
+                                                                    io.vertx.core.Vertx.currentContext();
+                                                            return Uni.createFrom()
+                                                                    .item(() -> AdmissionRound.run(snapshot))
+                                                                    .runSubscriptionOn(deciding)
+                                                                    .emitOn(task ->
+                                                                            context.runOnContext(v -> task.run()))
+                                                                    .flatMap(outcome -> jobs.write(outcome, mine)
+                                                                            .flatMap(v -> reclaim(outcome))
+                                                                            .map(reclaimed -> new Outcome(
+                                                                                    outcome.admitted().stream()
+                                                                                            .map(d -> d.job()
+                                                                                                    .sequence())
+                                                                                            .toList(),
+                                                                                    reclaimed)));
+                                                        }))))));
     }
 
     /** Where rounds decide: one thread, since one round runs at a time. */

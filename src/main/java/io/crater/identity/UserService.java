@@ -232,6 +232,21 @@ public class UserService {
                 });
     }
 
+    /** The usernames of users by id, in the caller's session (unknown ids are left out). */
+    public Uni<java.util.Map<Long, String>> usernames(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(java.util.Map.of());
+        }
+        return Sql.rows(
+                        "SELECT id, username FROM users WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
+                        String.join(",", ids.stream().map(String::valueOf).toList()))
+                .map(rows -> {
+                    java.util.Map<Long, String> out = new java.util.HashMap<>();
+                    rows.forEach(r -> out.put(Sql.longOf(r[0]), (String) r[1]));
+                    return out;
+                });
+    }
+
     public Uni<UserView> get(long id) {
         return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", id))
                 .map(r -> r.map(UserService::view).orElseThrow(() -> ApiException.notFound("no such user")));

@@ -32,7 +32,9 @@ public enum HistoryCode {
     PodFailed,
     TaskCompleted,
     /** Stopped because its account was archived; {@code account}, {@code by} (the platform admin's username). */
-    AccountArchived;
+    AccountArchived,
+    /** Stopped because its account's budget (stop policy) stayed spent past the grace period; {@code grace}. */
+    BudgetStopped;
 
     /** Every code, in declaration order. */
     public static List<String> codes() {

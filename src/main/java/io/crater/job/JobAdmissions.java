@@ -280,6 +280,21 @@ public class JobAdmissions {
      */
     private final Map<Long, Queued> line = new HashMap<>();
 
+    /**
+     * The time limit of every queued job as {@link #queued} last loaded them (empty: it runs until stopped), by
+     * public id: what a budget check projects a job's cost over.
+     */
+    public Map<String, java.util.Optional<java.time.Duration>> timeLimits() {
+        Map<String, java.util.Optional<java.time.Duration>> out = new HashMap<>();
+        line.values().forEach(q -> {
+            JobSpecs.Checked c = specs.checked(q.row);
+            out.put(
+                    q.row.publicId(),
+                    java.util.Optional.ofNullable(c == null ? null : c.spec().timeLimit()));
+        });
+        return out;
+    }
+
     /** One instance per distinct decision key among the queued jobs, so memo lookups compare by identity. */
     private final Map<DecisionMemo.Key, DecisionMemo.Key> keys = new java.util.concurrent.ConcurrentHashMap<>();
 

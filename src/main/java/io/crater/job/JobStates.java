@@ -10,7 +10,7 @@ public final class JobStates {
      * Reasons of stops Crater decided itself (taking capacity back, idle accelerators): a job stopped for one of them
      * ends Stopped with that reason and its message rather than a plain {@code Stopped}.
      */
-    static final java.util.Set<String> CRATER_STOPS = java.util.Set.of("Reclaimed", "IdleReclaimed");
+    static final java.util.Set<String> CRATER_STOPS = java.util.Set.of("Reclaimed", "IdleReclaimed", "BudgetStopped");
 
     /**
      * The channel that wakes the admission leader on any replica: notified in the transaction that submits a job
@@ -51,6 +51,7 @@ public final class JobStates {
                         reason == null ? "" : reason,
                         message == null ? "" : message,
                         args == null || args.isEmpty() ? "" : io.crater.platform.Json.write(args)))
+                .flatMap(n -> JobHoldings.follow(jobId, to))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(
                                 "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1)) AS n",

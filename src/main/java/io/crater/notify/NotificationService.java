@@ -40,7 +40,8 @@ public class NotificationService {
             "job.time-limit",
             "job.reclaimed",
             "job.idle-warning",
-            "job.idle-reclaimed");
+            "job.idle-reclaimed",
+            "budget.threshold");
 
     @Inject
     MailConfig mail;

@@ -50,6 +50,10 @@ public class ApiException extends RuntimeException {
         return new ApiException(404, "NotFound", "Not found", detail, null, null, null);
     }
 
+    public static ApiException conflict(String code, String detail) {
+        return new ApiException(409, code, "Conflict", detail, null, null, null);
+    }
+
     public static ApiException tooManyRequests(String code, String detail, Duration retryAfter) {
         return new ApiException(429, code, "Too many requests", detail, null, null, retryAfter);
     }

@@ -88,7 +88,35 @@ public final class AdmissionRound {
             Map<Long, Map<String, QuotaLine>> accounts,
             Limits limits,
             Map<String, QuotaMath.MemberUsage> usage,
-            List<Job> queued) {}
+            List<Job> queued,
+            Budgets budgets) {
+
+        /** A snapshot without budgets: no account's spending holds a job back. */
+        public Snapshot(
+                Instant now,
+                Duration agingTolerance,
+                List<NodeCapacity> nodes,
+                List<Reservation> reservations,
+                Map<Long, Map<String, QuotaLine>> accounts,
+                Limits limits,
+                Map<String, QuotaMath.MemberUsage> usage,
+                List<Job> queued) {
+            this(now, agingTolerance, nodes, reservations, accounts, limits, usage, queued, Budgets.NONE);
+        }
+    }
+
+    /**
+     * An account's budget as a round sees it: what is left in micro-units, its policy and when its period ends.
+     */
+    public record Budget(long remaining, BudgetCheck.Policy policy, Instant periodEnds, String currency) {}
+
+    /**
+     * The budgets in force, by account (accounts without one spend freely), and what each queued job of a budgeted
+     * account would cost if it ran its whole time limit, by job id.
+     */
+    public record Budgets(Map<Long, Budget> accounts, Map<String, Long> projected) {
+        public static final Budgets NONE = new Budgets(Map.of(), Map.of());
+    }
 
     /** Every account's default member limits and the members' overrides ({@code account/user} keys). */
     public record Limits(Map<Long, MemberLimits> defaults, Map<String, MemberLimits> overrides) {
@@ -272,6 +300,8 @@ public final class AdmissionRound {
         final Map<Map<String, String>, Job> held = new HashMap<>();
         /** Accounts whose quota is held for such a job, with the resources it holds. */
         final Map<Long, Map.Entry<Job, Set<String>>> heldQuota = new HashMap<>();
+        /** What the jobs admitted so far in this round would cost, by account. */
+        final Map<Long, Long> spent = new HashMap<>();
         /** Jobs asking the same as one already decided against the same state get its decision. */
         final DecisionMemo memo = new DecisionMemo();
 
@@ -290,6 +320,11 @@ public final class AdmissionRound {
                         List.of(ReasonCode.InvalidSpec.reason("the stored spec no longer passes the checks", Map.of())),
                         Map.of(),
                         List.of()));
+                return;
+            }
+            Reason overBudget = overBudget(job);
+            if (overBudget != null) {
+                waiting.put(job.sequence(), List.of(overBudget));
                 return;
             }
             Job holder = holder(job);
@@ -319,6 +354,35 @@ public final class AdmissionRound {
                 case QUEUE -> waiting.put(job.sequence(), d.reasons());
                 case ADMIT -> admit(job, d, lines, usage);
             }
+        }
+
+        /**
+         * Why a job of a budgeted account waits for money, or null: under a hard or stop policy, what it would cost up
+         * to its time limit must fit what is left, less what the jobs admitted earlier in this round would cost.
+         */
+        private Reason overBudget(Job job) {
+            Budget budget = snapshot.budgets().accounts().get(job.account());
+            Long projected = snapshot.budgets().projected().get(job.job());
+            if (budget == null || projected == null) {
+                return null;
+            }
+            long left = budget.remaining() - spent.getOrDefault(job.account(), 0L);
+            BudgetCheck.Verdict v = BudgetCheck.check(budget.policy(), left, projected);
+            if (v.admit()) {
+                return null;
+            }
+            return ReasonCode.BudgetExhausted.reason(
+                    "the job would cost " + Money.format(projected) + " " + budget.currency() + " up to its time limit;"
+                            + " the account has " + Money.format(left) + " left until " + budget.periodEnds(),
+                    Map.of(
+                            "remainingMicros", left,
+                            "projectedMicros", projected,
+                            "periodEndsEpochSeconds", budget.periodEnds().getEpochSecond()),
+                    Map.of(
+                            "currency",
+                            budget.currency(),
+                            "periodEnds",
+                            budget.periodEnds().toString()));
         }
 
         /** The aged job whose hold this job may not pass, if any. */
@@ -374,6 +438,10 @@ public final class AdmissionRound {
         private void admit(Job job, Admission.Decision d, Map<String, QuotaLine> lines, QuotaMath.MemberUsage usage) {
             memo.clear(); // the nodes, the account's lines and the member's usage change
             nodes = take(nodes, d.placement(), job.pods());
+            Long projected = snapshot.budgets().projected().get(job.job());
+            if (projected != null) {
+                spent.merge(job.account(), projected, Long::sum);
+            }
             if (!job.backfill()) {
                 // Backfill jobs use idle capacity only: they count against no quota or limit.
                 Map<String, QuotaLine> after = new HashMap<>(lines);

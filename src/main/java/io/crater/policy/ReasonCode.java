@@ -22,6 +22,8 @@ public enum ReasonCode {
     AccountExpired,
     ModelNotApproved,
     InvalidSpec,
+    // Held back by the account's budget.
+    BudgetExhausted,
     // Admitted, not running yet: translated from the cluster.
     CreatingObjects,
     VolcanoQueueFull,

@@ -52,6 +52,10 @@ function historySentence(code: string, args: Args, t: Translate, nameOf: NameOf)
       }
       return t('history.IdleReclaimedAny');
     }
+    case 'BudgetStopped': {
+      const minutes = num(args, 'graceMinutes');
+      return minutes !== undefined ? t('history.BudgetStopped', { minutes }) : t('history.BudgetStoppedAny');
+    }
     case 'AccountArchived': {
       const account = str(args, 'account');
       const by = str(args, 'by');

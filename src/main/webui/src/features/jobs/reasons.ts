@@ -1,5 +1,5 @@
 import type { Reason } from '../../api/types';
-import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { formatResourceMilli, resourceKind, formatSignedMoney } from '../../lib/units';
 import { durationText } from './waitText';
 
 /** The translation function the formatter needs (i18next's `t` fits). */
@@ -194,6 +194,15 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     case 'InvalidSpec':
       return t('jobs.reason.InvalidSpec');
+    case 'BudgetExhausted':
+      if (has(n, 'remainingMicros', 'projectedMicros') && a.currency && a.periodEnds)
+        return t('jobs.reason.BudgetExhausted', {
+          projected: formatSignedMoney(n.projectedMicros ?? 0),
+          remaining: formatSignedMoney(n.remainingMicros ?? 0),
+          currency: a.currency,
+          periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC',
+        });
+      break;
     case 'TooManyJobsAhead':
       if (has(n, 'jobsAhead', 'decisions'))
         return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });

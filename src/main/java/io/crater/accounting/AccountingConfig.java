@@ -1,0 +1,31 @@
+package io.crater.accounting;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.time.ZoneId;
+
+/** Prices, settlement and budgets (docs/accounting.md). */
+@ConfigMapping(prefix = "crater.accounting")
+public interface AccountingConfig {
+
+    /** The unit money is counted in: an ISO currency code or a word such as {@code points}. */
+    @WithDefault("points")
+    String currency();
+
+    /** The time zone budget periods start in (a month starts on the 1st at 00:00 there). */
+    @WithDefault("UTC")
+    ZoneId zone();
+
+    /** How often any replica settles what jobs held since the last settlement. */
+    @WithDefault("60s")
+    Duration settleEvery();
+
+    /** What backfill jobs pay, in thousandths of the price (0 = free, 1000 = full price). */
+    @WithDefault("500")
+    int backfillFactorPerMille();
+
+    /** How long a stop-policy account's running jobs keep running once its budget is gone. */
+    @WithDefault("10m")
+    Duration stopGrace();
+}

@@ -1,0 +1,163 @@
+package io.crater.accounting;
+
+import io.crater.account.AccountService;
+import io.crater.identity.CurrentUser;
+import io.crater.platform.ApiException;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Prices, budgets, the ledger and usage reports (docs/accounting.md). */
+@Path("/api/v1/accounting")
+@Tag(name = "accounting")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class AccountingResource {
+
+    /** A list body. */
+    public record Items<T>(List<T> items) {}
+
+    @Inject
+    CurrentUser current;
+
+    @Inject
+    PriceService prices;
+
+    @Inject
+    BudgetService budgets;
+
+    @Inject
+    BudgetWatch watch;
+
+    @Inject
+    Ledger ledger;
+
+    @Inject
+    UsageReports reports;
+
+    @Inject
+    SettlementService settlement;
+
+    @Inject
+    AccountService accounts;
+
+    @GET
+    @Path("/prices")
+    @Operation(summary = "The price book: prices in force now and every version")
+    public Uni<PriceService.Book> prices() {
+        return prices.list();
+    }
+
+    @POST
+    @Path("/prices")
+    @Operation(summary = "Set a price from a time on (platform admins)")
+    public Uni<Response> addPrice(PriceService.NewPrice req) {
+        return current.caller()
+                .flatMap(c -> prices.add(req, c))
+                .map(p -> Response.status(201).entity(p).build());
+    }
+
+    @GET
+    @Path("/accounts/{slug}/budget")
+    @Operation(summary = "An account's budget, balance, spending this period, burn rate and what it holds now")
+    public Uni<AccountingViews.BudgetView> budget(@PathParam("slug") String slug) {
+        return current.caller()
+                .flatMap(c -> Panache.withSession(() -> accounts.access(slug, c).flatMap(watch::view)));
+    }
+
+    @PUT
+    @Path("/accounts/{slug}/budget")
+    @Operation(summary = "Set an account's budget (platform admins)")
+    public Uni<AccountingViews.BudgetView> putBudget(@PathParam("slug") String slug, BudgetService.BudgetUpdate req) {
+        return current.caller().flatMap(c -> budgets.put(slug, req, c));
+    }
+
+    @POST
+    @Path("/accounts/{slug}/budget/top-ups")
+    @Operation(summary = "Top an account's budget up (platform admins); an Idempotency-Key makes a retry post once")
+    public Uni<AccountingViews.BudgetView> topUp(
+            @PathParam("slug") String slug, @HeaderParam("Idempotency-Key") String key, BudgetService.TopUp req) {
+        return current.caller().flatMap(c -> budgets.topUp(slug, req, key, c));
+    }
+
+    @GET
+    @Path("/accounts/{slug}/ledger")
+    @Operation(summary = "The account's ledger entries, newest first (a member sees only their own jobs' entries)")
+    public Uni<Items<AccountingViews.Entry>> entries(
+            @PathParam("slug") String slug,
+            @QueryParam("before") @DefaultValue("0") long before,
+            @QueryParam("limit") @DefaultValue("50") int limit) {
+        if (limit < 1 || limit > 500) {
+            throw ApiException.badRequest(
+                    "InvalidLimit",
+                    "limit must be between 1 and 500",
+                    List.of(new io.crater.platform.Problem.FieldError("limit", "between 1 and 500")));
+        }
+        return current.caller()
+                .flatMap(c -> Panache.withSession(() -> accounts.access(slug, c)
+                        .flatMap(a -> ledger.entries(a.id(), a.admin() ? null : c.userId(), before, limit))
+                        .map(Items::new)));
+    }
+
+    @GET
+    @Path("/usage")
+    @Produces({MediaType.APPLICATION_JSON, "text/csv"})
+    @Operation(summary = "Unit-hours held and their cost over a span, grouped by resource, user, day, month or account")
+    public Uni<Response> usage(
+            @QueryParam("account") String account,
+            @QueryParam("from") String from,
+            @QueryParam("to") String to,
+            @QueryParam("by") String by,
+            @QueryParam("format") String format,
+            @HeaderParam("Accept") String accept) {
+        boolean csv = "csv".equals(format) || (accept != null && accept.contains("text/csv"));
+        return current.caller()
+                .flatMap(c -> reports.report(account, from, to, by, c))
+                .map(r -> csv
+                        ? Response.ok(UsageReports.csv(r), "text/csv; charset=utf-8")
+                                .header(
+                                        "Content-Disposition",
+                                        "attachment; filename=\"usage-"
+                                                + (r.account() == null ? "cluster" : r.account()) + "-" + r.by()
+                                                + ".csv\"")
+                                .build()
+                        : Response.ok(r, MediaType.APPLICATION_JSON).build());
+    }
+
+    @GET
+    @Path("/check")
+    @Operation(summary = "Recompute every balance from the ledger (platform admins)")
+    public Uni<Ledger.Check> check() {
+        return current.caller().flatMap(c -> {
+            BudgetService.requirePlatformAdmin(c, "check the ledger");
+            return Panache.withSession(ledger::check);
+        });
+    }
+
+    @POST
+    @Path("/settle")
+    @Operation(summary = "Settle now instead of at the next minute (platform admins)")
+    public Uni<SettlementService.Run> settle() {
+        return current.caller().flatMap(c -> {
+            BudgetService.requirePlatformAdmin(c, "settle");
+            return settlement.settleAndRelease();
+        });
+    }
+}

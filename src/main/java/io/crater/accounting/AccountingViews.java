@@ -1,0 +1,58 @@
+package io.crater.accounting;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What the accounting API shows. Money is given twice: as decimal text and as integer micro-units. */
+public final class AccountingViews {
+
+    private AccountingViews() {}
+
+    /** A budget's settings. */
+    public record BudgetInfo(
+            String amount,
+            long amountMicros,
+            String period,
+            String policy,
+            String renewal,
+            Instant periodStart,
+            Instant periodEnd) {}
+
+    /** The burn-rate forecast: what the last 24 hours cost, and when the balance runs out at that rate. */
+    public record Burn(String perDay, long perDayMicros, Instant runsOutAt) {}
+
+    /** What one resource the account's running jobs hold now costs per hour. */
+    public record Holding(String resource, long milli, String pricePerHour, long costPerHourMicros) {}
+
+    /**
+     * An account's money: its budget (null when it has none), the balance (what is left; negative is spent beyond
+     * what was issued), what was charged this period, the burn rate and what is held right now.
+     */
+    public record BudgetView(
+            String account,
+            String currency,
+            BudgetInfo budget,
+            String balance,
+            long balanceMicros,
+            String spent,
+            long spentMicros,
+            Integer usedPercent,
+            Burn burn,
+            List<Holding> holding) {}
+
+    /** One ledger entry of an account's book. */
+    public record Entry(
+            long id,
+            String kind,
+            String amount,
+            long amountMicros,
+            String balanceAfter,
+            long balanceAfterMicros,
+            String job,
+            String user,
+            Instant windowStart,
+            Instant windowEnd,
+            String note,
+            String actor,
+            Instant at) {}
+}

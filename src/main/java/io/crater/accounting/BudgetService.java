@@ -1,0 +1,285 @@
+package io.crater.accounting;
+
+import io.crater.account.AccountService;
+import io.crater.identity.Caller;
+import io.crater.platform.ApiException;
+import io.crater.platform.AuditTrail;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.crater.policy.BudgetCheck;
+import io.crater.policy.BudgetPeriod;
+import io.crater.policy.Money;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Budgets per account and period. Setting one issues its amount for the current period (what was left before is
+ * expired first, so the period starts at the amount); each period's start renews it by its renewal policy
+ * ({@code reset}: the leftover expires, {@code carry}: it stays); a top-up issues more. Every change is a ledger
+ * transaction, never an edit of a balance.
+ */
+@ApplicationScoped
+public class BudgetService {
+
+    @Inject
+    AccountingConfig config;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    Ledger ledger;
+
+    @Inject
+    AuditTrail audit;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    BudgetWatch watch;
+
+    /** A budget as stored. */
+    public record Budget(
+            long accountId,
+            BudgetPeriod.Kind period,
+            long amount,
+            BudgetCheck.Policy policy,
+            String renewal,
+            Instant periodStart,
+            Instant periodEnd,
+            int notifiedPercent,
+            Instant exhaustedAt) {}
+
+    /** What a platform admin sends to set an account's budget. */
+    public record BudgetUpdate(String amount, String period, String policy, String renewal) {}
+
+    /** What a platform admin sends to top a budget up. */
+    public record TopUp(String amount, String note) {}
+
+    static final String COLUMNS = "account_id, period, amount_micros, policy, renewal, period_start, period_end,"
+            + " notified_percent, exhausted_at";
+
+    static Budget of(Object[] r) {
+        return new Budget(
+                Sql.longOf(r[0]),
+                BudgetPeriod.Kind.of((String) r[1]),
+                Sql.longOf(r[2]),
+                BudgetCheck.Policy.of((String) r[3]),
+                (String) r[4],
+                Sql.instant(r[5]),
+                Sql.instant(r[6]),
+                ((Number) r[7]).intValue(),
+                Sql.instant(r[8]));
+    }
+
+    /** The account's budget, if it has one, in the caller's session. */
+    public Uni<Optional<Budget>> of(long accountId) {
+        return Sql.rows("SELECT " + COLUMNS + " FROM budgets WHERE account_id = ?1", accountId)
+                .map(r -> r.isEmpty() ? Optional.<Budget>empty() : Optional.of(of(r.get(0))));
+    }
+
+    /** Every budget, in the caller's session. */
+    public Uni<List<Budget>> all() {
+        return Sql.rows("SELECT " + COLUMNS + " FROM budgets ORDER BY account_id")
+                .map(rows -> rows.stream().map(BudgetService::of).toList());
+    }
+
+    /** Sets an account's budget (platform admins). */
+    public Uni<AccountingViews.BudgetView> put(String slug, BudgetUpdate req, Caller caller) {
+        requirePlatformAdmin(caller, "set budgets");
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Money.Parsed amount = Money.parse(req == null ? null : req.amount(), false);
+        if (!amount.ok()) {
+            errors.add(new Problem.FieldError("amount", amount.problem()));
+        }
+        BudgetPeriod.Kind period = choice(
+                errors, "period", req == null ? null : req.period(), "month", BudgetPeriod.Kind::of, "month or week");
+        BudgetCheck.Policy policy = choice(
+                errors,
+                "policy",
+                req == null ? null : req.policy(),
+                "hard",
+                BudgetCheck.Policy::of,
+                "hard, soft or stop");
+        String renewal = choice(
+                errors,
+                "renewal",
+                req == null ? null : req.renewal(),
+                "reset",
+                BudgetService::renewal,
+                "reset or carry");
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidBudget", "the budget is not valid", errors);
+        }
+        Instant now = clock.instant();
+        BudgetPeriod.Span span = BudgetPeriod.containing(period, now, config.zone());
+        String by = caller.user().username();
+        return Panache.withTransaction(() -> accounts.access(slug, caller)
+                .flatMap(a -> of(a.id())
+                        .flatMap(before -> Sql.update(
+                                        "INSERT INTO budgets (account_id, period, amount_micros, policy, renewal,"
+                                                + " period_start, period_end, updated_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                                                + " ON CONFLICT (account_id) DO UPDATE SET period = EXCLUDED.period,"
+                                                + " amount_micros = EXCLUDED.amount_micros, policy = EXCLUDED.policy,"
+                                                + " renewal = EXCLUDED.renewal, period_start = EXCLUDED.period_start,"
+                                                + " period_end = EXCLUDED.period_end, notified_percent = 0,"
+                                                + " exhausted_at = NULL, updated_at = now(), updated_by = EXCLUDED.updated_by",
+                                        a.id(),
+                                        period.name().toLowerCase(),
+                                        amount.micros(),
+                                        policy.name().toLowerCase(),
+                                        renewal,
+                                        span.start(),
+                                        span.end(),
+                                        by)
+                                .flatMap(n -> ledger.balance(a.id()))
+                                .flatMap(balance -> ledger.post(startPeriod(
+                                        a.id(),
+                                        balance,
+                                        amount.micros(),
+                                        "budget:" + a.id() + ":" + now.toEpochMilli(),
+                                        by)))
+                                .call(n -> audit.record(
+                                        caller.actor(a.slug()),
+                                        "budget.set",
+                                        "account",
+                                        a.slug(),
+                                        before.map(b -> Map.of("amount", Money.format(b.amount())))
+                                                .orElse(null),
+                                        Map.of(
+                                                "amount", Money.format(amount.micros()),
+                                                "period", period.name().toLowerCase(),
+                                                "policy", policy.name().toLowerCase(),
+                                                "renewal", renewal)))
+                                .flatMap(n -> watch.view(a)))));
+    }
+
+    /**
+     * The transactions that start a period at {@code amount}: the current balance expired (also a debt, which a
+     * new period forgives), then the amount issued.
+     */
+    static List<Ledger.Posting> startPeriod(long accountId, long balance, long amount, String key, String actor) {
+        List<Ledger.Posting> out = new ArrayList<>();
+        if (balance != 0) {
+            out.add(new Ledger.Posting(
+                    "expire:" + key,
+                    "expire",
+                    accountId,
+                    null,
+                    null,
+                    Ledger.GRANTS,
+                    -balance,
+                    null,
+                    null,
+                    "a new budget period starts",
+                    actor));
+        }
+        if (amount != 0) {
+            out.add(new Ledger.Posting(
+                    "issue:" + key,
+                    "issue",
+                    accountId,
+                    null,
+                    null,
+                    Ledger.GRANTS,
+                    amount,
+                    null,
+                    null,
+                    "the period's budget",
+                    actor));
+        }
+        return out;
+    }
+
+    /** Tops an account's budget up (platform admins); {@code key} makes a retried request post once. */
+    public Uni<AccountingViews.BudgetView> topUp(String slug, TopUp req, String key, Caller caller) {
+        requirePlatformAdmin(caller, "top budgets up");
+        Money.Parsed amount = Money.parse(req == null ? null : req.amount(), false);
+        if (!amount.ok() || amount.micros() == 0) {
+            throw ApiException.badRequest(
+                    "InvalidTopUp",
+                    "the top-up is not valid",
+                    List.of(new Problem.FieldError("amount", amount.ok() ? "must be more than 0" : amount.problem())));
+        }
+        String note = req.note() == null ? "" : req.note().trim();
+        if (note.length() > 200) {
+            throw ApiException.badRequest(
+                    "InvalidTopUp",
+                    "the top-up is not valid",
+                    List.of(new Problem.FieldError("note", "at most 200 characters")));
+        }
+        String txn = "topup:" + (key == null || key.isBlank() ? java.util.UUID.randomUUID() : key.trim());
+        return Panache.withTransaction(() -> accounts.access(slug, caller)
+                .flatMap(a -> ledger.post(List.of(new Ledger.Posting(
+                                txn,
+                                "issue",
+                                a.id(),
+                                null,
+                                null,
+                                Ledger.GRANTS,
+                                amount.micros(),
+                                null,
+                                null,
+                                note.isEmpty() ? "top-up" : note,
+                                caller.user().username())))
+                        .call(n -> n == 0
+                                ? Uni.createFrom().voidItem()
+                                : audit.record(
+                                        caller.actor(a.slug()),
+                                        "budget.top-up",
+                                        "account",
+                                        a.slug(),
+                                        null,
+                                        Map.of("amount", Money.format(amount.micros()), "note", note)))
+                        .flatMap(n -> watch.view(a))));
+    }
+
+    static void requirePlatformAdmin(Caller caller, String what) {
+        if (!caller.platformAdmin()) {
+            throw ApiException.forbidden("NotPlatformAdmin", "only a platform admin may " + what);
+        }
+    }
+
+    static String renewal(String s) {
+        if (!s.equals("reset") && !s.equals("carry")) {
+            throw new IllegalArgumentException(s);
+        }
+        return s;
+    }
+
+    private static <T> T choice(
+            List<Problem.FieldError> errors,
+            String field,
+            String value,
+            String fallback,
+            java.util.function.Function<String, T> parse,
+            String allowed) {
+        try {
+            return parse.apply(
+                    value == null || value.isBlank() ? fallback : value.trim().toLowerCase());
+        } catch (IllegalArgumentException e) {
+            errors.add(new Problem.FieldError(field, "one of " + allowed));
+            return null;
+        }
+    }
+
+    /** The period after {@code b}'s: what renewal moves it to. */
+    BudgetPeriod.Span next(Budget b) {
+        return BudgetPeriod.next(b.period(), new BudgetPeriod.Span(b.periodStart(), b.periodEnd()), config.zone());
+    }
+
+    /** How long a stop-policy account's jobs keep running once its budget is gone. */
+    Duration stopGrace() {
+        return config.stopGrace();
+    }
+}

@@ -1,0 +1,224 @@
+package io.crater.accounting;
+
+import io.crater.account.AccountService;
+import io.crater.identity.Caller;
+import io.crater.identity.UserService;
+import io.crater.platform.ApiException;
+import io.crater.platform.Problem;
+import io.crater.platform.Sql;
+import io.crater.policy.Money;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Usage reports from the hourly rollups (never from raw intervals): unit-hours held and their cost per account,
+ * member, resource, day or month over a span. A member sees their own usage, an account admin the account's, a
+ * platform admin any account's or the whole cluster's by account.
+ */
+@ApplicationScoped
+public class UsageReports {
+
+    static final Duration LONGEST = Duration.ofDays(400);
+
+    @Inject
+    AccountingConfig config;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    UserService users;
+
+    @Inject
+    Clock clock;
+
+    /** One row: a group's holding of one resource. {@code held} in unit-hours (GPU-, core- or GiB-hours). */
+    public record Row(String key, String resource, String unit, double held, String cost, long costMicros) {}
+
+    /** A report: its span, how it is grouped, its rows and their total cost. */
+    public record Report(
+            String account,
+            Instant from,
+            Instant to,
+            String by,
+            String currency,
+            List<Row> rows,
+            String total,
+            long totalMicros) {}
+
+    /** The report for {@code account} (required unless a platform admin asks for the cluster {@code by=account}). */
+    public Uni<Report> report(String account, String fromText, String toText, String byText, Caller caller) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        Instant to = time(toText, clock.instant(), "to", errors);
+        Instant from = time(fromText, monthStart(to), "from", errors);
+        String by = byText == null || byText.isBlank() ? "resource" : byText.trim();
+        if (!Set.of("resource", "user", "day", "month", "account").contains(by)) {
+            errors.add(new Problem.FieldError("by", "one of resource, user, day, month, account"));
+        }
+        if (errors.isEmpty() && !from.isBefore(to)) {
+            errors.add(new Problem.FieldError("from", "must be before to"));
+        }
+        if (errors.isEmpty() && Duration.between(from, to).compareTo(LONGEST) > 0) {
+            errors.add(new Problem.FieldError("from", "a report spans at most 400 days"));
+        }
+        boolean cluster = account == null || account.isBlank();
+        if (cluster && !"account".equals(by)) {
+            errors.add(new Problem.FieldError("account", "required, except for a platform admin's report by account"));
+        }
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidReport", "the report's parameters are not valid", errors);
+        }
+        if (cluster && !caller.platformAdmin()) {
+            throw ApiException.forbidden("NotPlatformAdmin", "only a platform admin may see every account's usage");
+        }
+        return Panache.withSession(() -> cluster
+                ? rows(null, null, from, to, by)
+                        .flatMap(rows -> named(rows, by))
+                        .map(rows -> report(null, from, to, by, rows))
+                : accounts.access(account.trim(), caller).flatMap(a -> {
+                    if (!a.admin() && "account".equals(by)) {
+                        throw ApiException.forbidden("NotAccountAdmin", "only an account admin may group by account");
+                    }
+                    Long user = a.admin() ? null : caller.userId();
+                    return rows(a.id(), user, from, to, by)
+                            .flatMap(rows -> named(rows, by))
+                            .map(rows -> report(a.slug(), from, to, by, rows));
+                }));
+    }
+
+    private Report report(String account, Instant from, Instant to, String by, List<Object[]> rows) {
+        List<Row> out = new ArrayList<>(rows.size());
+        long total = 0;
+        for (Object[] r : rows) {
+            String resource = (String) r[1];
+            long cost = ((Number) r[3]).longValue();
+            total += cost;
+            out.add(new Row(
+                    (String) r[0],
+                    resource,
+                    PriceService.unit(resource).replace("-hour", "-hours"),
+                    unitHours(resource, ((Number) r[2]).longValue()),
+                    Money.format(cost),
+                    cost));
+        }
+        return new Report(account, from, to, by, config.currency(), out, Money.format(total), total);
+    }
+
+    /** Unit-hours of milli-unit-seconds, to a thousandth. */
+    static double unitHours(String resource, long milliSeconds) {
+        double units = milliSeconds / 1000.0 / 3600.0;
+        if (resource.equals("memory")) {
+            units = units / (1L << 30);
+        }
+        return Math.round(units * 1000) / 1000.0;
+    }
+
+    private Uni<List<Object[]>> rows(Long account, Long user, Instant from, Instant to, String by) {
+        String zone = config.zone().getId();
+        String key = switch (by) {
+            case "user" -> "CAST(user_id AS text)";
+            case "account" -> "CAST(account_id AS text)";
+            case "day" -> "to_char(hour AT TIME ZONE '" + zone + "', 'YYYY-MM-DD')";
+            case "month" -> "to_char(hour AT TIME ZONE '" + zone + "', 'YYYY-MM')";
+            default -> "''";
+        };
+        List<Object> params = new ArrayList<>(List.of(from, to));
+        StringBuilder where = new StringBuilder(
+                " WHERE hour >= date_trunc('hour', CAST(?1 AS timestamptz)) AND hour < CAST(?2 AS timestamptz)");
+        if (account != null) {
+            params.add(account);
+            where.append(" AND account_id = ?").append(params.size());
+        }
+        if (user != null) {
+            params.add(user);
+            where.append(" AND user_id = ?").append(params.size());
+        }
+        return Sql.rows(
+                "SELECT " + key + " AS k, resource, sum(held_milli_s), sum(cost_micros) FROM usage_hourly" + where
+                        + " GROUP BY k, resource ORDER BY k, resource",
+                params.toArray());
+    }
+
+    /** Replaces user and account ids in the keys by their names. */
+    private Uni<List<Object[]>> named(List<Object[]> rows, String by) {
+        if (!by.equals("user") && !by.equals("account")) {
+            return Uni.createFrom().item(rows);
+        }
+        Set<Long> ids = new HashSet<>();
+        rows.forEach(r -> ids.add(Long.parseLong((String) r[0])));
+        Uni<Map<Long, String>> names = by.equals("user") ? users.usernames(ids) : accounts.slugs(ids);
+        return names.map(n -> rows.stream()
+                .map(r -> new Object[] {n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3]})
+                .toList());
+    }
+
+    private Instant monthStart(Instant t) {
+        return t.atZone(config.zone())
+                .toLocalDate()
+                .withDayOfMonth(1)
+                .atStartOfDay(config.zone())
+                .toInstant();
+    }
+
+    private static Instant time(String text, Instant fallback, String field, List<Problem.FieldError> errors) {
+        if (text == null || text.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Instant.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            try {
+                return java.time.LocalDate.parse(text.trim())
+                        .atStartOfDay(ZoneId.of("UTC"))
+                        .toInstant();
+            } catch (DateTimeParseException e2) {
+                errors.add(new Problem.FieldError(
+                        field, "a time such as 2026-11-01T00:00:00Z or a date such as 2026-11-01"));
+                return fallback;
+            }
+        }
+    }
+
+    /** The report as CSV: one header line, one line per row, RFC 4180 quoting. */
+    static String csv(Report r) {
+        StringBuilder sb = new StringBuilder("account,from,to,group,resource,unit,held,cost,currency\r\n");
+        for (Row row : r.rows()) {
+            sb.append(String.join(
+                            ",",
+                            List.of(
+                                    cell(r.account() == null ? "" : r.account()),
+                                    r.from().toString(),
+                                    r.to().toString(),
+                                    cell(row.key()),
+                                    cell(row.resource()),
+                                    row.unit(),
+                                    Double.toString(row.held()),
+                                    row.cost(),
+                                    cell(r.currency()))))
+                    .append("\r\n");
+        }
+        return sb.toString();
+    }
+
+    static String cell(String s) {
+        boolean quote = s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r");
+        String v = s.replace("\"", "\"\"");
+        // A cell a spreadsheet would run as a formula starts with a quote mark instead.
+        if (!v.isEmpty() && "=+-@".indexOf(v.charAt(0)) >= 0) {
+            v = "'" + v;
+        }
+        return quote ? "\"" + v + "\"" : v;
+    }
+}

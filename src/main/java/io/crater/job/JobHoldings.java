@@ -1,0 +1,134 @@
+package io.crater.job;
+
+import io.crater.platform.Sql;
+import io.smallrye.mutiny.Uni;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What jobs held, and when: one usage interval per job and resource from the moment the job enters a holding state
+ * (its quota is taken) to the moment it leaves them, written with the state change itself, so a replayed change
+ * opens nothing twice and a restart loses nothing. Settlement reads them here and records here how far each is
+ * charged; nothing else about an interval ever changes once it is closed.
+ */
+public final class JobHoldings {
+
+    /** The states in which a job holds its quota. */
+    public static final Set<String> HOLDING = Set.of("Admitted", "Pending", "Running", "Stopping");
+
+    private JobHoldings() {}
+
+    /** One interval as settlement sees it; {@code endedAt} null while the job still holds it. */
+    public record Interval(
+            long id,
+            long job,
+            String jobPublicId,
+            long account,
+            long user,
+            String resource,
+            long milli,
+            boolean backfill,
+            Instant startedAt,
+            Instant endedAt,
+            Instant chargedUntil,
+            long chargedMicros) {
+
+        /** The same interval charged up to {@code until}, {@code micros} in all. */
+        public Interval charged(Instant until, long micros) {
+            return new Interval(
+                    id, job, jobPublicId, account, user, resource, milli, backfill, startedAt, endedAt, until, micros);
+        }
+    }
+
+    /** Opens the job's intervals when it enters a holding state, closes them when it leaves them. */
+    static Uni<Integer> follow(long jobId, String to) {
+        if (HOLDING.contains(to)) {
+            return Sql.update(
+                    "INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                            + " charged_until) SELECT j.id, j.account_id, j.user_id, r.resource, r.milli, j.backfill,"
+                            + " now(), now() FROM jobs j JOIN job_requests r ON r.job_id = j.id"
+                            + " WHERE j.id = ?1 AND r.milli > 0"
+                            + " ON CONFLICT (job_id, resource) WHERE ended_at IS NULL DO NOTHING",
+                    jobId);
+        }
+        return Sql.update("UPDATE usage_intervals SET ended_at = now() WHERE job_id = ?1 AND ended_at IS NULL", jobId);
+    }
+
+    /**
+     * Intervals settlement has to look at, in id order after {@code afterId}, at most {@code limit}: every open one,
+     * and every closed one not charged exactly to its end.
+     */
+    public static Uni<List<Interval>> unsettled(long afterId, int limit) {
+        return Sql.rows(
+                        "SELECT u.id, u.job_id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.backfill,"
+                                + " u.started_at, u.ended_at, u.charged_until, u.charged_micros"
+                                + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                                + " WHERE u.charged_until IS DISTINCT FROM u.ended_at AND u.id > ?1"
+                                + " ORDER BY u.id LIMIT ?2",
+                        afterId,
+                        limit)
+                .map(rows -> {
+                    List<Interval> out = new ArrayList<>(rows.size());
+                    for (Object[] r : rows) {
+                        out.add(new Interval(
+                                Sql.longOf(r[0]),
+                                Sql.longOf(r[1]),
+                                (String) r[2],
+                                Sql.longOf(r[3]),
+                                Sql.longOf(r[4]),
+                                (String) r[5],
+                                Sql.longOf(r[6]),
+                                (Boolean) r[7],
+                                Sql.instant(r[8]),
+                                Sql.instant(r[9]),
+                                Sql.instant(r[10]),
+                                Sql.longOf(r[11])));
+                    }
+                    return out;
+                });
+    }
+
+    /** Records how far each interval is charged, in the caller's transaction (the one writing the ledger). */
+    public static Uni<Void> recordCharged(List<Interval> charged) {
+        if (charged.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Sql.update(
+                        "UPDATE usage_intervals u SET charged_until = TIMESTAMPTZ 'epoch' + v.until * INTERVAL '1 microsecond',"
+                                + " charged_micros = v.micros FROM (SELECT unnest(string_to_array(?1, ',')::bigint[]) AS id,"
+                                + " unnest(string_to_array(?2, ',')::bigint[]) AS until,"
+                                + " unnest(string_to_array(?3, ',')::bigint[]) AS micros) v WHERE u.id = v.id",
+                        join(charged.stream().map(i -> i.id())),
+                        join(charged.stream().map(i -> epochMicros(i.chargedUntil()))),
+                        join(charged.stream().map(i -> i.chargedMicros())))
+                .replaceWithVoid();
+    }
+
+    /** What the account's running jobs hold now, summed per resource, in milli-units. */
+    public static Uni<List<Object[]>> openHoldings(long accountId) {
+        return Sql.rows(
+                "SELECT resource, sum(milli) FROM usage_intervals WHERE account_id = ?1 AND ended_at IS NULL"
+                        + " GROUP BY resource ORDER BY resource",
+                accountId);
+    }
+
+    /** The running jobs of an account not asked to stop yet: ids and public ids. */
+    public static Uni<List<Object[]>> running(long accountId) {
+        return Sql.rows(
+                "SELECT id, public_id FROM jobs WHERE account_id = ?1 AND state = 'Running' AND NOT stop_requested"
+                        + " ORDER BY id",
+                accountId);
+    }
+
+    /** Microseconds since the epoch: PostgreSQL's own precision, so a stored time reads back equal. */
+    public static long epochMicros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    }
+
+    private static String join(java.util.stream.Stream<?> values) {
+        return values.map(String::valueOf).collect(Collectors.joining(","));
+    }
+}

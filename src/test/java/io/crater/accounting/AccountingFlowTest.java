@@ -1,0 +1,356 @@
+package io.crater.accounting;
+
+import static io.crater.Api.admin;
+import static io.crater.Api.as;
+import static io.crater.job.Flows.line;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.crater.Api;
+import io.crater.Db;
+import io.crater.job.Flows;
+import io.crater.policy.PriceBook;
+import io.crater.policy.Settlement;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Accounting end to end: prices set by a platform admin, a job's held time charged exactly from its usage intervals,
+ * a ledger whose balances are the sums of their entries, budgets that hold jobs back with their numbers until a
+ * top-up, reports with hand-computed figures and their CSV, and who may see and change what.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = io.crater.CraterTestResource.class, restrictToAnnotatedClass = false)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AccountingFlowTest {
+
+    static final String PW = "Ledger-pass-2026";
+    static final String RTX = "nvidia-rtx-4090";
+
+    static Map<String, Object> job(String name, int gpus, String timeLimit) {
+        Map<String, Object> m = new HashMap<>(Map.of(
+                "name",
+                name,
+                "kind",
+                "custom",
+                "image",
+                "python:3.12",
+                "command",
+                List.of("python", "train.py"),
+                "resources",
+                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", RTX, "accelerators", gpus)));
+        m.put("timeLimit", timeLimit);
+        return m;
+    }
+
+    /** Settles now; a run another replica (or the minute's own run) holds is waited out. */
+    static JsonPath settle() {
+        JsonPath[] run = new JsonPath[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            run[0] = admin().post("/api/v1/accounting/settle")
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
+            return run[0].getLong("run") > 0;
+        });
+        return run[0];
+    }
+
+    static void price(String resource, String perHour) {
+        admin().body(Map.of("resource", resource, "pricePerHour", perHour))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(201)
+                .body("pricePerHour", equalTo(perHour));
+    }
+
+    @Test
+    @Order(1)
+    void pricesAreSetByPlatformAdminsOnlyAndBadOnesChangeNothing() {
+        String member = Api.user("ac.mia", PW);
+        as(member)
+                .body(Map.of("resource", RTX, "pricePerHour", "1"))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotPlatformAdmin"));
+        admin().body(Map.of("resource", RTX, "pricePerHour", "-1"))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("pricePerHour"));
+        admin().body(Map.of("resource", RTX, "pricePerHour", "1.1234567"))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(400)
+                .body("errors.message", hasItem("at most 6 decimals"));
+        admin().body(Map.of("resource", RTX, "pricePerHour", "1", "effectiveFrom", "2020-01-01T00:00:00Z"))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("effectiveFrom"));
+        as(member)
+                .get("/api/v1/accounting/prices")
+                .then()
+                .statusCode(200)
+                .body("current.resource", org.hamcrest.Matchers.not(hasItem(RTX)));
+
+        price(RTX, "2.5");
+        price("cpu", "0.04");
+        price("memory", "0.005");
+        as(member)
+                .get("/api/v1/accounting/prices")
+                .then()
+                .statusCode(200)
+                .body("currency", equalTo("points"))
+                .body("current.resource", org.hamcrest.Matchers.hasItems("cpu", "memory", RTX))
+                .body("current.find { it.resource == 'memory' }.unit", equalTo("GiB-hour"))
+                .body("current.find { it.resource == '" + RTX + "' }.unit", equalTo("device-hour"))
+                .body(
+                        "history.findAll { it.resource == '" + RTX + "' }.pricePerHour",
+                        org.hamcrest.Matchers.contains("2.5"));
+    }
+
+    @Test
+    @Order(2)
+    void aJobIsChargedExactlyWhatItHeldAndTheLedgerBalances() throws Exception {
+        String owner = Api.user("ac.oli", PW);
+        Flows.account(
+                "ac-team",
+                List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ac.oli");
+        String id = Flows.submit(owner, "ac-team", job("charged", 2, "1h"));
+        Flows.awaitRunning(owner, id);
+        Thread.sleep(1500); // it holds for a while
+        as(owner).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, id)));
+        settle();
+
+        // Exactly what the intervals say: 2 GPUs, 2 cores and 8 GiB from admission to the end, at the prices.
+        PriceBook book = new PriceBook(List.of(
+                new PriceBook.Price(RTX, 2_500_000, Instant.EPOCH),
+                new PriceBook.Price("cpu", 40_000, Instant.EPOCH),
+                new PriceBook.Price("memory", 5_000, Instant.EPOCH)));
+        long expected = 0;
+        int intervals = 0;
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement(
+                        "SELECT u.resource, u.milli, u.started_at, u.ended_at,"
+                                + " u.charged_micros FROM usage_intervals u JOIN jobs j ON j.id = u.job_id WHERE j.public_id = ?")) {
+            s.setString(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    intervals++;
+                    Instant from = rs.getTimestamp(3).toInstant();
+                    Instant to = rs.getTimestamp(4).toInstant();
+                    long cost = Settlement.cumulative(
+                            new Settlement.Holding(rs.getString(1), rs.getLong(2)), from, to, book, 1000);
+                    assertThat(rs.getLong(5))
+                            .as("charged for %s", rs.getString(1))
+                            .isEqualTo(cost);
+                    expected += cost;
+                }
+            }
+        }
+        assertThat(intervals).as("cpu, memory and the model").isEqualTo(3);
+        assertThat(expected).isPositive();
+
+        JsonPath ledger = as(owner)
+                .get("/api/v1/accounting/accounts/ac-team/ledger")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        List<Long> charges = ledger.getList("items.findAll { it.kind == 'charge' }.amountMicros", Long.class);
+        assertThat(charges.stream().mapToLong(Long::longValue).sum()).isEqualTo(-expected);
+        assertThat(ledger.getList("items.job", String.class)).containsOnly(id);
+
+        JsonPath money = as(owner)
+                .get("/api/v1/accounting/accounts/ac-team/budget")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(money.getLong("balanceMicros")).isEqualTo(-expected);
+        assertThat(money.getLong("spentMicros")).isEqualTo(expected);
+        assertThat(money.getString("budget")).isNull();
+
+        // Settling again charges nothing twice.
+        settle();
+        assertThat(as(owner)
+                        .get("/api/v1/accounting/accounts/ac-team/budget")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getLong("balanceMicros"))
+                .isEqualTo(-expected);
+
+        admin().get("/api/v1/accounting/check")
+                .then()
+                .statusCode(200)
+                .body("sum", equalTo(0))
+                .body("mismatched", org.hamcrest.Matchers.empty());
+    }
+
+    @Test
+    @Order(3)
+    void aBudgetHoldsAJobBackWithItsNumbersUntilATopUp() {
+        String owner = Api.user("ac.bea", PW);
+        String stranger = Api.user("ac.sam", PW);
+        Flows.account(
+                "ac-budget",
+                List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ac.bea");
+        as(owner)
+                .body(Map.of("amount", "10"))
+                .put("/api/v1/accounting/accounts/ac-budget/budget")
+                .then()
+                .statusCode(403);
+        admin().body(Map.of("amount", "ten", "period", "year", "policy", "maybe"))
+                .put("/api/v1/accounting/accounts/ac-budget/budget")
+                .then()
+                .statusCode(400)
+                .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder("amount", "period", "policy"));
+        admin().body(Map.of("amount", "1", "period", "month", "policy", "hard"))
+                .put("/api/v1/accounting/accounts/ac-budget/budget")
+                .then()
+                .statusCode(200)
+                .body("balanceMicros", equalTo(1_000_000))
+                .body("budget.policy", equalTo("hard"));
+        as(stranger).get("/api/v1/accounting/accounts/ac-budget/budget").then().statusCode(403);
+
+        // 2 GPUs for 2 h at 2.5 is 10, far beyond the 1 left: the job waits and says so with the numbers.
+        String id = Flows.submit(owner, "ac-budget", job("costly", 2, "2h"));
+        try {
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                JsonPath j =
+                        as(owner).get("/api/v1/jobs/" + id).then().extract().jsonPath();
+                assertThat(j.getString("job.state")).isEqualTo("Queued");
+                assertThat(j.getList("job.reasons.code", String.class)).contains("BudgetExhausted");
+                Map<String, Object> numbers = j.getMap("job.reasons.find { it.code == 'BudgetExhausted' }.numbers");
+                assertThat(((Number) numbers.get("remainingMicros")).longValue())
+                        .isEqualTo(1_000_000L);
+                // 2 × 2.5 + 2 cores × 0.04 + 8 GiB × 0.005 per hour, for 2 hours
+                assertThat(((Number) numbers.get("projectedMicros")).longValue())
+                        .isEqualTo(2 * (5_000_000L + 80_000 + 40_000));
+            });
+
+            // A retried top-up posts once.
+            for (int i = 0; i < 2; i++) {
+                admin().header("Idempotency-Key", "ac-budget-topup-1")
+                        .body(Map.of("amount", "20", "note", "grant 42"))
+                        .post("/api/v1/accounting/accounts/ac-budget/budget/top-ups")
+                        .then()
+                        .statusCode(200)
+                        .body("balanceMicros", equalTo(21_000_000));
+            }
+            Flows.awaitRunning(owner, id);
+        } finally {
+            as(owner).post("/api/v1/jobs/" + id + "/stop");
+        }
+    }
+
+    @Test
+    @Order(4)
+    void reportsAddUpAFixedHistoryAndExportCsv() throws Exception {
+        String owner = Api.user("ac.rex", PW);
+        String other = Api.user("ac.ida", PW);
+        Flows.account(
+                "ac-report",
+                List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ac.rex",
+                "ac.ida");
+        String id = Flows.submit(owner, "ac-report", job("history", 1, "1h"));
+        Flows.awaitRunning(owner, id);
+        as(owner).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, id)));
+        settle();
+        // A fixed history beside it: 3 GPUs held for exactly 2 hours, a week ago, by the same job.
+        Instant start = Instant.parse("2026-11-20T10:00:00Z");
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement("INSERT INTO usage_intervals (job_id, account_id, user_id,"
+                        + " resource, milli, backfill, started_at, ended_at, charged_until) SELECT id, account_id,"
+                        + " user_id, ?, 3000, false, ?, ?, ? FROM jobs WHERE public_id = ?")) {
+            s.setString(1, RTX);
+            s.setTimestamp(2, Timestamp.from(start));
+            s.setTimestamp(3, Timestamp.from(start.plus(Duration.ofHours(2))));
+            s.setTimestamp(4, Timestamp.from(start));
+            s.setString(5, id);
+            assertThat(s.executeUpdate()).isEqualTo(1);
+        }
+        // The price then: none was in force before this class set it, so the history is free of charge; its
+        // held time counts all the same.
+        settle();
+        JsonPath report = as(owner)
+                .queryParam("account", "ac-report")
+                .queryParam("from", "2026-11-20")
+                .queryParam("to", "2026-11-21")
+                .queryParam("by", "day")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(report.getList("rows.key", String.class)).containsExactly("2026-11-20");
+        assertThat(report.getDouble("rows[0].held")).isEqualTo(6.0);
+        assertThat(report.getString("rows[0].unit")).isEqualTo("device-hours");
+        assertThat(report.getLong("totalMicros")).isZero();
+
+        // A member sees only their own usage; grouping by account is for admins.
+        JsonPath theirs = as(other)
+                .queryParam("account", "ac-report")
+                .queryParam("by", "user")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(theirs.getList("rows")).isEmpty();
+        as(other)
+                .queryParam("by", "account")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(403);
+        as(other)
+                .queryParam("account", "ac-report")
+                .queryParam("from", "yesterday")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("from"));
+
+        String csv = as(owner)
+                .queryParam("account", "ac-report")
+                .queryParam("by", "user")
+                .queryParam("format", "csv")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(200)
+                .contentType(org.hamcrest.Matchers.startsWith("text/csv"))
+                .extract()
+                .asString();
+        List<String> lines = new ArrayList<>(List.of(csv.split("\r\n")));
+        assertThat(lines.get(0)).isEqualTo("account,from,to,group,resource,unit,held,cost,currency");
+        assertThat(lines.subList(1, lines.size())).allMatch(l -> l.startsWith("ac-report,") && l.contains(",ac.rex,"));
+        assertThat(lines.subList(1, lines.size()).stream().map(l -> l.split(",")[4]))
+                .contains("cpu", "memory", RTX);
+    }
+}
