@@ -23,10 +23,10 @@ test: browsers notebook test-ui ## Run every test: Java unit and integration tes
 	$(MVN) verify
 
 bench: ## Print performance figures of this machine (API, admission, job list at 100k jobs, Kueue's whole baseline trace, about 8 min); see docs/benchmarks.md
-	set -o pipefail; $(MVN) test -Dtest='*Bench' -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
+	set -o pipefail; $(MVN) test -Dtest='*Bench' -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive|accounting)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
 
 bench-large: ## Replay Kueue's large-scale trace (50,000 jobs, 1,000 accounts) against Crater; see docs/benchmarks.md
-	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dtrace.patience=3600 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
+	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dtrace.patience=3600 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive|accounting)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
 
 test-ui: ## Run the console's unit tests (Vitest)
 	cd $(WEBUI) && npm ci --no-audit --no-fund && npm test

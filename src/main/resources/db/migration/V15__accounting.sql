@@ -86,9 +86,22 @@ CREATE TABLE usage_hourly (
     user_id      BIGINT NOT NULL REFERENCES users (id),
     resource     TEXT NOT NULL,
     hour         TIMESTAMPTZ NOT NULL,
-    held_milli_s BIGINT NOT NULL,
+    held_milli_s NUMERIC(38, 0) NOT NULL,
     cost_micros  BIGINT NOT NULL,
     PRIMARY KEY (account_id, hour, user_id, resource)
+);
+-- A cluster-wide report reads the hours at its edges of every account.
+CREATE INDEX usage_hourly_hour ON usage_hourly (hour);
+
+-- The same per local day (in crater.accounting.zone): what reports over long spans read.
+CREATE TABLE usage_daily (
+    account_id   BIGINT NOT NULL REFERENCES accounts (id),
+    user_id      BIGINT NOT NULL REFERENCES users (id),
+    resource     TEXT NOT NULL,
+    day          DATE NOT NULL,
+    held_milli_s NUMERIC(38, 0) NOT NULL,
+    cost_micros  BIGINT NOT NULL,
+    PRIMARY KEY (account_id, day, user_id, resource)
 );
 
 -- One row: settlement takes it FOR UPDATE SKIP LOCKED, so one replica at a time settles, each window once.

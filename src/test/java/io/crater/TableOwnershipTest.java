@@ -64,6 +64,7 @@ class TableOwnershipTest {
                             "ledger_balances",
                             "budgets",
                             "usage_hourly",
+                            "usage_daily",
                             "settlement_state")));
 
     /** SQL that still names another feature's tables, per file: to move behind the owner's service. */

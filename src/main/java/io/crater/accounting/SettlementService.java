@@ -137,11 +137,12 @@ public class SettlementService {
      * pages its intervals span) and its hourly rows.
      */
     private Uni<Run> pages(PriceBook book, Instant to, long run) {
-        Batch batch = new Batch(book, to, run, config.backfillFactorPerMille());
+        Batch batch = new Batch(book, to, run, config.backfillFactorPerMille(), config.zone());
         return page(batch, 0L).flatMap(v -> {
             List<Ledger.Posting> postings = batch.postings();
             return ledger.post(postings)
-                    .flatMap(n -> rollup(batch.hours))
+                    .flatMap(n -> rollup(batch.hours, "usage_hourly", "hour", "timestamptz"))
+                    .flatMap(n -> rollup(batch.days, "usage_daily", "day", "date"))
                     .map(x -> new Run(run, batch.charged, postings.size(), batch.total, to, List.of()));
         });
     }
@@ -164,7 +165,7 @@ public class SettlementService {
         });
     }
 
-    private static Uni<Void> rollup(Map<List<Object>, long[]> hours) {
+    private static Uni<Void> rollup(Map<List<Object>, Object[]> hours, String table, String column, String type) {
         if (hours.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -183,12 +184,14 @@ public class SettlementService {
                 "cost",
                 v[1])));
         return Sql.update(
-                        "INSERT INTO usage_hourly (account_id, user_id, resource, hour, held_milli_s, cost_micros)"
+                        "INSERT INTO " + table + " (account_id, user_id, resource, " + column
+                                + ", held_milli_s, cost_micros)"
                                 + " SELECT account, usr, resource, hour, held, cost FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))"
-                                + " AS x(account bigint, usr bigint, resource text, hour timestamptz, held bigint, cost bigint)"
-                                + " ON CONFLICT (account_id, hour, user_id, resource) DO UPDATE SET"
-                                + " held_milli_s = usage_hourly.held_milli_s + EXCLUDED.held_milli_s,"
-                                + " cost_micros = usage_hourly.cost_micros + EXCLUDED.cost_micros",
+                                + " AS x(account bigint, usr bigint, resource text, hour " + type
+                                + ", held numeric, cost bigint)"
+                                + " ON CONFLICT (account_id, " + column + ", user_id, resource) DO UPDATE SET"
+                                + " held_milli_s = " + table + ".held_milli_s + EXCLUDED.held_milli_s,"
+                                + " cost_micros = " + table + ".cost_micros + EXCLUDED.cost_micros",
                         io.crater.platform.Json.write(rows))
                 .replaceWithVoid();
     }
@@ -203,11 +206,16 @@ public class SettlementService {
         /** Per job: account, user, public id, net cost, window start. */
         final Map<Long, Object[]> jobs = new LinkedHashMap<>();
         /** Per (account, user, resource, hour): held milli-unit-seconds and cost. */
-        final Map<List<Object>, long[]> hours = new HashMap<>();
+        final Map<List<Object>, Object[]> hours = new HashMap<>();
+        /** The same per local day. */
+        final Map<List<Object>, Object[]> days = new HashMap<>();
+
+        final java.time.ZoneId zone;
 
         long total;
 
-        Batch(PriceBook book, Instant to, long run, int backfillFactor) {
+        Batch(PriceBook book, Instant to, long run, int backfillFactor, java.time.ZoneId zone) {
+            this.zone = zone;
             this.book = book;
             this.to = to;
             this.run = run;
@@ -243,19 +251,37 @@ public class SettlementService {
             return i.charged(target, i.chargedMicros() + cost);
         }
 
+        /** Adds [a, b) to the hourly and daily rows, cut at every hour and every local midnight. */
         private void hours(JobHoldings.Interval i, Settlement.Holding h, int factor, Instant a, Instant b, long sign) {
-            Instant hour = a.truncatedTo(ChronoUnit.HOURS);
-            while (hour.isBefore(b)) {
-                Instant next = hour.plus(1, ChronoUnit.HOURS);
-                Instant p = a.isAfter(hour) ? a : hour;
-                Instant q = b.isBefore(next) ? b : next;
-                long held = Math.multiplyExact(i.milli(), Duration.between(p, q).toMillis()) / 1000;
+            Instant p = a;
+            while (p.isBefore(b)) {
+                Instant hour = p.truncatedTo(ChronoUnit.HOURS);
+                java.time.LocalDate day = p.atZone(zone).toLocalDate();
+                Instant next = min(
+                        hour.plus(1, ChronoUnit.HOURS),
+                        day.plusDays(1).atStartOfDay(zone).toInstant());
+                Instant q = min(b, next);
+                // Memory is held in milli-bytes: a large one held for an hour overflows a long.
+                java.math.BigInteger held = java.math.BigInteger.valueOf(i.milli())
+                        .multiply(java.math.BigInteger.valueOf(
+                                Duration.between(p, q).toMillis()))
+                        .divide(java.math.BigInteger.valueOf(1000));
                 long cost = Settlement.window(h, i.startedAt(), p, q, book, factor);
-                long[] v = hours.computeIfAbsent(List.of(i.account(), i.user(), i.resource(), hour), k -> new long[2]);
-                v[0] += sign * held;
-                v[1] += sign * cost;
-                hour = next;
+                add(hours, List.of(i.account(), i.user(), i.resource(), hour), sign, held, cost);
+                add(days, List.of(i.account(), i.user(), i.resource(), day), sign, held, cost);
+                p = q;
             }
+        }
+
+        private static Instant min(Instant x, Instant y) {
+            return x.isBefore(y) ? x : y;
+        }
+
+        private static void add(
+                Map<List<Object>, Object[]> rows, List<Object> key, long sign, java.math.BigInteger held, long cost) {
+            Object[] v = rows.computeIfAbsent(key, k -> new Object[] {java.math.BigInteger.ZERO, 0L});
+            v[0] = ((java.math.BigInteger) v[0]).add(sign > 0 ? held : held.negate());
+            v[1] = (Long) v[1] + sign * cost;
         }
 
         /** One charge (or refund) per job of the page with a net amount. */

@@ -109,7 +109,7 @@ public class UsageReports {
                     (String) r[0],
                     resource,
                     PriceService.unit(resource).replace("-hour", "-hours"),
-                    unitHours(resource, ((Number) r[2]).longValue()),
+                    unitHours(resource, new java.math.BigDecimal(r[2].toString())),
                     Money.format(cost),
                     cost));
         }
@@ -117,38 +117,66 @@ public class UsageReports {
     }
 
     /** Unit-hours of milli-unit-seconds, to a thousandth. */
-    static double unitHours(String resource, long milliSeconds) {
-        double units = milliSeconds / 1000.0 / 3600.0;
+    static double unitHours(String resource, java.math.BigDecimal milliSeconds) {
+        double units = milliSeconds.doubleValue() / 1000.0 / 3600.0;
         if (resource.equals("memory")) {
             units = units / (1L << 30);
         }
         return Math.round(units * 1000) / 1000.0;
     }
 
+    /**
+     * The rows of a span: whole local days from the daily rollup, the hours before the first and after the last whole
+     * day from the hourly one, grouped by {@code by} and resource.
+     */
     private Uni<List<Object[]>> rows(Long account, Long user, Instant from, Instant to, String by) {
-        String zone = config.zone().getId();
-        String key = switch (by) {
-            case "user" -> "CAST(user_id AS text)";
-            case "account" -> "CAST(account_id AS text)";
-            case "day" -> "to_char(hour AT TIME ZONE '" + zone + "', 'YYYY-MM-DD')";
-            case "month" -> "to_char(hour AT TIME ZONE '" + zone + "', 'YYYY-MM')";
-            default -> "''";
-        };
-        List<Object> params = new ArrayList<>(List.of(from, to));
-        StringBuilder where = new StringBuilder(
-                " WHERE hour >= date_trunc('hour', CAST(?1 AS timestamptz)) AND hour < CAST(?2 AS timestamptz)");
+        ZoneId zone = config.zone();
+        java.time.LocalDate firstDay = from.atZone(zone).toLocalDate();
+        if (firstDay.atStartOfDay(zone).toInstant().isBefore(from)) {
+            firstDay = firstDay.plusDays(1);
+        }
+        java.time.LocalDate endDay = to.atZone(zone).toLocalDate();
+        Instant daysFrom = firstDay.atStartOfDay(zone).toInstant();
+        Instant daysTo = endDay.atStartOfDay(zone).toInstant();
+        if (!daysFrom.isBefore(daysTo)) {
+            daysFrom = to;
+            daysTo = to;
+            firstDay = endDay;
+        }
+        String tz = zone.getId();
+        String hourKey = key(by, "to_char(hour AT TIME ZONE '" + tz + "', ");
+        String dayKey = key(by, "to_char(day, ");
+        List<Object> params = new ArrayList<>(List.of(from, daysFrom, daysTo, to, firstDay, endDay));
+        StringBuilder who = new StringBuilder();
         if (account != null) {
             params.add(account);
-            where.append(" AND account_id = ?").append(params.size());
+            who.append(" AND account_id = ?").append(params.size());
         }
         if (user != null) {
             params.add(user);
-            where.append(" AND user_id = ?").append(params.size());
+            who.append(" AND user_id = ?").append(params.size());
         }
         return Sql.rows(
-                "SELECT " + key + " AS k, resource, sum(held_milli_s), sum(cost_micros) FROM usage_hourly" + where
-                        + " GROUP BY k, resource ORDER BY k, resource",
+                "SELECT k, resource, sum(held), sum(cost) FROM ("
+                        + "SELECT " + hourKey + " AS k, resource, held_milli_s AS held, cost_micros AS cost"
+                        + " FROM usage_hourly WHERE ((hour >= date_trunc('hour', CAST(?1 AS timestamptz))"
+                        + " AND hour < CAST(?2 AS timestamptz)) OR (hour >= CAST(?3 AS timestamptz)"
+                        + " AND hour < CAST(?4 AS timestamptz)))" + who
+                        + " UNION ALL SELECT " + dayKey + " AS k, resource, held_milli_s, cost_micros FROM usage_daily"
+                        + " WHERE day >= CAST(?5 AS date) AND day < CAST(?6 AS date)" + who
+                        + ") x GROUP BY k, resource ORDER BY k, resource",
                 params.toArray());
+    }
+
+    /** The group key's SQL, given how a time column is formatted ({@code to_char(<column>, }). */
+    private static String key(String by, String toChar) {
+        return switch (by) {
+            case "user" -> "CAST(user_id AS text)";
+            case "account" -> "CAST(account_id AS text)";
+            case "day" -> toChar + "'YYYY-MM-DD')";
+            case "month" -> toChar + "'YYYY-MM')";
+            default -> "''";
+        };
     }
 
     /** Replaces user and account ids in the keys by their names. */
