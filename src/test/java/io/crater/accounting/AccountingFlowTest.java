@@ -353,4 +353,57 @@ class AccountingFlowTest {
         assertThat(lines.subList(1, lines.size()).stream().map(l -> l.split(",")[4]))
                 .contains("cpu", "memory", RTX);
     }
+
+    @Test
+    @Order(5)
+    void aSoftBudgetWarnsOnlyAndAStopBudgetStopsRunningJobsAfterItsGrace() {
+        String owner = Api.user("ac.sol", PW);
+        Flows.account(
+                "ac-policies",
+                List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ac.sol");
+        // Soft: far over the budget, and admitted all the same.
+        admin().body(Map.of("amount", "0.5", "policy", "soft"))
+                .put("/api/v1/accounting/accounts/ac-policies/budget")
+                .then()
+                .statusCode(200);
+        String soft = Flows.submit(owner, "ac-policies", job("soft", 1, "1h"));
+        try {
+            Flows.awaitRunning(owner, soft);
+        } finally {
+            as(owner).post("/api/v1/jobs/" + soft + "/stop");
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, soft)));
+
+        // Stop: the job fits when it starts; once the budget is gone for the grace (1 s here) it is stopped.
+        admin().body(Map.of("amount", "50", "policy", "stop"))
+                .put("/api/v1/accounting/accounts/ac-policies/budget")
+                .then()
+                .statusCode(200)
+                .body("balanceMicros", equalTo(50_000_000));
+        String stopped = Flows.submit(owner, "ac-policies", job("stopped", 1, "1h"));
+        try {
+            Flows.awaitRunning(owner, stopped);
+            admin().body(Map.of("amount", "0.000001", "policy", "stop"))
+                    .put("/api/v1/accounting/accounts/ac-policies/budget")
+                    .then()
+                    .statusCode(200);
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        settle();
+                        return "Stopped".equals(Flows.state(owner, stopped));
+                    });
+            JsonPath detail =
+                    as(owner).get("/api/v1/jobs/" + stopped).then().extract().jsonPath();
+            assertThat(detail.getList("history.reason", String.class)).contains("BudgetStopped");
+            assertThat(detail.getString("stateReason")).isEqualTo("BudgetStopped");
+        } finally {
+            as(owner).post("/api/v1/jobs/" + stopped + "/stop");
+        }
+        admin().get("/api/v1/accounting/check")
+                .then()
+                .statusCode(200)
+                .body("mismatched", org.hamcrest.Matchers.empty());
+    }
 }
