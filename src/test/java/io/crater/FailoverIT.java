@@ -50,7 +50,9 @@ class FailoverIT {
                     "CRATER_CLUSTER_MODE", "kubernetes",
                     "KUBERNETES_MASTER", api,
                     "KUBERNETES_AUTH_TRYKUBECONFIG", "false",
-                    "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+                    "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
+                    // Both replicas settle every 2 s, so the kill lands while settlement runs too.
+                    "CRATER_ACCOUNTING_SETTLE_EVERY", "2s");
             try (PackagedApp a = new PackagedApp(base.resolve("a"), "server", env, "Console: http://").start();
                     PackagedApp b = new PackagedApp(base.resolve("b"), "server", env, "Console: http://").start()) {
                 String[] admin = a.initialAdmin();
@@ -155,6 +157,7 @@ class FailoverIT {
                         .isEqualTo(total - QUOTA);
                 assertThat(count(db, "SELECT epoch FROM leader_epochs WHERE name = 'admission'"))
                         .isGreaterThanOrEqualTo(2);
+                settledExactlyOnce(db);
                 try (KubernetesClient k8s = KubeClients.forUrl(api)) {
                     List<VolcanoJob> created = k8s.resources(VolcanoJob.class)
                             .inNamespace("crater-jobs")
@@ -168,6 +171,57 @@ class FailoverIT {
                         submitted.get(), retried.get(), takeoverMs, QUOTA, admittedMs, maxUsed.get() / 1000);
             }
         }
+    }
+
+    /**
+     * Every interval is charged exactly its cost up to where it was charged, the ledger holds exactly those charges
+     * (none twice, none lost, across the replicas and the kill), and every balance is the sum of its entries.
+     */
+    static void settledExactlyOnce(EmbeddedDatabase db) throws Exception {
+        long runs = count(db, "SELECT runs FROM settlement_state");
+        assertThat(runs).as("settlement runs").isGreaterThanOrEqualTo(3);
+        long intervals = 0;
+        long charged = 0;
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT u.milli, u.started_at, u.charged_until, u.charged_micros,"
+                        + " p.effective_from FROM usage_intervals u, prices p WHERE u.resource = 'nvidia-a100-80gb'"
+                        + " AND p.resource = u.resource")) {
+            while (rs.next()) {
+                intervals++;
+                java.time.Instant from = rs.getTimestamp(2).toInstant();
+                java.time.Instant priced = rs.getTimestamp(5).toInstant();
+                io.crater.policy.PriceBook real = new io.crater.policy.PriceBook(
+                        List.of(new io.crater.policy.PriceBook.Price("nvidia-a100-80gb", 2_500_000, priced)));
+                long cost = io.crater.policy.Settlement.cumulative(
+                        new io.crater.policy.Settlement.Holding("nvidia-a100-80gb", rs.getLong(1)),
+                        from,
+                        rs.getTimestamp(3).toInstant(),
+                        real,
+                        1000);
+                assertThat(rs.getLong(4)).as("an interval's charge").isEqualTo(cost);
+                charged += cost;
+            }
+        }
+        assertThat(intervals).as("A100 intervals").isEqualTo(QUOTA);
+        assertThat(charged).as("what the jobs held cost").isPositive();
+        long gpuShare = count(
+                db,
+                "SELECT COALESCE(sum(charged_micros), 0) FROM usage_intervals WHERE resource <> 'nvidia-a100-80gb'");
+        assertThat(count(
+                        db,
+                        "SELECT -COALESCE(sum(amount_micros), 0) FROM ledger_entries WHERE book LIKE 'account:%'"
+                                + " AND kind IN ('charge', 'refund')"))
+                .as("the ledger's charges")
+                .isEqualTo(charged + gpuShare);
+        assertThat(count(
+                        db,
+                        "SELECT count(*) FROM ledger_balances b WHERE balance <> (SELECT COALESCE(sum(amount_micros), 0)"
+                                + " FROM ledger_entries e WHERE e.book = b.book)"))
+                .as("balances that are not the sum of their entries")
+                .isZero();
+        assertThat(count(db, "SELECT COALESCE(sum(balance), 0) FROM ledger_balances"))
+                .isZero();
     }
 
     static long gpusInUse(EmbeddedDatabase db) throws Exception {
@@ -220,6 +274,13 @@ class FailoverIT {
                                 + "{\"resource\":\"cpu\",\"guaranteed\":\"200\",\"max\":\"200\"},"
                                 + "{\"resource\":\"memory\",\"guaranteed\":\"1Ti\",\"max\":\"1Ti\"}]}"),
                 200);
+        expect(
+                post(
+                        app,
+                        "/api/v1/accounting/prices",
+                        token,
+                        "{\"resource\":\"nvidia-a100-80gb\",\"pricePerHour\":\"2.5\"}"),
+                201);
         for (int i = 0; i < 4; i++) {
             expect(
                     post(
