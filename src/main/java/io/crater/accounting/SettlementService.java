@@ -58,6 +58,9 @@ public class SettlementService {
     io.crater.job.JobStops stops;
 
     @Inject
+    AccountingMetrics metrics;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -117,6 +120,7 @@ public class SettlementService {
                                                     done.chargedMicros(),
                                                     to,
                                                     stopped)))
+                                    .call(done -> metrics.refresh())
                                     .call(done -> Sql.update(
                                             "UPDATE settlement_state SET settled_until = GREATEST(settled_until, ?1), runs = ?2"
                                                     + " WHERE name = 'settlement'",

@@ -115,6 +115,12 @@ public final class JobHoldings {
                 accountId);
     }
 
+    /** What every account's running jobs hold now: account id, resource, milli-units. */
+    public static Uni<List<Object[]>> openHoldingsByAccount() {
+        return Sql.rows("SELECT account_id, resource, sum(milli) FROM usage_intervals WHERE ended_at IS NULL"
+                + " GROUP BY account_id, resource ORDER BY account_id, resource");
+    }
+
     /** The running jobs of an account not asked to stop yet: ids and public ids. */
     public static Uni<List<Object[]>> running(long accountId) {
         return Sql.rows(

@@ -203,6 +203,13 @@ class AccountingFlowTest {
                         .getLong("balanceMicros"))
                 .isEqualTo(-expected);
 
+        // The balance is a metric too, by the account's slug.
+        String metrics = io.restassured.RestAssured.get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertThat(metrics).contains("crater_account_balance{account=\"ac-team\"} " + (-expected / 1_000_000.0));
         admin().get("/api/v1/accounting/check")
                 .then()
                 .statusCode(200)

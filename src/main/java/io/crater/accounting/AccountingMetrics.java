@@ -1,0 +1,82 @@
+package io.crater.accounting;
+
+import io.crater.account.AccountService;
+import io.crater.job.JobHoldings;
+import io.crater.platform.Sql;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Accounting's figures at {@code /q/metrics}, refreshed after each settlement run: every account's balance (what its
+ * budget has left, or minus what it spent without one) and what its running jobs hold now per resource.
+ */
+@ApplicationScoped
+public class AccountingMetrics {
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    AccountService accounts;
+
+    private MultiGauge balance;
+    private MultiGauge held;
+
+    void onStart(@Observes StartupEvent event) {
+        balance = MultiGauge.builder("crater.account.balance")
+                .description(
+                        "What the account's book holds, in the currency's units (negative: spent beyond what was issued)")
+                .register(meters);
+        held = MultiGauge.builder("crater.account.held")
+                .description("What the account's running jobs hold now: devices, cores or GiB")
+                .register(meters);
+    }
+
+    /** Reads the balances and holdings and replaces the gauges' rows, in the caller's session. */
+    public Uni<Void> refresh() {
+        return Sql.rows("SELECT book, balance FROM ledger_balances WHERE book LIKE 'account:%'")
+                .flatMap(books -> JobHoldings.openHoldingsByAccount().flatMap(holdings -> {
+                    Set<Long> ids = new HashSet<>();
+                    books.forEach(r -> ids.add(Long.parseLong(((String) r[0]).substring("account:".length()))));
+                    holdings.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    return accounts.slugs(ids).invoke(slugs -> {
+                        List<MultiGauge.Row<?>> b = new ArrayList<>();
+                        for (Object[] r : books) {
+                            long id = Long.parseLong(((String) r[0]).substring("account:".length()));
+                            b.add(MultiGauge.Row.of(
+                                    Tags.of("account", slugs.getOrDefault(id, String.valueOf(id))),
+                                    Sql.longOf(r[1]) / 1_000_000.0));
+                        }
+                        List<MultiGauge.Row<?>> h = new ArrayList<>();
+                        for (Object[] r : holdings) {
+                            long id = Sql.longOf(r[0]);
+                            String resource = (String) r[1];
+                            double milli = ((Number) r[2]).doubleValue();
+                            double units = resource.equals("memory") ? milli / 1000 / (1L << 30) : milli / 1000;
+                            h.add(MultiGauge.Row.of(
+                                    Tags.of(
+                                            "account",
+                                            slugs.getOrDefault(id, String.valueOf(id)),
+                                            "resource",
+                                            resource),
+                                    units));
+                        }
+                        if (balance != null) {
+                            balance.register(b, true);
+                            held.register(h, true);
+                        }
+                    });
+                }))
+                .replaceWithVoid();
+    }
+}
