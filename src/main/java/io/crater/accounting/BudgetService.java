@@ -133,7 +133,9 @@ public class BudgetService {
                                                 + " amount_micros = EXCLUDED.amount_micros, policy = EXCLUDED.policy,"
                                                 + " renewal = EXCLUDED.renewal, period_start = EXCLUDED.period_start,"
                                                 + " period_end = EXCLUDED.period_end, notified_percent = 0,"
-                                                + " exhausted_at = NULL, updated_at = now(), updated_by = EXCLUDED.updated_by",
+                                                + " exhausted_at = CASE WHEN budgets.period = EXCLUDED.period"
+                                                + " THEN budgets.exhausted_at END, updated_at = now(),"
+                                                + " updated_by = EXCLUDED.updated_by",
                                         a.id(),
                                         period.name().toLowerCase(),
                                         amount.micros(),
@@ -143,12 +145,22 @@ public class BudgetService {
                                         span.end(),
                                         by)
                                 .flatMap(n -> ledger.balance(a.id()))
-                                .flatMap(balance -> ledger.post(startPeriod(
-                                        a.id(),
-                                        balance,
-                                        amount.micros(),
-                                        "budget:" + a.id() + ":" + now.toEpochMilli(),
-                                        by)))
+                                .flatMap(balance -> ledger.post(
+                                        before.isPresent() && before.get().period() == period
+                                                // A change within the period keeps what was spent: only the
+                                                // difference of the amounts is posted.
+                                                ? adjust(
+                                                        a.id(),
+                                                        amount.micros()
+                                                                - before.get().amount(),
+                                                        now,
+                                                        by)
+                                                : startPeriod(
+                                                        a.id(),
+                                                        balance,
+                                                        amount.micros(),
+                                                        "budget:" + a.id() + ":" + now.toEpochMilli(),
+                                                        by)))
                                 .call(n -> audit.record(
                                         caller.actor(a.slug()),
                                         "budget.set",
@@ -199,6 +211,24 @@ public class BudgetService {
                     actor));
         }
         return out;
+    }
+
+    /** The transaction that changes a period's amount by {@code delta} (none when it is 0). */
+    static List<Ledger.Posting> adjust(long accountId, long delta, Instant now, String actor) {
+        return delta == 0
+                ? List.of()
+                : List.of(new Ledger.Posting(
+                        "adjust:" + accountId + ":" + now.toEpochMilli(),
+                        "adjust",
+                        accountId,
+                        null,
+                        null,
+                        Ledger.GRANTS,
+                        delta,
+                        null,
+                        null,
+                        "the budget's amount changed",
+                        actor));
     }
 
     /** Tops an account's budget up (platform admins); {@code key} makes a retried request post once. */

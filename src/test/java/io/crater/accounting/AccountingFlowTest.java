@@ -381,13 +381,17 @@ class AccountingFlowTest {
             as(owner).post("/api/v1/jobs/" + soft + "/stop");
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, soft)));
+        settle();
 
         // Stop: the job fits when it starts; once the budget is gone for the grace (1 s here) it is stopped.
         admin().body(Map.of("amount", "50", "policy", "stop"))
                 .put("/api/v1/accounting/accounts/ac-policies/budget")
                 .then()
                 .statusCode(200)
-                .body("balanceMicros", equalTo(50_000_000));
+                .body("budget.amountMicros", equalTo(50_000_000))
+                // Changed within the period: what the soft job spent stays spent.
+                .body("spentMicros", org.hamcrest.Matchers.greaterThan(0))
+                .body("balanceMicros", org.hamcrest.Matchers.lessThan(50_000_000));
         String stopped = Flows.submit(owner, "ac-policies", job("stopped", 1, "1h"));
         try {
             Flows.awaitRunning(owner, stopped);
