@@ -69,6 +69,11 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   AccountExpired: { args: { account: 'vision-lab', expiredAt: '2026-11-30T00:00:00Z' }, quotes: ['vision-lab', '2026-11-30'] },
   ModelNotApproved: { args: { model: 'nvidia-a100-80gb' }, quotes: ['NVIDIA A100 80GB'] },
   InvalidSpec: { quotes: [] },
+  WaitsForBudget: {
+    numbers: { remainingMicros: 1000000, projectedMicros: 10240000, periodEndsEpochSeconds: 1798761600 },
+    args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },
+    quotes: ['2027-01-01 00:00'],
+  },
   BudgetExhausted: {
     numbers: { remainingMicros: -250000, projectedMicros: 10240000, periodEndsEpochSeconds: 1798761600 },
     args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },

@@ -139,8 +139,22 @@ public class WaitService {
         }
         // holders() placed the admitted jobs whose pods are not bound yet onto the nodes, as admission reserves them.
         Forecast.Snapshot snapshot = new Forecast.Snapshot(nodes, w.accounts(), w.limits(), w.usage());
-        Forecast.Estimate e = Forecast.estimate(
-                now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS, config.agingTolerance());
+        Reason budget = reasons.stream()
+                .filter(r -> r.code().equals("BudgetExhausted"))
+                .findFirst()
+                .orElse(null);
+        // Capacity and quota say nothing of when money comes: a job held back by its budget has no start time.
+        Forecast.Estimate e = budget != null
+                ? new Forecast.Estimate(
+                        null,
+                        List.of(),
+                        io.crater.policy.ReasonCode.WaitsForBudget.reason(
+                                "it starts when the account's budget allows it: after a top-up, a larger budget or"
+                                        + " the next period",
+                                budget.numbers(),
+                                budget.args()))
+                : Forecast.estimate(
+                        now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS, config.agingTolerance());
         List<Reason> all = new ArrayList<>(reasons);
         if (reasons.stream().anyMatch(r -> r.code().equals("InsufficientCapacity"))) {
             Reason f = clusterReasons.fragmentation(targetChecked.pods());

@@ -36,6 +36,7 @@ public enum ReasonCode {
     WaitsForJobsWithoutTimeLimit,
     CannotStartOnIdleCluster,
     TooManyJobsAhead,
+    WaitsForBudget,
     BeyondHorizon;
 
     /** This code's reason. */

@@ -194,6 +194,9 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     case 'InvalidSpec':
       return t('jobs.reason.InvalidSpec');
+    case 'WaitsForBudget':
+      if (a.periodEnds) return t('jobs.reason.WaitsForBudget', { periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC' });
+      break;
     case 'BudgetExhausted':
       if (has(n, 'remainingMicros', 'projectedMicros') && a.currency && a.periodEnds)
         return t('jobs.reason.BudgetExhausted', {

@@ -260,6 +260,15 @@ class AccountingFlowTest {
                         .isEqualTo(2 * (5_000_000L + 80_000 + 40_000));
             });
 
+            // Its wait has no start time: capacity says nothing of when money comes.
+            as(owner)
+                    .get("/api/v1/jobs/" + id + "/wait")
+                    .then()
+                    .statusCode(200)
+                    .body("estimate.startBy", org.hamcrest.Matchers.nullValue())
+                    .body("estimate.unknown.code", equalTo("WaitsForBudget"))
+                    .body("estimate.unknown.numbers.projectedMicros", equalTo(10_240_000));
+
             // A retried top-up posts once.
             for (int i = 0; i < 2; i++) {
                 admin().header("Idempotency-Key", "ac-budget-topup-1")
