@@ -24,6 +24,8 @@ export interface RequestOptions {
   accept?: string;
   /** The account to act in for this request instead of the current one (X-Crater-Account). */
   account?: string;
+  /** Further request headers, e.g. an Idempotency-Key that makes a retried POST take effect once. */
+  headers?: Record<string, string>;
 }
 
 type UnauthorizedHandler = () => void;
@@ -67,7 +69,7 @@ export function refreshSession(): Promise<boolean> {
 
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json' };
+  const headers: Record<string, string> = { ...opts.headers, Accept: opts.accept ?? 'application/json' };
   if (method !== 'GET') headers[CSRF_HEADER] = CSRF_VALUE;
   const account = opts.account ?? getCurrentAccount();
   if (account) headers[ACCOUNT_HEADER] = account;

@@ -59,6 +59,9 @@ function SideNav() {
           <NavLink to="/admin/accelerators" data-testid="nav-accelerators" className={navClass}>
             {t('nav.accelerators')}
           </NavLink>
+          <NavLink to="/prices" data-testid="nav-prices" className={navClass}>
+            {t('nav.prices')}
+          </NavLink>
           <NavLink to="/admin/audit" data-testid="nav-audit" className={navClass}>
             {t('nav.audit')}
           </NavLink>

@@ -1,6 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { AccountDetailPage } from '../features/accounts/AccountDetailPage';
 import { AccountsPage } from '../features/accounts/AccountsPage';
+import { PricesPage } from '../features/accounting/PricesPage';
 import { AcceleratorModelsPage } from '../features/admin/AcceleratorModelsPage';
 import { AuditPage } from '../features/admin/AuditPage';
 import { AccountJobsPage, AdminJobsPage } from '../features/adminJobs/AdminJobsPage';
@@ -40,6 +41,7 @@ export const router = createBrowserRouter([
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'prices', element: <PricesPage /> },
       {
         path: 'admin/nodes',
         element: (

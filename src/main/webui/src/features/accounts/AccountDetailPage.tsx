@@ -11,6 +11,7 @@ import { Field, FormError, SuccessNote } from '../../components/common/Form';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
 import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
+import { BudgetSection } from '../accounting/BudgetSection';
 import { RequestForm } from '../approvals/RequestForm';
 import { useCurrentUser } from '../auth/session';
 import { NotFoundPage } from '../../app/NotFoundPage';
@@ -136,6 +137,7 @@ function AccountDetail({ account }: { account: Account }) {
       )}
       <QuotaSection account={account} platformAdmin={platformAdmin} onRequestGrant={() => setRequesting(true)} />
       <TimeLimitsSection slug={account.slug} />
+      <BudgetSection slug={account.slug} platformAdmin={platformAdmin} accountAdmin={account.myRole === 'admin'} />
       <MembersSection slug={account.slug} canManage={canManage} resources={resources} suggestUsers={platformAdmin} />
       <ArchiveSection account={account} platformAdmin={platformAdmin} />
       {editing && <EditAccountDialog account={account} onClose={() => setEditing(false)} />}

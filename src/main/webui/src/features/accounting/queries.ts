@@ -1,0 +1,27 @@
+import { queryOptions } from '@tanstack/react-query';
+import { getBudget, getPrices, getUsage, listLedger, type UsageParams } from '../../api/accounting';
+
+/** How many ledger entries the account page shows. */
+export const LEDGER_LIMIT = 50;
+
+/** Query-key factory for everything under /api/v1/accounting. */
+export const accountingKeys = {
+  all: ['accounting'] as const,
+  prices: () => [...accountingKeys.all, 'prices'] as const,
+  account: (slug: string) => [...accountingKeys.all, 'account', slug] as const,
+  budget: (slug: string) => [...accountingKeys.account(slug), 'budget'] as const,
+  ledger: (slug: string) => [...accountingKeys.account(slug), 'ledger'] as const,
+  usage: (params: UsageParams) => [...accountingKeys.account(params.account), 'usage', params] as const,
+};
+
+export const pricesQuery = () =>
+  queryOptions({ queryKey: accountingKeys.prices(), queryFn: ({ signal }) => getPrices(signal), staleTime: 60_000 });
+
+export const budgetQuery = (slug: string) =>
+  queryOptions({ queryKey: accountingKeys.budget(slug), queryFn: ({ signal }) => getBudget(slug, signal) });
+
+export const ledgerQuery = (slug: string) =>
+  queryOptions({ queryKey: accountingKeys.ledger(slug), queryFn: ({ signal }) => listLedger(slug, LEDGER_LIMIT, signal) });
+
+export const usageQuery = (params: UsageParams) =>
+  queryOptions({ queryKey: accountingKeys.usage(params), queryFn: ({ signal }) => getUsage(params, signal) });
