@@ -38,6 +38,15 @@ class BrowserIT {
         run("governance.mjs", "console-governance.png", Map.of());
     }
 
+    /**
+     * The admin sets a price and a budget in the console and downloads the month's usage as CSV; a member sees the
+     * balance, what was spent, the burn rate and the daily cost chart.
+     */
+    @Test
+    void anAdminPricesAndBudgetsAndAMemberSeesTheBill() throws Exception {
+        run("accounting.mjs", "console-accounting.png", Map.of());
+    }
+
     /** A user submits a job from the form (checked first), sees it run and succeed, then stops a second one. */
     @Test
     void userSubmitsWatchesAndStopsJobs() throws Exception {
