@@ -3,11 +3,11 @@ package io.crater.interactive;
 import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
 import io.crater.job.PodAccess;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.LocalPortForward;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.SocketAddress;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -15,11 +15,12 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Where the app proxy connects for a pod's port. Through {@code pods/portforward} (a forward from a loopback port
- * of Crater's, kept per pod and port while the pod exists), or to the pod's IP directly in a real cluster, where
- * Crater's NetworkPolicy lets only Crater in.
+ * Where the app proxy connects for a pod's port. Through {@code pods/portforward} (a loopback port of Crater's,
+ * kept per pod and port while the pod exists, each connection to it one forward opened by {@link PodTunnels}), or to
+ * the pod's IP directly in a real cluster, where Crater's NetworkPolicy lets only Crater in.
  */
 @ApplicationScoped
 public class PodConnector {
@@ -34,9 +35,12 @@ public class PodConnector {
     ClusterCache cache;
 
     @Inject
-    KubernetesClient client;
+    Vertx vertx;
 
-    private final Map<String, LocalPortForward> forwards = new ConcurrentHashMap<>();
+    @Inject
+    PodTunnels tunnels;
+
+    private final Map<String, NetServer> forwards = new ConcurrentHashMap<>();
 
     boolean portForward() {
         return switch (config.transport()) {
@@ -60,32 +64,24 @@ public class PodConnector {
                     : Uni.createFrom().item(SocketAddress.inetSocketAddress(port, ip));
         }
         String key = target.namespace() + "/" + target.pod() + ":" + port;
-        LocalPortForward open = forwards.get(key);
-        if (open != null && open.isAlive()) {
-            return Uni.createFrom().item(SocketAddress.inetSocketAddress(open.getLocalPort(), "127.0.0.1"));
+        NetServer open = forwards.get(key);
+        if (open != null) {
+            return Uni.createFrom().item(SocketAddress.inetSocketAddress(open.actualPort(), "127.0.0.1"));
         }
-        // Opening a forward waits on the API server: off the event loop.
+        NetServer fresh = vertx.createNetServer(
+                        new NetServerOptions().setHost("127.0.0.1").setPort(0))
+                .connectHandler(socket -> tunnels.serve(socket, target.namespace(), target.pod(), port));
         return Uni.createFrom()
-                .item(() -> {
-                    // Opened outside the map's lock; if another request opened one meanwhile, that one is kept.
-                    LocalPortForward fresh = client.pods()
-                            .inNamespace(target.namespace())
-                            .withName(target.pod())
-                            .portForward(port, java.net.InetAddress.getLoopbackAddress(), 0);
-                    LocalPortForward kept = forwards.merge(key, fresh, (old, f) -> {
-                        if (old.isAlive()) {
-                            return old;
-                        }
-                        close(old);
-                        return f;
-                    });
-                    if (kept != fresh) {
-                        close(fresh);
+                .completionStage(() -> fresh.listen().toCompletionStage())
+                .map(listening -> {
+                    // If another request opened one meanwhile, that one is kept.
+                    NetServer kept = forwards.putIfAbsent(key, listening);
+                    if (kept != null) {
+                        listening.close();
+                        return SocketAddress.inetSocketAddress(kept.actualPort(), "127.0.0.1");
                     }
-                    return kept;
-                })
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .map(f -> SocketAddress.inetSocketAddress(f.getLocalPort(), "127.0.0.1"));
+                    return SocketAddress.inetSocketAddress(listening.actualPort(), "127.0.0.1");
+                });
     }
 
     /** Closes the forwards of pods that are gone. */
@@ -96,7 +92,7 @@ public class PodConnector {
                     e.getKey().substring(e.getKey().indexOf('/') + 1, e.getKey().lastIndexOf(':'));
             boolean gone = cache.podsOfJob(podJob(pod)).stream()
                     .noneMatch(p -> p.getMetadata().getName().equals(pod));
-            if (gone || !e.getValue().isAlive()) {
+            if (gone) {
                 close(e.getValue());
                 return true;
             }
@@ -118,12 +114,12 @@ public class PodConnector {
         forwards.clear();
     }
 
-    private static void close(LocalPortForward f) {
-        if (f != null) {
+    private static void close(NetServer server) {
+        if (server != null) {
             try {
-                f.close();
-            } catch (IOException e) {
-                // closing a dead forward
+                server.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // closing a listener that is gone
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.crater.interactive;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.PortForward;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,11 +37,11 @@ final class PodForwardChannel extends AbstractServerChannel {
     /** Opens these channels for the gateway. */
     static final class Factory implements ChannelFactory {
         private final SshEntries entries;
-        private final KubernetesClient client;
+        private final PodTunnels tunnels;
 
-        Factory(SshEntries entries, KubernetesClient client) {
+        Factory(SshEntries entries, PodTunnels tunnels) {
             this.entries = entries;
-            this.client = client;
+            this.tunnels = tunnels;
         }
 
         @Override
@@ -52,22 +51,22 @@ final class PodForwardChannel extends AbstractServerChannel {
 
         @Override
         public org.apache.sshd.common.channel.Channel createChannel(Session session) {
-            return new PodForwardChannel(entries, client);
+            return new PodForwardChannel(entries, tunnels);
         }
     }
 
     private final SshEntries entries;
-    private final KubernetesClient client;
+    private final PodTunnels tunnels;
     /** What the client sent, waiting for the port-forward to read it; {@link #END} after the client's EOF. */
     private final LinkedBlockingQueue<ByteBuffer> inbound = new LinkedBlockingQueue<>();
 
     private volatile PortForward forward;
     private volatile SessionLog.Open log;
 
-    private PodForwardChannel(SshEntries entries, KubernetesClient client) {
+    private PodForwardChannel(SshEntries entries, PodTunnels tunnels) {
         super("direct-tcpip", List.of(), null);
         this.entries = entries;
-        this.client = client;
+        this.tunnels = tunnels;
     }
 
     @Override
@@ -93,13 +92,10 @@ final class PodForwardChannel extends AbstractServerChannel {
         OutputStream toClient =
                 new ChannelOutputStream(this, getRemoteWindow(), LOG, SshConstants.SSH_MSG_CHANNEL_DATA, true);
         try {
-            forward = client.pods()
-                    .inNamespace(entry.target().namespace())
-                    .withName(entry.target().pod())
-                    .portForward(port, new FromClient(), new ToClient(toClient));
+            forward = tunnels.open(entry.target(), port, new FromClient(), new ToClient(toClient));
             signalChannelOpenSuccess(); // the listener this signals sends the open confirmation
             f.setOpened();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             f.setException(new SshChannelOpenException(
                     getChannelId(), SshConstants.SSH_OPEN_CONNECT_FAILED, "port-forward failed: " + e.getMessage()));
         }

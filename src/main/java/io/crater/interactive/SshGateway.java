@@ -51,6 +51,9 @@ public class SshGateway {
     @Inject
     KubernetesClient client;
 
+    @Inject
+    PodTunnels tunnels;
+
     private SshServer server;
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "crater-ssh-stdin");
@@ -72,7 +75,7 @@ public class SshGateway {
         s.setCommandFactory((channel, command) -> new PodCommand(entries, exec, pumps, command));
         s.setSubsystemFactories(List.of(new SftpSubsystemFactory.Builder().build()));
         s.setFileSystemFactory(new UserSpaces());
-        s.setChannelFactories(List.of(ChannelSessionFactory.INSTANCE, new PodForwardChannel.Factory(entries, client)));
+        s.setChannelFactories(List.of(ChannelSessionFactory.INSTANCE, new PodForwardChannel.Factory(entries, tunnels)));
         s.setSessionHeartbeat(SessionHeartbeatController.HeartbeatType.IGNORE, config.keepalive());
         s.addSessionListener(new SessionListener() {
             @Override

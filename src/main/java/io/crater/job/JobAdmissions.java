@@ -98,7 +98,14 @@ public class JobAdmissions {
 
     /** Creates an admitted job's Kubernetes objects (blocking: call after the commit, off the event loop). */
     public void apply(long jobId) throws Throwable {
-        applier.load(jobId).ifPresent(applier::apply);
+        var ctx = applier.load(jobId);
+        if (ctx.isPresent()) {
+            applier.apply(ctx.get());
+            // A stop that committed while the objects were being created deleted nothing yet: delete them now.
+            if (applier.stopRequested(jobId)) {
+                applier.delete(ctx.get().job().publicId());
+            }
+        }
     }
 
     /** Archives a reclaimed job's logs and deletes its Volcano Job (blocking: after the commit). */

@@ -73,6 +73,14 @@ public class JobApplier {
         return Optional.of(new Context(job, owner, queue));
     }
 
+    /** Whether the job was asked to stop or has ended (blocking; call from a worker thread). */
+    boolean stopRequested(long jobId) throws Throwable {
+        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                "SELECT stop_requested OR state IN ('Succeeded', 'Failed', 'Stopped', 'Rejected') FROM jobs WHERE id = ?1",
+                jobId)));
+        return rows.isEmpty() || Boolean.TRUE.equals(rows.get(0)[0]);
+    }
+
     /** Creates the Volcano Job, then its companions owned by it. */
     void apply(Context ctx) {
         JobViews.SubmitJob submitted = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);

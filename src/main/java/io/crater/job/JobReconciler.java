@@ -114,6 +114,20 @@ public class JobReconciler {
                     VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> vanished(id)));
                 }
             }
+            // A stop that deleted the Volcano Job while it was still being created leaves one behind: delete again.
+            List<Object[]> stopping = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                    "SELECT public_id FROM jobs WHERE state = 'Stopping' AND stop_requested AND updated_at < ?1",
+                    clock.instant().minus(config.repairAfter()))));
+            for (Object[] r : stopping) {
+                String id = (String) r[0];
+                if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) != null) {
+                    LOG.infof("job %s: its Volcano Job outlived its stop; deleting it again", id);
+                    client.resources(VolcanoJob.class)
+                            .inNamespace(cluster.namespace())
+                            .withName(JobNames.volcanoName(id))
+                            .delete();
+                }
+            }
         } catch (Throwable e) {
             LOG.warnf("sweeping vanished jobs failed (%s); the next sweep retries", e.getMessage());
         }

@@ -239,7 +239,19 @@ class AppProxyTest {
         assertThat(h.headers().getAll("Set-Cookie")).containsExactly("_xsrf=abc; Path=/");
 
         // Any port of the job under /port/<n>/, the prefix stripped.
-        Answer tb = get("/port/6006/data/runs?x=1", Map.of("Cookie", cookie));
+        Answer tb;
+        try {
+            tb = get("/port/6006/data/runs?x=1", Map.of("Cookie", cookie));
+        } catch (java.util.concurrent.TimeoutException e) {
+            // Whether the same request then succeeds tells a lost frame from a broken path.
+            Object again;
+            try {
+                again = get("/port/6006/data/runs?x=1", Map.of("Cookie", cookie));
+            } catch (Exception second) {
+                again = second;
+            }
+            throw new AssertionError("no answer on /port/6006/ within 20 s; the same request again: " + again, e);
+        }
         assertThat(tb.body()).isEqualTo("tensorboard saw /data/runs?x=1");
 
         // A request body streams through.

@@ -309,11 +309,15 @@ class InteractiveFlowTest {
                 .backPort("crater-jobs", pod, 6006, new java.net.InetSocketAddress("127.0.0.1", server.actualPort()));
         try {
             // ssh -W carries stdin/stdout over one direct-tcpip channel: an HTTP request through it.
-            Result r = run(
-                    ssh("tess", "tess+" + job, "-W", "localhost:6006"),
-                    "GET /runs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            String request = "GET /runs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+            Result r = run(ssh("tess", "tess+" + job, "-W", "localhost:6006"), request);
+            // When it fails, whether the same request then succeeds tells a lost frame from a broken path.
+            String again = r.out().startsWith("HTTP/1.1 200")
+                    ? ""
+                    : run(ssh("tess", "tess+" + job, "-W", "localhost:6006"), request)
+                            .toString();
             assertThat(r.out())
-                    .as("exit %d, stderr: %s", r.code(), r.err())
+                    .as("exit %d, stderr: %s; the same request again: %s", r.code(), r.err(), again)
                     .startsWith("HTTP/1.1 200")
                     .endsWith("tensorboard of /runs");
             // A large answer arrives whole, up to its last byte, although the server closes right after it (the
