@@ -77,7 +77,14 @@ public class PodTunnels {
     public void serve(NetSocket socket, String namespace, String pod, int port) {
         SocketIn in = new SocketIn(socket);
         SocketOut out = new SocketOut(socket);
-        PortForward forward = open(namespace, pod, port, in, out);
+        PortForward forward;
+        try {
+            forward = open(namespace, pod, port, in, out);
+        } catch (RuntimeException e) {
+            // The proxy sees the connection end and answers 502.
+            socket.close();
+            return;
+        }
         socket.closeHandler(v -> {
             in.close();
             try {
