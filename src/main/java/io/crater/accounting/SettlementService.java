@@ -68,12 +68,19 @@ public class SettlementService {
 
     private final ScheduledExecutorService worker = Threads.scheduler("crater-settlement");
     private final AtomicLong lagSeconds = new AtomicLong();
+    /** Books whose balance is not the sum of their entries at the last check (-1 before the first). */
+    private final AtomicLong mismatched = new AtomicLong(-1);
+    /** This replica's ticks: the ledger is checked on the first and then every {@link #CHECK_EVERY}th. */
+    private long ticks;
+
+    static final int CHECK_EVERY = 60;
 
     /** What one run did; {@code run} 0 when another replica was settling. */
     public record Run(long run, int intervals, int charges, long chargedMicros, Instant until, List<String> stopped) {}
 
     void onStart(@Observes StartupEvent event) {
         meters.gauge("crater.settlement.lag", List.of(), lagSeconds, AtomicLong::doubleValue);
+        meters.gauge("crater.ledger.mismatched", List.of(), mismatched, AtomicLong::doubleValue);
         long every = config.settleEvery().toMillis();
         worker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
     }
@@ -85,6 +92,13 @@ public class SettlementService {
     private void tick() {
         try {
             VertxContextSupport.subscribeAndAwait(this::settleAndRelease);
+            if (ticks++ % CHECK_EVERY == 0) {
+                Ledger.Check check = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(ledger::check));
+                mismatched.set(check.mismatched().size() + (check.sum() == 0 ? 0 : 1));
+                if (!check.consistent()) {
+                    LOG.errorf("the ledger is inconsistent: %s, all books sum to %d", check.mismatched(), check.sum());
+                }
+            }
         } catch (Throwable e) {
             if (!worker.isShutdown()) {
                 LOG.warn("settlement failed; the next run retries", e);

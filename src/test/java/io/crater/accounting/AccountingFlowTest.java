@@ -425,5 +425,12 @@ class AccountingFlowTest {
                 .then()
                 .statusCode(200)
                 .body("mismatched", org.hamcrest.Matchers.empty());
+        // Each replica also checks the ledger on its first settlement run (a minute after start) and exports it.
+        await().atMost(Duration.ofSeconds(90))
+                .until(() -> io.restassured.RestAssured.get("/q/metrics")
+                        .then()
+                        .extract()
+                        .asString()
+                        .contains("crater_ledger_mismatched 0.0"));
     }
 }
