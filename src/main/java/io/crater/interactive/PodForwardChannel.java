@@ -4,12 +4,9 @@ import io.fabric8.kubernetes.client.PortForward;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.apache.sshd.client.future.DefaultOpenFuture;
 import org.apache.sshd.client.future.OpenFuture;
 import org.apache.sshd.common.SshConstants;
@@ -32,7 +29,6 @@ final class PodForwardChannel extends AbstractServerChannel {
 
     static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1", "0:0:0:0:0:0:0:1");
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(PodForwardChannel.class);
-    private static final ByteBuffer END = ByteBuffer.allocate(0);
 
     /** Opens these channels for the gateway. */
     static final class Factory implements ChannelFactory {
@@ -57,8 +53,9 @@ final class PodForwardChannel extends AbstractServerChannel {
 
     private final SshEntries entries;
     private final PodTunnels tunnels;
-    /** What the client sent, waiting for the port-forward to read it; {@link #END} after the client's EOF. */
-    private final LinkedBlockingQueue<ByteBuffer> inbound = new LinkedBlockingQueue<>();
+    /** What the client sent, waiting for the port-forward to read it; ended by the client's EOF. */
+    private final QueuedChannel inbound =
+            new QueuedChannel(n -> getLocalWindow().release(n));
 
     private volatile PortForward forward;
     private volatile SessionLog.Open log;
@@ -92,7 +89,7 @@ final class PodForwardChannel extends AbstractServerChannel {
         OutputStream toClient =
                 new ChannelOutputStream(this, getRemoteWindow(), LOG, SshConstants.SSH_MSG_CHANNEL_DATA, true);
         try {
-            forward = tunnels.open(entry.target(), port, new FromClient(), new ToClient(toClient));
+            forward = tunnels.open(entry.target(), port, inbound, new ToClient(toClient));
             signalChannelOpenSuccess(); // the listener this signals sends the open confirmation
             f.setOpened();
         } catch (RuntimeException | IOException e) {
@@ -120,12 +117,12 @@ final class PodForwardChannel extends AbstractServerChannel {
     @Override
     public void handleEof() throws IOException {
         super.handleEof();
-        inbound.add(END);
+        inbound.end();
     }
 
     @Override
     protected void preClose() {
-        inbound.add(END);
+        inbound.end();
         PortForward f = forward;
         if (f != null) {
             try {
@@ -135,50 +132,6 @@ final class PodForwardChannel extends AbstractServerChannel {
             }
         }
         super.preClose();
-    }
-
-    /** The client's bytes, as the port-forward reads them. */
-    private final class FromClient implements ReadableByteChannel {
-        private ByteBuffer current;
-        private volatile boolean open = true;
-
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-            try {
-                while (current == null || !current.hasRemaining()) {
-                    if (current == END) {
-                        return -1;
-                    }
-                    current = inbound.poll(1, TimeUnit.SECONDS);
-                    if (current == null && !open) {
-                        return -1;
-                    }
-                    if (current == END) {
-                        return -1;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1;
-            }
-            int n = Math.min(dst.remaining(), current.remaining());
-            ByteBuffer slice = current.duplicate();
-            slice.limit(slice.position() + n);
-            dst.put(slice);
-            current.position(current.position() + n);
-            getLocalWindow().release(n);
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            open = false;
-        }
     }
 
     /** The pod's bytes, written to the client within its window. */

@@ -14,7 +14,6 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -75,7 +74,7 @@ public class PodTunnels {
      * read from it go to the pod's port, the pod's answer is written back, and either side's end ends the other.
      */
     public void serve(NetSocket socket, String namespace, String pod, int port) {
-        SocketIn in = new SocketIn(socket);
+        QueuedChannel in = socketIn(socket);
         SocketOut out = new SocketOut(socket);
         PortForward forward;
         try {
@@ -95,65 +94,22 @@ public class PodTunnels {
         });
     }
 
-    /** A local socket's bytes, as the port-forward reads them (it reads on a thread of its own). */
-    static final class SocketIn implements ReadableByteChannel {
-        private static final ByteBuffer END = ByteBuffer.allocate(0);
-        private final NetSocket socket;
-        private final LinkedBlockingQueue<ByteBuffer> queue = new LinkedBlockingQueue<>();
-        private final AtomicLong queued = new AtomicLong();
-        private ByteBuffer current;
-        private volatile boolean open = true;
-
-        SocketIn(NetSocket socket) {
-            this.socket = socket;
-            socket.handler(b -> {
-                queue.add(ByteBuffer.wrap(b.getBytes()));
-                if (queued.addAndGet(b.length()) > HIGH_WATER) {
-                    socket.pause();
-                }
-            });
-            socket.endHandler(v -> queue.add(END));
-        }
-
-        @Override
-        public int read(ByteBuffer dst) {
-            try {
-                while (current == null || !current.hasRemaining()) {
-                    if (current == END) {
-                        return -1;
-                    }
-                    current = queue.poll(1, TimeUnit.SECONDS);
-                    if (current == null && !open) {
-                        return -1;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return -1;
-            }
-            if (current == END) {
-                return -1;
-            }
-            int n = Math.min(dst.remaining(), current.remaining());
-            ByteBuffer slice = current.duplicate();
-            slice.limit(slice.position() + n);
-            dst.put(slice);
-            current.position(current.position() + n);
+    /** A local socket's bytes, as the port-forward reads them; the socket is paused while too many wait. */
+    static QueuedChannel socketIn(NetSocket socket) {
+        AtomicLong queued = new AtomicLong();
+        QueuedChannel in = new QueuedChannel(n -> {
             if (queued.addAndGet(-n) < HIGH_WATER / 2) {
                 socket.resume();
             }
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            open = false;
-        }
+        });
+        socket.handler(b -> {
+            in.add(ByteBuffer.wrap(b.getBytes()));
+            if (queued.addAndGet(b.length()) > HIGH_WATER) {
+                socket.pause();
+            }
+        });
+        socket.endHandler(v -> in.end());
+        return in;
     }
 
     /** The pod's bytes written to the local socket; a writer waits while the socket's write queue is full. */
