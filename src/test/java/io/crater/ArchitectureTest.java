@@ -49,6 +49,33 @@ class ArchitectureTest {
     }
 
     @Test
+    void theClientUsesOnlyTheJdkPicocliJacksonAndSnakeYaml() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.crater.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(
+                        "io.crater.cli..",
+                        "java..",
+                        "javax.net..",
+                        "com.sun.net.httpserver..",
+                        "picocli..",
+                        "com.fasterxml.jackson..",
+                        "org.yaml.snakeyaml..")
+                .because("the client is shipped alone (target/quarkus-app/cli/crater.jar) and must start fast")
+                .check(CRATER);
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.crater.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.crater.cli..")
+                .because("the server never runs client code; the client calls only the public API")
+                .check(CRATER);
+    }
+
+    @Test
     void resourcesNeverTouchRepositoriesOrTheKubernetesClient() {
         noClasses()
                 .that()
