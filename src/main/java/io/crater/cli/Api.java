@@ -99,7 +99,6 @@ public final class Api {
             if (body != null) {
                 c.setDoOutput(true);
                 c.setRequestProperty("Content-Type", contentType);
-                c.setFixedLengthStreamingMode(body.length);
                 try (OutputStream o = c.getOutputStream()) {
                     o.write(body);
                 }

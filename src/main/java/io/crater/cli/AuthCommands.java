@@ -205,9 +205,13 @@ final class AuthCommands {
 
         @Override
         protected int execute() {
-            Map<String, Object> me = new LinkedHashMap<>(Values.map(api().get("/api/v1/auth/me")));
+            Map<String, Object> profile = Values.map(api().get("/api/v1/me"));
+            Map<String, Object> me = new LinkedHashMap<>();
+            for (String k : new String[] {"id", "username", "displayName", "email", "role", "uid"}) {
+                me.put(k, profile.get(k));
+            }
             me.put("server", api().server());
-            me.put("account", api().account());
+            me.put("account", api().account() != null ? api().account() : profile.get("defaultAccount"));
             if (output().human()) {
                 out().println(msg().get(
                                 "whoami.line",
@@ -215,7 +219,7 @@ final class AuthCommands {
                                 me.get("displayName"),
                                 me.get("role"),
                                 me.get("server"),
-                                me.get("account") == null ? msg().get("whoami.defaultAccount") : me.get("account")));
+                                me.get("account")));
             } else {
                 output().one(me, java.util.List.of(), o -> Values.text(o, "username"));
             }

@@ -53,7 +53,8 @@ public final class Problems {
         String text = problem != null
                 ? describe(problem)
                 : msg.get("error.status", raw.status(), raw.text().strip());
-        if (raw.status() == 401) {
+        String code = problem == null ? null : Values.str(problem.get("code"));
+        if (raw.status() == 401 && (code == null || code.equals("Unauthenticated"))) {
             text = text + "\n" + msg.get("error.signIn");
         }
         return new ApiError(Exit.forStatus(raw.status()), text, raw.status(), problem);

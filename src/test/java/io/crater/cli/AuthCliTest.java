@@ -1,0 +1,155 @@
+package io.crater.cli;
+
+import static io.crater.Api.as;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.crater.Api;
+import io.crater.CraterTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Signing in and out, contexts and accounts through the client, against the running server. */
+@QuarkusTest
+@QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
+class AuthCliTest {
+
+    static final String PW = "Cli-auth-pass-2026";
+
+    @TestHTTPResource("/")
+    URL base;
+
+    String server() {
+        return base.toString().replaceAll("/+$", "");
+    }
+
+    @Test
+    void loginKeepsATokenNotThePasswordAndLogoutRevokesIt() throws Exception {
+        Api.user("cli-ann", PW);
+        Cli cli = new Cli();
+        Cli.Run login = cli.runWithInput(PW + "\n", "login", server(), "-u", "cli-ann", "--password-stdin");
+        assertThat(login.exit()).as(login.toString()).isZero();
+        assertThat(login.err()).contains("Signed in to " + server() + " as cli-ann");
+
+        Path file = cli.home().resolve(".config/crater/config.yaml");
+        assertThat(Files.getPosixFilePermissions(file))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        String yaml = Files.readString(file);
+        assertThat(yaml).contains("token: crt_").contains("user: cli-ann").doesNotContain(PW);
+        String token = yaml.lines()
+                .filter(l -> l.strip().startsWith("token: "))
+                .findFirst()
+                .orElseThrow()
+                .strip()
+                .substring(7);
+        assertThat(as(token).get("/api/v1/me").then().extract().statusCode()).isEqualTo(200);
+
+        Cli.Run who = cli.run("whoami", "-o", "json");
+        assertThat(who.exit()).as(who.toString()).isZero();
+        Map<?, ?> me = (Map<?, ?>) who.json();
+        assertThat(me.get("username")).isEqualTo("cli-ann");
+        assertThat(me.get("account")).isEqualTo("u-cli-ann");
+        assertThat(me.get("server")).isEqualTo(server());
+        assertThat(cli.run("whoami").out()).startsWith("cli-ann (cli-ann), role user, on " + server());
+
+        Cli.Run logout = cli.run("logout");
+        assertThat(logout.exit()).as(logout.toString()).isZero();
+        assertThat(as(token).get("/api/v1/me").then().extract().statusCode())
+                .as("the token is revoked on the server")
+                .isEqualTo(401);
+        assertThat(Files.readString(file)).doesNotContain("crt_");
+        Cli.Run after = cli.run("whoami");
+        assertThat(after.exit()).isEqualTo(Exit.DENIED);
+        assertThat(after.err()).contains("Not signed in: run 'crater login SERVER'");
+    }
+
+    @Test
+    void aWrongPasswordIsDeniedAndWritesNothing() {
+        Api.user("cli-bob", PW);
+        Cli cli = new Cli();
+        Cli.Run r = cli.runWithInput("wrong\n", "login", server(), "-u", "cli-bob", "--password-stdin");
+        assertThat(r.exit()).isEqualTo(Exit.DENIED);
+        assertThat(r.err()).contains("InvalidCredentials");
+        assertThat(cli.home().resolve(".config/crater/config.yaml")).doesNotExist();
+
+        Cli.Run noUser = cli.run("login", server());
+        assertThat(noUser.exit()).isEqualTo(Exit.USAGE);
+        assertThat(noUser.err()).contains("-u USER");
+        Cli.Run badUrl = cli.run("login", "ftp://x", "-u", "a", "--password-stdin");
+        assertThat(badUrl.exit()).isEqualTo(Exit.USAGE);
+        assertThat(badUrl.err()).contains("is not a server URL");
+    }
+
+    @Test
+    void aServerThatIsDownIsNamedAndExitsOne() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        Cli.Run r =
+                new Cli().server("http://127.0.0.1:" + closed).token("crt_x").run("whoami");
+        assertThat(r.exit()).isEqualTo(Exit.ERROR);
+        assertThat(r.err()).contains("cannot reach http://127.0.0.1:" + closed);
+        Cli.Run zh = new Cli()
+                .server("http://127.0.0.1:" + closed)
+                .token("crt_x")
+                .env("LANG", "zh_CN.UTF-8")
+                .run("whoami");
+        assertThat(zh.err()).contains("无法连接 http://127.0.0.1:" + closed);
+    }
+
+    @Test
+    void contextsAndAccountsAreChosenAndKept() {
+        String token = Api.user("cli-cat", PW);
+        io.crater.job.Flows.account("cli-lab", List.of(), "cli-cat");
+        Cli cli = new Cli();
+        Cli.Run add = cli.runWithInput(token + "\n", "context", "add", "lab", "--server", server(), "--token", "-");
+        assertThat(add.exit()).as(add.toString()).isZero();
+        Cli.Run list = cli.run("context", "list");
+        assertThat(list.out())
+                .containsPattern("\\*\\s+lab\\s+" + java.util.regex.Pattern.quote(server()) + "\\s+cli-cat");
+
+        Cli.Run accounts = cli.run("account", "list", "-o", "name");
+        assertThat(accounts.out().lines().toList()).containsExactlyInAnyOrder("u-cli-cat", "cli-lab");
+        assertThat(cli.run("account", "use", "nope").exit()).isEqualTo(Exit.NOT_FOUND);
+        Cli.Run use = cli.run("account", "use", "cli-lab");
+        assertThat(use.exit()).as(use.toString()).isZero();
+        assertThat(cli.run("account", "current", "-o", "jsonpath={.slug}").out())
+                .isEqualTo("cli-lab\n");
+        assertThat(cli.run("-a", "u-cli-cat", "account", "current", "-o", "jsonpath={.slug}")
+                        .out())
+                .isEqualTo("u-cli-cat\n");
+        assertThat(cli.env("LANG", "zh_CN.UTF-8").run("account", "list").out()).startsWith("当前");
+
+        assertThat(cli.run("context", "use", "elsewhere").exit()).isEqualTo(Exit.NOT_FOUND);
+        assertThat(cli.run("context", "delete", "lab").exit()).isZero();
+        assertThat(cli.run("account", "list").exit()).isEqualTo(Exit.DENIED);
+    }
+
+    @Test
+    void theServerSaysWhereTheClientComesFrom() {
+        var info = as(io.crater.TestAuth.adminToken()).get("/api/v1/cli").then().statusCode(200);
+        info.body("available", org.hamcrest.Matchers.equalTo(false))
+                .body("login", org.hamcrest.Matchers.equalTo("crater login " + server()));
+        io.restassured.RestAssured.given()
+                .get("/cli/crater.jar")
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json")
+                .body("detail", org.hamcrest.Matchers.containsString("without the command-line client"));
+        assertThat(io.restassured.RestAssured.given()
+                        .get("/cli/crater-cli")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .asString())
+                .contains("ArchiveClassesAtExit");
+    }
+}
