@@ -12,14 +12,19 @@ import io.crater.CraterTestResource;
 import io.crater.TestAuth;
 import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -468,5 +473,49 @@ class McpEndpointTest {
                 .then()
                 .body("items.path", hasItem("/mcp tools/call stop_job"))
                 .body("items.path", not(hasItem("/mcp tools/call free_accelerators")));
+    }
+
+    @TestHTTPResource("/")
+    URL base;
+
+    /** The official TypeScript SDK's client (e2e/mcp.mjs) against this server, as a member with a personal token. */
+    @Test
+    void theOfficialClientWorksWithTheEndpoint() throws Exception {
+        people();
+        Path webui = Path.of("src/main/webui");
+        assertThat(webui.resolve("node_modules/@modelcontextprotocol/sdk/package.json"))
+                .as("the console's node_modules with @modelcontextprotocol/sdk: run `npm ci` in src/main/webui first")
+                .exists();
+        String token = Api.as(ana)
+                .body(Map.of("name", "mcp-client"))
+                .post("/api/v1/me/tokens")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("token");
+        Awaitility.await().atMost(Duration.ofSeconds(40)).until(() -> "Failed".equals(state(ana, anaFails)));
+        Path out = Files.createTempFile("mcp-client", ".log");
+        ProcessBuilder pb = new ProcessBuilder("node", "e2e/mcp.mjs")
+                .directory(webui.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile());
+        pb.environment().put("CRATER_URL", base.toString());
+        pb.environment().put("CRATER_TOKEN", token);
+        pb.environment().put("CRATER_ACCOUNT", "mcp-a");
+        pb.environment().put("CRATER_WAITING_JOB", anaWaits);
+        pb.environment().put("CRATER_FAILED_JOB", anaFails);
+        pb.environment().put("CRATER_OTHER_JOB", benRuns);
+        Process node = pb.start();
+        boolean ended = node.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            node.destroyForcibly();
+        }
+        String log = Files.readString(out);
+        assertThat(ended).as("the MCP client ended; its output:\n" + log).isTrue();
+        assertThat(node.exitValue())
+                .as("the MCP client's exit code; its output:\n" + log)
+                .isZero();
+        assertThat(log).contains("[mcp] all checks passed");
+        assertThat(state(ben, benRuns)).isNotIn("Stopping", "Stopped");
     }
 }
