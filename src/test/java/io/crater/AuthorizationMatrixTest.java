@@ -663,7 +663,23 @@ class AuthorizationMatrixTest {
                         403,
                         403,
                         403,
-                        200));
+                        200),
+                // The MCP endpoint: anyone signed in may open a session; its tools then check as the API does.
+                new Call("POST", "/mcp", "/mcp", mcpInitialize(), 401, 200, 200, 200, 200),
+                new Call("GET", "/mcp", "/mcp", null, 401, 405, 405, 405, 405),
+                new Call("DELETE", "/mcp", "/mcp", null, 401, 400, 400, 400, 400));
+    }
+
+    static Map<String, Object> mcpInitialize() {
+        return Map.of(
+                "jsonrpc",
+                "2.0",
+                "id",
+                1,
+                "method",
+                "initialize",
+                "params",
+                Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(), "clientInfo", Map.of("name", "m")));
     }
 
     @Test
@@ -700,7 +716,7 @@ class AuthorizationMatrixTest {
                 .path("paths");
         TreeSet<String> api = new TreeSet<>();
         paths.forEach((path, ops) -> ops.keySet().forEach(m -> {
-            if (path.startsWith("/api/")
+            if ((path.startsWith("/api/") || path.equals("/mcp"))
                     && List.of("get", "post", "put", "patch", "delete").contains(m)) {
                 api.add(m.toUpperCase() + " " + path);
             }
