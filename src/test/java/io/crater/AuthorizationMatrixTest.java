@@ -664,6 +664,8 @@ class AuthorizationMatrixTest {
                         403,
                         403,
                         200),
+                // Where the command-line client comes from: public, like the console's own files.
+                new Call("GET", "/api/v1/cli", "/api/v1/cli", null, 200, 200, 200, 200, 200),
                 // The MCP endpoint: anyone signed in may open a session; its tools then check as the API does.
                 new Call("POST", "/mcp", "/mcp", mcpInitialize(), 401, 200, 200, 200, 200),
                 new Call("GET", "/mcp", "/mcp", null, 401, 405, 405, 405, 405),
