@@ -32,6 +32,11 @@ public final class Messages {
         } catch (MissingResourceException e) {
             throw new IllegalStateException("no message " + key, e);
         }
-        return new MessageFormat(pattern, locale).format(args);
+        Object[] plain = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            // Numbers as they are: MessageFormat would load the locale's number formats (and group digits).
+            plain[i] = args[i] instanceof Number n ? n.toString() : args[i];
+        }
+        return new MessageFormat(pattern, locale).format(plain);
     }
 }
