@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatGiB,
   formatGiBPair,
+  formatMiB,
   formatGpuCount,
   formatGpuPair,
   formatPercent,
@@ -48,6 +49,12 @@ describe('memory', () => {
     expect(formatGiB(1.5 * GiB)).toBe('1.5');
     expect(formatGiB(0)).toBe('0');
     expect(formatGiBPair(17179869184, 549755813888)).toBe('16 / 512');
+  });
+  it('formats bytes as MiB', () => {
+    expect(formatMiB(3202349)).toBe('3.1');
+    expect(formatMiB(64 * 1024 * 1024)).toBe('64');
+    expect(formatMiB(1.25 * 1024 * 1024)).toBe('1.3');
+    expect(formatMiB(0)).toBe('0');
   });
   it('picks a binary unit by size', () => {
     expect(formatBytes(512)).toBe('512 B');

@@ -28,6 +28,11 @@ export function formatGiB(bytes: number): string {
   return trimNumber(bytes / GIB, 1);
 }
 
+/** Bytes → MiB with at most one decimal: 3202349 → "3.1". */
+export function formatMiB(bytes: number): string {
+  return trimNumber(bytes / MIB, 1);
+}
+
 /** Allocated / total memory in GiB: (16 GiB, 512 GiB) → "16 / 512". */
 export function formatGiBPair(allocatedBytes: number, totalBytes: number): string {
   return `${formatGiB(allocatedBytes)} / ${formatGiB(totalBytes)}`;

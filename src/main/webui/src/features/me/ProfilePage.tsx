@@ -17,22 +17,15 @@ import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { SecretBox } from '../../components/common/CopyButton';
 import { Field, FormError, SuccessNote } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, card, inputClass, td, th } from '../../components/common/ui';
+import { btnPrimary, inputClass, td, th } from '../../components/common/ui';
 import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
 import { authKeys } from '../auth/session';
+import { ClientSection } from './ClientSection';
 import { meKeys, myProfileQuery, mySshKeysQuery, myTokensQuery } from './queries';
+import { Section } from './Section';
 
 /** The anchor of the SSH keys section (linked from a job's SSH panel). */
 export const SSH_KEYS_ANCHOR = 'ssh-keys';
-
-function Section({ title, children, testId, id }: { title: string; children: React.ReactNode; testId?: string; id?: string }) {
-  return (
-    <section id={id} data-testid={testId} className={`${card} flex flex-col gap-4`}>
-      <h2 className="text-lg font-semibold text-slate-800">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 function ProfileForm({ me }: { me: Me }) {
   const { t } = useTranslation();
@@ -399,6 +392,7 @@ export function ProfilePage() {
       <Section title={t('profile.password')}>
         <PasswordForm />
       </Section>
+      <ClientSection />
       <TokensSection />
       <SshKeysSection />
     </div>

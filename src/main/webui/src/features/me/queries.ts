@@ -1,13 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getClientInfo } from '../../api/cli';
 import { getMyProfile, listMyNotifications, listMySshKeys, listMyTokens } from '../../api/me';
 
-/** Query-key factory for everything under /api/v1/me. */
+/** Query-key factory for the profile page: everything under /api/v1/me, and the client at /api/v1/cli. */
 export const meKeys = {
   all: ['me'] as const,
   profile: () => [...meKeys.all, 'profile'] as const,
   tokens: () => [...meKeys.all, 'tokens'] as const,
   sshKeys: () => [...meKeys.all, 'ssh-keys'] as const,
   notifications: () => [...meKeys.all, 'notifications'] as const,
+  client: () => [...meKeys.all, 'cli'] as const,
 };
 
 export const NOTIFICATION_POLL_MS = 30_000;
@@ -20,6 +22,10 @@ export const myTokensQuery = () =>
 
 export const mySshKeysQuery = () =>
   queryOptions({ queryKey: meKeys.sshKeys(), queryFn: ({ signal }) => listMySshKeys(signal) });
+
+/** The command-line client this server hands out, and the lines that install it and sign in. */
+export const clientInfoQuery = () =>
+  queryOptions({ queryKey: meKeys.client(), queryFn: ({ signal }) => getClientInfo(signal) });
 
 export const myNotificationsQuery = () =>
   queryOptions({
