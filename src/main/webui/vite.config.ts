@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-// During `npm run dev` API calls are forwarded to a locally running backend.
+// During `npm run dev` API calls and the client's downloads are forwarded to a locally running backend.
 const apiTarget = process.env.CRATER_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
@@ -16,6 +16,7 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: false },
+      '/cli': { target: apiTarget, changeOrigin: false },
     },
   },
   test: {
