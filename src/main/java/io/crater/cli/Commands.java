@@ -16,6 +16,8 @@ final class Commands {
         m.put("whoami", AuthCommands.Whoami::new);
         m.put("context", ContextCommands::new);
         m.put("account", AccountCommands::new);
+        m.put("ssh-key", ProfileCommands.SshKey::new);
+        m.put("token", ProfileCommands.Token::new);
         m.put("__warmup", Warmup::new);
         return m;
     }

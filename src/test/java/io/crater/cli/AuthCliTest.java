@@ -134,6 +134,66 @@ class AuthCliTest {
     }
 
     @Test
+    void sshKeysAndTokensAreOnesOwn() throws Exception {
+        String token = Api.user("cli-dan", PW);
+        Cli cli = new Cli().server(server()).token(token);
+        Path ssh = cli.home().resolve(".ssh");
+        Files.createDirectories(ssh);
+        Process keygen = new ProcessBuilder(
+                        "ssh-keygen",
+                        "-q",
+                        "-t",
+                        "ed25519",
+                        "-N",
+                        "",
+                        "-C",
+                        "dan@laptop",
+                        "-f",
+                        ssh.resolve("id_ed25519").toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(keygen.waitFor()).isZero();
+
+        assertThat(cli.run("ssh-key", "add", ssh.resolve("id_ed25519").toString())
+                        .err())
+                .contains("looks like a private key");
+        Cli.Run add = cli.run("ssh-key", "add");
+        assertThat(add.exit()).as(add.toString()).isZero();
+        assertThat(add.err()).contains("Registered key SHA256:").contains("(dan@laptop)");
+        Cli.Run list = cli.run("ssh-key", "list", "-o", "json");
+        List<?> keys = (List<?>) ((Map<?, ?>) list.json()).get("items");
+        assertThat(keys).hasSize(1);
+        Object id = ((Map<?, ?>) keys.get(0)).get("id");
+        assertThat(cli.run("ssh-key", "list").out()).contains("dan@laptop").contains("ssh-ed25519");
+        Cli.Run bad = cli.runWithInput("ssh-rsa AAAA not-a-key\n", "ssh-key", "add", "-");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+
+        Cli.Run refused = cli.run("ssh-key", "remove", id.toString());
+        assertThat(refused.exit()).isEqualTo(Exit.USAGE);
+        assertThat(refused.err()).contains("add --yes to confirm");
+        assertThat(cli.run("ssh-key", "list", "-o", "name").out().strip()).isEqualTo(id.toString());
+        assertThat(cli.run("ssh-key", "remove", id.toString(), "--yes").exit()).isZero();
+        assertThat(cli.run("ssh-key", "list", "-o", "name").out()).isEmpty();
+
+        Cli.Run created = cli.run("token", "create", "ci", "--expires", "30d");
+        assertThat(created.exit()).as(created.toString()).isZero();
+        String secret = created.out().strip();
+        assertThat(secret).startsWith("crt_");
+        assertThat(as(secret).get("/api/v1/me").then().extract().statusCode()).isEqualTo(200);
+        Cli.Run tokens = cli.run("token", "list");
+        assertThat(tokens.out())
+                .contains("ci")
+                .contains(secret.substring(0, 12))
+                .doesNotContain(secret);
+        String tokenId = cli.run("token", "list", "-o", "jsonpath={.items[?(@.name==\"ci\")].id}")
+                .out()
+                .strip();
+        assertThat(cli.run("token", "revoke", tokenId, "-y").exit()).isZero();
+        assertThat(as(secret).get("/api/v1/me").then().extract().statusCode()).isEqualTo(401);
+        assertThat(cli.run("token", "create", "x", "--expires", "soon").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
     void theServerSaysWhereTheClientComesFrom() {
         var info = as(io.crater.TestAuth.adminToken()).get("/api/v1/cli").then().statusCode(200);
         info.body("available", org.hamcrest.Matchers.equalTo(false))
