@@ -16,6 +16,15 @@ final class Commands {
         m.put("whoami", AuthCommands.Whoami::new);
         m.put("context", ContextCommands::new);
         m.put("account", AccountCommands::new);
+        m.put("template", TemplateCommands::new);
+        m.put("quota", QuotaCommands::new);
+        m.put("approval", ApprovalCommands::new);
+        m.put("cluster", ClusterCommands::new);
+        m.put("usage", UsageCommand::new);
+        m.put("budget", BudgetCommands::new);
+        m.put("ledger", LedgerCommand::new);
+        m.put("price", PriceCommands::new);
+        m.put("admin", AdminCommands::new);
         m.put("__warmup", Warmup::new);
         return m;
     }
