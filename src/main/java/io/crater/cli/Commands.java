@@ -18,6 +18,15 @@ final class Commands {
         m.put("account", AccountCommands::new);
         m.put("ssh-key", ProfileCommands.SshKey::new);
         m.put("token", ProfileCommands.Token::new);
+        m.put("template", TemplateCommands::new);
+        m.put("quota", QuotaCommands::new);
+        m.put("approval", ApprovalCommands::new);
+        m.put("cluster", ClusterCommands::new);
+        m.put("usage", UsageCommand::new);
+        m.put("budget", BudgetCommands::new);
+        m.put("ledger", LedgerCommand::new);
+        m.put("price", PriceCommands::new);
+        m.put("admin", AdminCommands::new);
         m.put("__warmup", Warmup::new);
         return m;
     }
