@@ -16,6 +16,7 @@ final class Commands {
         m.put("whoami", AuthCommands.Whoami::new);
         m.put("context", ContextCommands::new);
         m.put("account", AccountCommands::new);
+        m.put("job", JobCommands::new);
         m.put("ssh-key", ProfileCommands.SshKey::new);
         m.put("token", ProfileCommands.Token::new);
         m.put("template", TemplateCommands::new);

@@ -107,6 +107,10 @@ public final class Output {
         return kind == Kind.JSON;
     }
 
+    public boolean yaml() {
+        return kind == Kind.YAML;
+    }
+
     public PrintStream out() {
         return out;
     }
