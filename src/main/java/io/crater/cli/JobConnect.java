@@ -30,8 +30,7 @@ final class JobConnect {
             while (i < args.size() && args.get(i).startsWith("-") && args.get(i).length() > 1) {
                 String a = args.get(i);
                 if (a.equals("--")) {
-                    i++;
-                    break;
+                    return new SshArgs(List.copyOf(args.subList(0, i)), List.copyOf(args.subList(i + 1, args.size())));
                 }
                 boolean needsValue = a.length() == 2 && VALUED.indexOf(a.charAt(1)) >= 0;
                 i += needsValue ? 2 : 1;
