@@ -40,6 +40,7 @@ final class JobActions {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "stop",
             description = "Stop jobs (yours; an account admin's or platform admin's any), after asking (--yes).")
     static final class Stop extends Verb {
@@ -49,12 +50,16 @@ final class JobActions {
 
         @Override
         protected int execute() {
-            confirm(msg().get("stop.confirm", jobs.size(), String.join(", ", jobs)));
+            confirm(msg().get(
+                            jobs.size() == 1 ? "stop.confirm" : "stop.confirmMany",
+                            jobs.size(),
+                            String.join(", ", jobs)));
             return each(this, jobs, id -> api().post(JobCommands.path(id) + "/stop", null), "stop.done");
         }
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "delete",
             aliases = "rm",
             description = "Delete finished jobs from every list (kept for usage and audit), after asking (--yes).")
@@ -65,17 +70,22 @@ final class JobActions {
 
         @Override
         protected int execute() {
-            confirm(msg().get("delete.confirm", jobs.size(), String.join(", ", jobs)));
+            confirm(msg().get(
+                            jobs.size() == 1 ? "delete.confirm" : "delete.confirmMany",
+                            jobs.size(),
+                            String.join(", ", jobs)));
             return each(this, jobs, id -> api().delete(JobCommands.path(id)), "delete.done");
         }
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "resubmit",
             description = {
-                "Submit a job again with the same spec in the same account, owned by you and linked to it.",
-                "--change FIELD=VALUE changes resources.accelerators, resources.acceleratorModel, resources.cpu,",
-                "resources.memory, timeLimit, priority or backfill. Prints the new job's id."
+                "Submit a job again with the same spec.",
+                "In the same account, owned by you and linked to it. --change FIELD=VALUE changes"
+                        + " resources.accelerators, resources.acceleratorModel, resources.cpu, resources.memory,"
+                        + " timeLimit, priority or backfill. Prints the new job's id."
             })
     static final class Resubmit extends Verb {
 
@@ -173,11 +183,13 @@ final class JobActions {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "clone",
             description = {
-                "Submit a copy of a job, linked to it: a job rendered from a template is rendered again from that",
-                "template version with its values (--set PARAM=VALUE changes them); a job given in full is copied",
-                "(--set FIELD=VALUE changes a field: image, resources.accelerators, env.NAME, command, ...)."
+                "Submit a copy of a job, with changes.",
+                "A job rendered from a template is rendered again from that template version with its values"
+                        + " (--set PARAM=VALUE changes them); a job given in full is copied (--set FIELD=VALUE changes"
+                        + " a field: image, resources.accelerators, env.NAME, command, ...). Linked to the original."
             })
     static final class Clone extends Verb {
 

@@ -14,6 +14,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code crater job …}: submit, list, read, follow, wait for, explain, change and reach jobs. */
 @Command(
+        mixinStandardHelpOptions = true,
         name = "job",
         description = "Jobs: submit, list, read, wait for, explain, stop, clone and connect to them.",
         subcommands = {
@@ -86,11 +87,13 @@ final class JobCommands {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "list",
             aliases = "ls",
             description = {
-                "Jobs, newest first: the current account's (or, with --all-accounts or no account chosen, those of all",
-                "your accounts; every account's for a platform admin). Pages are fetched as they are printed."
+                "List jobs, newest first.",
+                "The current account's jobs; with --all-accounts (or no account chosen) those of all your accounts,"
+                        + " every account's for a platform admin. Pages are fetched as they are printed."
             })
     static final class ListJobs extends Verb {
 
@@ -165,6 +168,7 @@ final class JobCommands {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "events",
             description = "A job's state history and its Kubernetes events, oldest first"
                     + " (-o json: {\"history\": [...], \"events\": [...]} as the API gives them).")

@@ -166,11 +166,13 @@ final class JobConnect {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "ssh",
             description = {
-                "Open a shell (or run a command) in a running job of yours with OpenSSH through Crater's SSH gateway,",
-                "using a key you registered. After --: ssh options, then the command. Exits with ssh's status.",
-                "The ssh program is 'ssh' on the PATH, or CRATER_SSH."
+                "Open a shell or run a command in a running job with OpenSSH.",
+                "Through Crater's SSH gateway, with a key you registered; only the job's owner gets in. After --: ssh"
+                        + " options, then the command. Exits with ssh's status. The program is 'ssh' on the PATH, or"
+                        + " CRATER_SSH."
             })
     static final class Ssh extends Verb {
 
@@ -206,10 +208,12 @@ final class JobConnect {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "port-forward",
             description = {
-                "Forward a local port to a port inside a running job of yours (ssh -N -L through the gateway's",
-                "direct-tcpip, which reaches 127.0.0.1 in the pod) until interrupted. After --: ssh options."
+                "Forward a local port to a port inside a running job.",
+                "ssh -N -L through the gateway's direct-tcpip, which reaches 127.0.0.1 in the pod, until interrupted."
+                        + " After --: ssh options."
             })
     static final class PortForward extends Verb {
 
@@ -251,10 +255,12 @@ final class JobConnect {
     }
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "open",
             description = {
-                "Open a running job's web app (JupyterLab, VS Code, or --port N) on its own origin: prints a one-time",
-                "URL, and opens it in a browser when run on a terminal (not with --print)."
+                "Open a running job's web app in a browser.",
+                "JupyterLab, VS Code, or --port N, on the job's own origin: prints a one-time URL, and opens it in a"
+                        + " browser when run on a terminal (not with --print)."
             })
     static final class Open extends Verb {
 

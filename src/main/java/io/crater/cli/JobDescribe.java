@@ -28,6 +28,7 @@ final class JobDescribe {
     private JobDescribe() {}
 
     @Command(
+            mixinStandardHelpOptions = true,
             name = "get",
             description = "One job: its state and why, requests, pods and nodes, exits, history and events"
                     + " (-o json/yaml: the API's detail object).")

@@ -16,10 +16,13 @@ import picocli.CommandLine.Parameters;
  * {@code -f} the log as it is written, ending when the container ends.
  */
 @Command(
+        mixinStandardHelpOptions = true,
         name = "logs",
         description = {
-            "A job's log: the main pod's by default (any pod with --pod TASK-INDEX, e.g. worker-1).",
-            "-f follows it as it is written (waiting for the job to start first) and ends when the container ends."
+            "Print or follow a job's log.",
+            "The main pod's by default (any pod with --pod TASK-INDEX, e.g. worker-1); from the archive once the pods"
+                    + " are gone. -f follows it as it is written (waiting for the job to start first) and ends when"
+                    + " the container ends."
         })
 final class JobLogs extends Verb {
 

@@ -16,10 +16,12 @@ import picocli.CommandLine.Option;
  * line) or from a template with parameter values; {@code --dry-run} shows admission's decision and creates nothing.
  */
 @Command(
+        mixinStandardHelpOptions = true,
         name = "submit",
         description = {
-            "Submit a job to the current account: a spec file (-f, YAML or JSON; '-' reads stdin) or a template",
-            "(--template NAME --set PARAM=VALUE ...). Prints the new job's id (-o json: the API's job)."
+            "Submit a job from a spec file or a template.",
+            "To the current account: a spec file (-f, YAML or JSON; '-' reads stdin) or a template (--template NAME"
+                    + " --set PARAM=VALUE ...). Prints the new job's id (-o json: the API's job)."
         })
 final class JobSubmit extends Verb {
 

@@ -16,10 +16,12 @@ import picocli.CommandLine.Parameters;
  * its estimated start on a terminal; exit 5 when {@code --timeout} ends it first, 1 when the job ends otherwise.
  */
 @Command(
+        mixinStandardHelpOptions = true,
         name = "wait",
         description = {
-            "Wait until a job runs (--for running, the default), ends (--for done) or reaches a state.",
-            "Exit 0 when it does, 5 on --timeout, 1 when the job ends without reaching it (done: 1 unless Succeeded)."
+            "Wait until a job runs, ends or reaches a state.",
+            "--for running (the default), done or a state. Exit 0 when it does, 5 on --timeout, 1 when the job ends"
+                    + " without reaching it (for done: 1 unless it Succeeded)."
         })
 final class JobWait extends Verb {
 

@@ -19,10 +19,12 @@ import picocli.CommandLine.Parameters;
  * the console does (a resubmission with the change that replaces the waiting job, or a request for a quota grant).
  */
 @Command(
+        mixinStandardHelpOptions = true,
         name = "why",
         description = {
-            "Why a job waits: every reason with its numbers, its place in the line, when it should start, and what",
-            "would make it start now (numbered). --apply N follows suggestion N after asking (--yes for scripts)."
+            "Explain why a job waits, and follow a suggestion.",
+            "Every reason with its numbers, its place in the line, when it should start, and what would make it start"
+                    + " now (numbered). --apply N follows suggestion N after asking (--yes for scripts)."
         })
 final class JobWhy extends Verb {
 
