@@ -55,7 +55,7 @@ final class JobCommands {
                 Output.Column.path(msg.get("col.kind"), "kind"),
                 Output.Column.state(msg.get("col.state"), o -> Values.text(o, "state")),
                 Output.Column.of(msg.get("col.accelerators"), JobCommands::accelerators),
-                Output.Column.of(msg.get("col.age"), o -> Values.age(Values.at(o, "createdAt"), now)),
+                Output.Column.of(msg.get("col.jobAge"), o -> Values.age(Values.at(o, "createdAt"), now)),
                 Output.Column.of(
                         msg.get("col.duration"),
                         o -> Values.between(Values.at(o, "startedAt"), Values.at(o, "finishedAt"), now)),
