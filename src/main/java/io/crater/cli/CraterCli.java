@@ -17,6 +17,7 @@ import picocli.CommandLine.ScopeType;
 @Command(
         name = "crater",
         mixinStandardHelpOptions = true,
+        scope = ScopeType.INHERIT,
         versionProvider = Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
