@@ -20,6 +20,8 @@ final class Warmup extends Verb {
     @Override
     protected int execute() {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        // Every command class and its picocli model, so a run of any verb finds them in the archive.
+        CraterCli.full(new Terminal(sink, sink, term().in(), java.util.Map.of(), false, 0));
         try {
             Path dir = Files.createTempDirectory("crater-warmup");
             Config c = Config.load(dir.resolve("config.yaml"));
