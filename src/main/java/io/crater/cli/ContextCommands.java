@@ -54,7 +54,7 @@ final class ContextCommands {
 
     @Command(name = "use", description = "Make a context the current one.")
     static final class Use extends Verb {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "CONTEXT")
         String name;
 
         @Override
@@ -96,7 +96,7 @@ final class ContextCommands {
 
     @Command(name = "delete", description = "Forget a context (its token is not revoked: use logout for that).")
     static final class Delete extends Verb {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "CONTEXT")
         String name;
 
         @Override
