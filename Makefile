@@ -45,6 +45,9 @@ notebook: ## Install Debian's Jupyter Notebook for the real-notebook browser tes
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends jupyter-notebook python3-ipykernel >/dev/null; fi; \
 	fi
 
+docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)
+	$(MVN) -q test -Dtest=CliDocsTest -Dcrater.docs.update=true -Dsurefire.failIfNoSpecifiedTests=false
+
 shells: ## Install Debian's zsh and fish for the completion tests if they are missing
 	@if [ ! -x /usr/bin/zsh ] || [ ! -x /usr/bin/fish ]; then \
 		echo "installing zsh and fish (Debian packages)"; \

@@ -67,7 +67,7 @@ final class AccountCommands {
 
     @Command(name = "use", description = "Act in this account from now on (kept in the context).")
     static final class Use extends Verb {
-        @Parameters(paramLabel = "SLUG")
+        @Parameters(paramLabel = "SLUG", description = "The account's slug (see crater account list).")
         String slug;
 
         @Override
