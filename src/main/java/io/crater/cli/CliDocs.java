@@ -77,7 +77,7 @@ public final class CliDocs {
                         .append("`](#")
                         .append(anchor(node.path() + " " + name))
                         .append(") | ")
-                        .append(cell(d.length == 0 ? "" : d[0]))
+                        .append(cell(d.length == 0 ? "" : clean(d[0])))
                         .append(" |\n");
             });
             sb.append('\n');
@@ -148,7 +148,14 @@ public final class CliDocs {
 
     private static String describe(ArgSpec arg) {
         String text = String.join(
-                " ", List.of(arg.description()).stream().map(CliDocs::clean).toList());
+                        " ",
+                        List.of(arg.description()).stream().map(CliDocs::clean).toList())
+                .replace("${DEFAULT-VALUE}", arg.defaultValue() == null ? "none" : arg.defaultValue());
+        if (arg.completionCandidates() != null) {
+            List<String> words = new ArrayList<>();
+            arg.completionCandidates().forEach(words::add);
+            text = text.replace("${COMPLETION-CANDIDATES}", String.join(", ", words));
+        }
         if (arg.required() && arg instanceof OptionSpec) {
             text = text + " Required.";
         }
@@ -164,9 +171,7 @@ public final class CliDocs {
 
     /** Picocli's own variables and markup, as plain text. */
     private static String clean(String line) {
-        return line.replace("${DEFAULT-VALUE}", "the default")
-                .replace("%n", " ")
-                .strip();
+        return line.replace("%n", " ").replace("<", "\\<").strip();
     }
 
     private static String cell(String text) {
