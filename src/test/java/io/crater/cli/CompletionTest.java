@@ -23,27 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 /** The completion scripts: what they spell out, and what bash, zsh and fish complete with them. */
 class CompletionTest {
-
-    /**
-     * The job verbs as completion sees them (a JOB parameter), for a tree built without the job group; with
-     * it, the real one is used.
-     */
-    @Command(name = "job", subcommands = JobStandIn.Stop.class)
-    static final class JobStandIn {
-        @Command(name = "stop")
-        static final class Stop implements Runnable {
-            @Parameters(paramLabel = "JOB", arity = "1..*")
-            List<String> jobs;
-
-            @Override
-            public void run() {}
-        }
-    }
 
     static Terminal quiet() {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -51,11 +33,7 @@ class CompletionTest {
     }
 
     static CommandLine tree() {
-        CommandLine cl = CraterCli.full(quiet());
-        if (!cl.getSubcommands().containsKey("job")) {
-            cl.addSubcommand(new JobStandIn());
-        }
-        return cl;
+        return CraterCli.full(quiet());
     }
 
     @Test
