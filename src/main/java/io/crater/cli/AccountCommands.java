@@ -41,7 +41,12 @@ final class AccountCommands {
     static final class ListMine extends Verb {
         @Override
         protected int execute() {
-            output().list(List.of(mine(this, api())).iterator(), columns(msg()), o -> Values.text(o, "slug"));
+            List<Object> mine = mine(this, api());
+            NameCache.remember(
+                    term(),
+                    NameCache.ACCOUNTS,
+                    mine.stream().map(o -> Values.text(o, "slug")).toList());
+            output().list(List.of(mine).iterator(), columns(msg()), o -> Values.text(o, "slug"));
             return Exit.OK;
         }
     }
@@ -62,7 +67,7 @@ final class AccountCommands {
 
     @Command(name = "use", description = "Act in this account from now on (kept in the context).")
     static final class Use extends Verb {
-        @Parameters(paramLabel = "SLUG")
+        @Parameters(paramLabel = "SLUG", description = "The account's slug (see crater account list).")
         String slug;
 
         @Override

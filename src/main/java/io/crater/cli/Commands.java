@@ -28,6 +28,9 @@ final class Commands {
         m.put("ledger", LedgerCommand::new);
         m.put("price", PriceCommands::new);
         m.put("admin", AdminCommands::new);
+        m.put("skills", SkillsCommands::new);
+        m.put("completion", CompletionCommands::new);
+        m.put("__names", CompletionCommands.Names::new);
         m.put("__warmup", Warmup::new);
         return m;
     }

@@ -54,7 +54,7 @@ final class ContextCommands {
 
     @Command(name = "use", description = "Make a context the current one.")
     static final class Use extends Verb {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "CONTEXT", description = "The context's name (see crater context list).")
         String name;
 
         @Override
@@ -68,7 +68,7 @@ final class ContextCommands {
 
     @Command(name = "add", description = "Add a server without signing in (then: crater login --context NAME).")
     static final class Add extends Verb {
-        @Parameters(index = "0", paramLabel = "NAME")
+        @Parameters(index = "0", paramLabel = "NAME", description = "A name of your choice for the context.")
         String name;
 
         @Option(names = "--server", required = true, paramLabel = "URL", description = "The server's URL.")
@@ -96,7 +96,7 @@ final class ContextCommands {
 
     @Command(name = "delete", description = "Forget a context (its token is not revoked: use logout for that).")
     static final class Delete extends Verb {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "CONTEXT", description = "The context to forget.")
         String name;
 
         @Override

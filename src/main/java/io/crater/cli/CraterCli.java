@@ -35,6 +35,7 @@ public final class CraterCli implements Runnable {
             names = {"-o", "--output"},
             scope = ScopeType.INHERIT,
             paramLabel = "FORMAT",
+            completionCandidates = Output.Formats.class,
             description = "table (default), wide, json, yaml, name, jsonpath=TEMPLATE, custom-columns=HEADER:.path,...")
     String output;
 
@@ -54,7 +55,7 @@ public final class CraterCli implements Runnable {
     @Option(
             names = "--context",
             scope = ScopeType.INHERIT,
-            paramLabel = "NAME",
+            paramLabel = "CONTEXT",
             description = "The context (server) to use; default: the current one.")
     String context;
 

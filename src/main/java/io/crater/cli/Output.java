@@ -30,6 +30,15 @@ public final class Output {
         CUSTOM
     }
 
+    /** The forms {@code -o} takes, as completion offers them (the last two take a value after {@code =}). */
+    public static final class Formats implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return List.of("table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns=")
+                    .iterator();
+        }
+    }
+
     /** A table column: its header, how a row's cell is read, and whether only {@code -o wide} shows it. */
     public record Column(String header, Function<Object, String> value, boolean wide, boolean state) {
 
