@@ -105,19 +105,63 @@ public final class CraterCli implements Runnable {
     }
 
     /**
-     * The command line with only the verb group the arguments name (picocli reads every registered class's
-     * annotations at start, which would cost every run the whole tree); help, completion and the docs get all.
+     * The command line with only the commands the arguments name (picocli reads every registered class's
+     * annotations when it is built, which would cost every run the whole tree): for {@code crater job list} the
+     * root, a bare {@code job} holding only {@code list}, and {@code list}. Help, completion and the docs get all.
      */
     static CommandLine commandLine(CraterCli root, String... args) {
         CommandLine cl = new CommandLine(root);
-        String first = firstWord(args);
+        java.util.List<String> words = leadingWords(args);
         Map<String, Supplier<Object>> verbs = Commands.all();
-        if (first != null && verbs.containsKey(first)) {
-            cl.addSubcommand(first, verbs.get(first).get());
+        if (!words.isEmpty() && verbs.containsKey(words.get(0))) {
+            cl.addSubcommand(words.get(0), lean(verbs.get(words.get(0)).get(), words.subList(1, words.size())));
         } else {
             verbs.forEach((name, make) -> cl.addSubcommand(name, make.get()));
         }
         return cl;
+    }
+
+    /** A command holding only the subcommand the next word names (recursively); the whole command otherwise. */
+    static CommandLine lean(Object command, java.util.List<String> rest) {
+        Command ann = command.getClass().getAnnotation(Command.class);
+        if (ann == null || rest.isEmpty() || ann.subcommands().length == 0) {
+            return new CommandLine(command);
+        }
+        for (Class<?> sub : ann.subcommands()) {
+            Command s = sub.getAnnotation(Command.class);
+            if (s != null
+                    && (s.name().equals(rest.get(0))
+                            || java.util.Arrays.asList(s.aliases()).contains(rest.get(0)))) {
+                CommandLine shell = new CommandLine(CommandLine.Model.CommandSpec.wrapWithoutInspection(command));
+                Object leaf;
+                try {
+                    leaf = CommandLine.defaultFactory().create(sub);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                shell.addSubcommand(s.name(), lean(leaf, rest.subList(1, rest.size())), s.aliases());
+                return shell;
+            }
+        }
+        return new CommandLine(command);
+    }
+
+    /** The words before the first option, skipping the values of the root's options that take one. */
+    static java.util.List<String> leadingWords(String... args) {
+        java.util.List<String> words = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (VALUED.contains(a)) {
+                i++;
+            } else if (a.startsWith("-")) {
+                if (!words.isEmpty()) {
+                    break;
+                }
+            } else {
+                words.add(a);
+            }
+        }
+        return words;
     }
 
     /** The first argument that is not an option or an option's value: the verb. */

@@ -32,17 +32,17 @@ class AuthCliTest {
 
     @Test
     void loginKeepsATokenNotThePasswordAndLogoutRevokesIt() throws Exception {
-        Api.user("cli-ann", PW);
+        Api.user("clia-ann", PW);
         Cli cli = new Cli();
-        Cli.Run login = cli.runWithInput(PW + "\n", "login", server(), "-u", "cli-ann", "--password-stdin");
+        Cli.Run login = cli.runWithInput(PW + "\n", "login", server(), "-u", "clia-ann", "--password-stdin");
         assertThat(login.exit()).as(login.toString()).isZero();
-        assertThat(login.err()).contains("Signed in to " + server() + " as cli-ann");
+        assertThat(login.err()).contains("Signed in to " + server() + " as clia-ann");
 
         Path file = cli.home().resolve(".config/crater/config.yaml");
         assertThat(Files.getPosixFilePermissions(file))
                 .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
         String yaml = Files.readString(file);
-        assertThat(yaml).contains("token: crt_").contains("user: cli-ann").doesNotContain(PW);
+        assertThat(yaml).contains("token: crt_").contains("user: clia-ann").doesNotContain(PW);
         String token = yaml.lines()
                 .filter(l -> l.strip().startsWith("token: "))
                 .findFirst()
@@ -54,10 +54,10 @@ class AuthCliTest {
         Cli.Run who = cli.run("whoami", "-o", "json");
         assertThat(who.exit()).as(who.toString()).isZero();
         Map<?, ?> me = (Map<?, ?>) who.json();
-        assertThat(me.get("username")).isEqualTo("cli-ann");
-        assertThat(me.get("account")).isEqualTo("u-cli-ann");
+        assertThat(me.get("username")).isEqualTo("clia-ann");
+        assertThat(me.get("account")).isEqualTo("u-clia-ann");
         assertThat(me.get("server")).isEqualTo(server());
-        assertThat(cli.run("whoami").out()).startsWith("cli-ann (cli-ann), role user, on " + server());
+        assertThat(cli.run("whoami").out()).startsWith("clia-ann (clia-ann), role user, on " + server());
 
         Cli.Run logout = cli.run("logout");
         assertThat(logout.exit()).as(logout.toString()).isZero();
@@ -72,9 +72,9 @@ class AuthCliTest {
 
     @Test
     void aWrongPasswordIsDeniedAndWritesNothing() {
-        Api.user("cli-bob", PW);
+        Api.user("clia-bob", PW);
         Cli cli = new Cli();
-        Cli.Run r = cli.runWithInput("wrong\n", "login", server(), "-u", "cli-bob", "--password-stdin");
+        Cli.Run r = cli.runWithInput("wrong\n", "login", server(), "-u", "clia-bob", "--password-stdin");
         assertThat(r.exit()).isEqualTo(Exit.DENIED);
         assertThat(r.err()).contains("InvalidCredentials");
         assertThat(cli.home().resolve(".config/crater/config.yaml")).doesNotExist();
@@ -107,25 +107,25 @@ class AuthCliTest {
 
     @Test
     void contextsAndAccountsAreChosenAndKept() {
-        String token = Api.user("cli-cat", PW);
-        io.crater.job.Flows.account("cli-lab", List.of(), "cli-cat");
+        String token = Api.user("clia-cat", PW);
+        io.crater.job.Flows.account("clia-lab", List.of(), "clia-cat");
         Cli cli = new Cli();
         Cli.Run add = cli.runWithInput(token + "\n", "context", "add", "lab", "--server", server(), "--token", "-");
         assertThat(add.exit()).as(add.toString()).isZero();
         Cli.Run list = cli.run("context", "list");
         assertThat(list.out())
-                .containsPattern("\\*\\s+lab\\s+" + java.util.regex.Pattern.quote(server()) + "\\s+cli-cat");
+                .containsPattern("\\*\\s+lab\\s+" + java.util.regex.Pattern.quote(server()) + "\\s+clia-cat");
 
         Cli.Run accounts = cli.run("account", "list", "-o", "name");
-        assertThat(accounts.out().lines().toList()).containsExactlyInAnyOrder("u-cli-cat", "cli-lab");
+        assertThat(accounts.out().lines().toList()).containsExactlyInAnyOrder("u-clia-cat", "clia-lab");
         assertThat(cli.run("account", "use", "nope").exit()).isEqualTo(Exit.NOT_FOUND);
-        Cli.Run use = cli.run("account", "use", "cli-lab");
+        Cli.Run use = cli.run("account", "use", "clia-lab");
         assertThat(use.exit()).as(use.toString()).isZero();
         assertThat(cli.run("account", "current", "-o", "jsonpath={.slug}").out())
-                .isEqualTo("cli-lab\n");
-        assertThat(cli.run("-a", "u-cli-cat", "account", "current", "-o", "jsonpath={.slug}")
+                .isEqualTo("clia-lab\n");
+        assertThat(cli.run("-a", "u-clia-cat", "account", "current", "-o", "jsonpath={.slug}")
                         .out())
-                .isEqualTo("u-cli-cat\n");
+                .isEqualTo("u-clia-cat\n");
         assertThat(cli.env("LANG", "zh_CN.UTF-8").run("account", "list").out()).startsWith("当前");
 
         assertThat(cli.run("context", "use", "elsewhere").exit()).isEqualTo(Exit.NOT_FOUND);
@@ -135,7 +135,7 @@ class AuthCliTest {
 
     @Test
     void sshKeysAndTokensAreOnesOwn() throws Exception {
-        String token = Api.user("cli-dan", PW);
+        String token = Api.user("clia-dan", PW);
         Cli cli = new Cli().server(server()).token(token);
         Path ssh = cli.home().resolve(".ssh");
         Files.createDirectories(ssh);
@@ -210,6 +210,6 @@ class AuthCliTest {
                         .statusCode(200)
                         .extract()
                         .asString())
-                .contains("ArchiveClassesAtExit");
+                .contains("SharedClassListFile");
     }
 }
