@@ -49,7 +49,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void theClientUsesOnlyTheJdkPicocliJacksonAndSnakeYaml() {
+    void theClientUsesOnlyTheJdkPicocliJacksonCoreAndSnakeYaml() {
         noClasses()
                 .that()
                 .resideInAPackage("io.crater.cli..")
@@ -61,7 +61,7 @@ class ArchitectureTest {
                         "javax.net..",
                         "com.sun.net.httpserver..",
                         "picocli..",
-                        "com.fasterxml.jackson..",
+                        "com.fasterxml.jackson.core..",
                         "org.yaml.snakeyaml..")
                 .because("the client is shipped alone (target/quarkus-app/cli/crater.jar) and must start fast")
                 .check(CRATER);

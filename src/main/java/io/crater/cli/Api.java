@@ -1,7 +1,5 @@
 package io.crater.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,7 +34,6 @@ public final class Api {
         }
     }
 
-    static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -224,18 +221,14 @@ public final class Api {
             return null;
         }
         try {
-            return JSON.readValue(raw.body(), Object.class);
+            return Json.parse(raw.body());
         } catch (IOException e) {
             throw new CliException(Exit.ERROR, "the server answered something that is not JSON: " + e.getMessage());
         }
     }
 
     static byte[] write(Object body) {
-        try {
-            return JSON.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return Json.bytes(body);
     }
 
     /** {@code ?a=1&b=x}, leaving out null values; a collection repeats its key. */

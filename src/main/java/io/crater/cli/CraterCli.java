@@ -113,6 +113,9 @@ public final class CraterCli implements Runnable {
         CommandLine cl = new CommandLine(root);
         java.util.List<String> words = leadingWords(args);
         Map<String, Supplier<Object>> verbs = Commands.all();
+        if (words.isEmpty() && args.length > 0 && java.util.Arrays.stream(args).allMatch(VERSION::contains)) {
+            return cl;
+        }
         if (!words.isEmpty() && verbs.containsKey(words.get(0))) {
             cl.addSubcommand(words.get(0), lean(verbs.get(words.get(0)).get(), words.subList(1, words.size())));
         } else {
@@ -176,6 +179,8 @@ public final class CraterCli implements Runnable {
         }
         return null;
     }
+
+    private static final Set<String> VERSION = Set.of("-V", "--version");
 
     private static final Set<String> VALUED = Set.of("-o", "--output", "-a", "--account", "--context");
 

@@ -1,6 +1,5 @@
 package io.crater.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -184,11 +183,7 @@ public final class Output {
     }
 
     public static String pretty(Object value) {
-        try {
-            return Api.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return Json.pretty(value);
     }
 
     public static String yaml(Object value) {

@@ -43,7 +43,7 @@ public final class Problems {
         Map<?, ?> problem = null;
         if (raw.contentType().contains("json") && raw.body().length > 0) {
             try {
-                if (Api.JSON.readValue(raw.body(), Object.class) instanceof Map<?, ?> m) {
+                if (Json.parse(raw.body()) instanceof Map<?, ?> m) {
                     problem = m;
                 }
             } catch (java.io.IOException e) {

@@ -22,7 +22,7 @@ public final class Cli {
         /** Parsed standard output ({@code -o json}). */
         public Object json() {
             try {
-                return Api.JSON.readValue(out, Object.class);
+                return Json.parse(out);
             } catch (java.io.IOException e) {
                 throw new AssertionError("not JSON: " + out + "\nstderr: " + err, e);
             }
