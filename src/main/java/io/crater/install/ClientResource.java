@@ -83,9 +83,20 @@ public class ClientResource {
         return dist.installScript(server(uri), j);
     }
 
+    /** Only a plain URL goes into a shell script: a forged Host header must not become a command. */
+    private static final java.util.regex.Pattern PLAIN_URL =
+            java.util.regex.Pattern.compile("https?://[A-Za-z0-9.\\-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?");
+
     private String server(UriInfo uri) {
-        String base = publicUrl.orElse(uri.getBaseUri().toString());
-        return base.replaceAll("/+$", "");
+        String base = publicUrl.orElse(uri.getBaseUri().toString()).replaceAll("/+$", "");
+        if (!PLAIN_URL.matcher(base).matches()) {
+            throw ApiException.badRequest(
+                    "InvalidRequest",
+                    "this server's URL as requested (" + base.length() + " characters) is not a plain http(s) URL;"
+                            + " set crater.public-url",
+                    java.util.List.of(new io.crater.platform.Problem.FieldError("Host", "not a plain host name")));
+        }
+        return base;
     }
 
     private static ApiException notBuilt() {

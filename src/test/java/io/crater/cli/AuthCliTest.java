@@ -199,6 +199,11 @@ class AuthCliTest {
         info.body("available", org.hamcrest.Matchers.equalTo(false))
                 .body("login", org.hamcrest.Matchers.equalTo("crater login " + server()));
         io.restassured.RestAssured.given()
+                .header("Host", "x';touch${IFS}owned;'")
+                .get("/api/v1/cli")
+                .then()
+                .statusCode(400);
+        io.restassured.RestAssured.given()
                 .get("/cli/crater.jar")
                 .then()
                 .statusCode(404)
