@@ -73,7 +73,7 @@ final class JobWhy extends Verb {
         String code = Values.str(s.get("code"));
         Object result;
         if (RESUBMIT.contains(code)) {
-            confirm(msg().get("why.confirmResubmit", job, Values.str(s.get("message"))));
+            confirm(msg().get("why.confirmResubmit", job, new Problems(msg()).suggestion(s)));
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("changes", s.get("change"));
             body.put("replace", true);
@@ -139,7 +139,8 @@ final class JobWhy extends Verb {
             out.println(msg.get("why.suggestions"));
             for (int i = 0; i < suggestions.size(); i++) {
                 Object s = suggestions.get(i);
-                out.println("  " + (i + 1) + ". " + Values.text(s, "message") + " [" + Values.text(s, "code") + "]");
+                out.println(
+                        "  " + (i + 1) + ". " + words.suggestion(Values.map(s)) + " [" + Values.text(s, "code") + "]");
             }
             out.println(msg.get("why.applyHint", id));
         }

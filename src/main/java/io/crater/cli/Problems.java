@@ -1,5 +1,6 @@
 package io.crater.cli;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -89,11 +90,22 @@ public final class Problems {
         return b.toString();
     }
 
-    /** One reason: its sentence (which carries the numbers) and its code. */
+    /**
+     * One reason: its sentence (which carries the numbers) and its code. In Chinese the sentence is built from the
+     * code, numbers and args as the console builds it; otherwise, or when that cannot be done, it is the server's.
+     */
     public String reason(Map<?, ?> r) {
-        String message = Values.str(r.get("message"));
         String code = Values.str(r.get("code"));
+        String words = msg.chinese() && code != null ? Reasons.chinese().reason(r, Instant.now()) : null;
+        String message = words != null ? words : Values.str(r.get("message"));
         return (message != null ? message : code) + (code != null && message != null ? " [" + code + "]" : "");
+    }
+
+    /** What a wait suggestion says (without its code), worded like a reason. */
+    public String suggestion(Map<?, ?> s) {
+        String words =
+                msg.chinese() && s.get("code") != null ? Reasons.chinese().suggestion(s) : null;
+        return words != null ? words : Values.str(s.get("message"));
     }
 
     String unreachable(String server) {
