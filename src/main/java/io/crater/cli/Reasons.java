@@ -1,10 +1,17 @@
 package io.crater.cli;
 
+import static io.crater.cli.ReasonFigures.amount;
+import static io.crater.cli.ReasonFigures.has;
+import static io.crater.cli.ReasonFigures.head;
+import static io.crater.cli.ReasonFigures.js;
+import static io.crater.cli.ReasonFigures.jsNumber;
+import static io.crater.cli.ReasonFigures.money;
+import static io.crater.cli.ReasonFigures.num;
+import static io.crater.cli.ReasonFigures.period;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +31,6 @@ import java.util.regex.Pattern;
 final class Reasons {
 
     private static final String BUNDLE = "/io/crater/cli/i18n/zh-CN.json";
-    private static final long GIB = 1L << 30;
     private static volatile Reasons chinese;
 
     private final Function<String, String> templates;
@@ -370,31 +376,6 @@ final class Reasons {
         };
     }
 
-    /** A milli-unit amount in the resource's display unit, with "GiB" for memory: 2^30·1000 → "1 GiB". */
-    static String amount(String resource, double milli) {
-        if (!Double.isFinite(milli)) {
-            return "—";
-        }
-        String r = resource == null ? "" : resource;
-        return switch (r) {
-            case "cpu" -> trim(milli / 1000, 2);
-            case "memory" -> trim(milli / 1000 / GIB, 1) + " GiB";
-            default -> trim(milli / 1000, 2);
-        };
-    }
-
-    private static String amount(String resource, Map<?, ?> n, String key) {
-        return amount(resource, num(n, key));
-    }
-
-    /** JavaScript's toFixed(digits) without trailing zeros: 0.5 → "0.5", 8 → "8". */
-    static String trim(double value, int digits) {
-        String fixed =
-                new BigDecimal(value).setScale(digits, RoundingMode.HALF_UP).toPlainString();
-        String trimmed = fixed.contains(".") ? fixed.replaceAll("\\.?0+$", "") : fixed;
-        return trimmed.equals("-0") ? "0" : trimmed;
-    }
-
     /** A duration by its two largest units, to the nearest minute: 7140 → "1 小时 59 分钟". */
     String duration(double seconds) {
         long minutes = Double.isFinite(seconds) ? Math.round(seconds / 60) : 0;
@@ -419,53 +400,6 @@ final class Reasons {
             b.append(w("jobs.wait.duration.minute", "count", js(mins)));
         }
         return b.toString();
-    }
-
-    /** Micro-units of money as the console prints them: 12_500_000 → "12.5", -3_000_000 → "-3". */
-    static String money(long micros) {
-        long abs = Math.abs(micros);
-        String fraction = String.format("%06d", abs % 1_000_000).replaceAll("0+$", "");
-        return (micros < 0 ? "-" : "") + abs / 1_000_000 + (fraction.isEmpty() ? "" : "." + fraction);
-    }
-
-    private static String period(String iso) {
-        return head(iso, 16).replace('T', ' ') + " UTC";
-    }
-
-    private static String head(String s, int length) {
-        return s.length() <= length ? s : s.substring(0, length);
-    }
-
-    private static boolean has(Map<?, ?> n, String... keys) {
-        for (String k : keys) {
-            if (!(n.get(k) instanceof Number x) || !Double.isFinite(x.doubleValue())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static double num(Map<?, ?> n, String key) {
-        return n.get(key) instanceof Number x ? x.doubleValue() : 0;
-    }
-
-    private static double jsNumber(Object o) {
-        if (o instanceof Number x) {
-            return x.doubleValue();
-        }
-        try {
-            return Double.parseDouble(String.valueOf(o).strip());
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-    }
-
-    /** A number as JavaScript prints it: 5 → "5", 0.5 → "0.5". */
-    static String js(double v) {
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            return Long.toString((long) v);
-        }
-        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 
     private String t(String code, Object... values) {

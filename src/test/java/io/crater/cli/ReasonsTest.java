@@ -363,10 +363,10 @@ class ReasonsTest {
 
     @Test
     void amountsAndMoneyAsTheConsolePrintsThem() {
-        assertThat(Reasons.amount("cpu", 1250)).isEqualTo("1.25");
-        assertThat(Reasons.amount("nvidia-a100-80gb", 500)).isEqualTo("0.5");
-        assertThat(Reasons.amount("memory", 1.5 * GIB_MILLI)).isEqualTo("1.5 GiB");
-        assertThat(Reasons.money(1_000_001)).isEqualTo("1.000001");
-        assertThat(Reasons.money(-250_000)).isEqualTo("-0.25");
+        assertThat(ReasonFigures.amount("cpu", 1250)).isEqualTo("1.25");
+        assertThat(ReasonFigures.amount("nvidia-a100-80gb", 500)).isEqualTo("0.5");
+        assertThat(ReasonFigures.amount("memory", 1.5 * GIB_MILLI)).isEqualTo("1.5 GiB");
+        assertThat(ReasonFigures.money(1_000_001)).isEqualTo("1.000001");
+        assertThat(ReasonFigures.money(-250_000)).isEqualTo("-0.25");
     }
 }
