@@ -76,9 +76,9 @@ public class JobStops {
                                     publicId,
                                     Map.of("state", state),
                                     null))
-                            .replaceWith(state);
+                            .replaceWith(new Asked(v.id(), state));
                 }))
-                .flatMap(state -> state.equals("Queued")
+                .flatMap(asked -> asked.from().equals("Queued")
                         ? Uni.createFrom().voidItem()
                         : vertx.executeBlocking(Uni.createFrom().item(() -> {
                                     try {
@@ -88,10 +88,31 @@ public class JobStops {
                                         LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
                                     }
                                     applier.delete(publicId);
-                                    return null;
+                                    // Stopped while admitted and before its Volcano Job was made: no deletion
+                                    // event will end it, and the applier no longer makes one.
+                                    return asked.from().equals("Admitted") && !applier.exists(publicId);
                                 }))
-                                .replaceWithVoid())
+                                .flatMap(neverMade -> neverMade
+                                        ? endNeverMade(asked.jobId())
+                                        : Uni.createFrom().voidItem()))
                 .flatMap(v -> queries.summary(publicId));
+    }
+
+    /** A stop asked for: the job's row id and the state it was in. */
+    private record Asked(long jobId, String from) {}
+
+    /** Ends a job stopped before its Volcano Job existed, if it is still Stopping. */
+    private Uni<Void> endNeverMade(long jobId) {
+        return Panache.withTransaction(() -> Sql.rows("SELECT state FROM jobs WHERE id = ?1 FOR UPDATE", jobId)
+                .flatMap(rows -> "Stopping".equals(rows.get(0)[0])
+                        ? JobStates.move(
+                                jobId,
+                                "Stopping",
+                                "Stopped",
+                                "Stopped",
+                                "stopped before its Volcano Job was created",
+                                Map.of("queued", 0L))
+                        : Uni.createFrom().voidItem()));
     }
 
     /**

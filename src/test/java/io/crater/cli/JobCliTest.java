@@ -63,8 +63,24 @@ class JobCliTest {
         goldRunning = Flows.submit(ann, GOLD, spec("trainer", "1", "30m"));
         Flows.awaitRunning(ann, goldRunning);
         goldQueued = Flows.submit(ann, GOLD, spec("big-run", "3", "30m"));
+        // The golden files show the reason admission gives: wait for its round to have written it.
+        awaitReason(queued);
+        awaitReason(goldQueued);
         cli = new Cli().server(base.toString()).token(ann).env("CRATER_ACCOUNT", ACCOUNT);
         gold = new Cli().server(base.toString()).token(ann).env("CRATER_ACCOUNT", GOLD);
+    }
+
+    void awaitReason(String id) {
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> {
+                    List<String> codes = io.crater.Api.as(ann)
+                            .get("/api/v1/jobs/" + id)
+                            .then()
+                            .extract()
+                            .path("job.reasons.code");
+                    return codes != null && codes.contains("AccountQuotaExceeded");
+                });
     }
 
     static Map<String, Object> spec(String name, String cpu, String duration) {
