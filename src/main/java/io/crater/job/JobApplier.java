@@ -135,15 +135,6 @@ public class JobApplier {
     }
 
     /** Deletes the job's Volcano Job; its pods and companions follow by owner references. */
-    /** Whether the job's Volcano Job exists (blocking; call from a worker thread). */
-    boolean exists(String publicId) {
-        return client.resources(VolcanoJob.class)
-                        .inNamespace(cluster.namespace())
-                        .withName(JobNames.volcanoName(publicId))
-                        .get()
-                != null;
-    }
-
     void delete(String publicId) {
         client.resources(VolcanoJob.class)
                 .inNamespace(cluster.namespace())

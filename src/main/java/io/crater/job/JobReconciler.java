@@ -133,6 +133,48 @@ public class JobReconciler {
         }
     }
 
+    /**
+     * After a stop deleted a job's Volcano Job (blocking; a worker thread): a job stopped while admitted, before its
+     * Volcano Job was made, gets no deletion event, so it ends here, keeping the reason of a stop Crater made. A job
+     * whose Volcano Job the informer has seen is left to its deletion event; one the applier is making right now
+     * is deleted by the applier's own re-check of the stop.
+     */
+    void endIfNeverMade(String publicId) {
+        if (!synced()
+                || latest.containsKey(publicId)
+                || informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(publicId)) != null) {
+            return;
+        }
+        try {
+            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> neverMade(publicId)));
+        } catch (Throwable e) {
+            LOG.warnf("ending stopped job %s failed (%s); the sweep ends it", publicId, e.getMessage());
+        }
+    }
+
+    private io.smallrye.mutiny.Uni<Boolean> neverMade(String publicId) {
+        return Sql.rows(
+                        "SELECT id, state, stop_requested, state_reason, state_message,"
+                                + " (SELECT CAST(t.args AS text) FROM job_transitions t WHERE t.job_id = jobs.id"
+                                + " AND t.reason = jobs.state_reason ORDER BY t.id DESC LIMIT 1)"
+                                + " FROM jobs WHERE public_id = ?1 FOR UPDATE",
+                        publicId)
+                .flatMap(rows -> {
+                    if (rows.isEmpty() || !"Stopping".equals(rows.get(0)[1]) || !(Boolean) rows.get(0)[2]) {
+                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                    }
+                    boolean crater = JobStates.CRATER_STOPS.contains((String) rows.get(0)[3]);
+                    return JobStates.move(
+                                    Sql.longOf(rows.get(0)[0]),
+                                    "Stopping",
+                                    "Stopped",
+                                    crater ? (String) rows.get(0)[3] : "Stopped",
+                                    crater ? (String) rows.get(0)[4] : "stopped before its Volcano Job was made",
+                                    crater ? stored((String) rows.get(0)[5]) : null)
+                            .replaceWith(true);
+                });
+    }
+
     private io.smallrye.mutiny.Uni<Boolean> vanished(String publicId) {
         return Sql.rows("SELECT id, state, stop_requested FROM jobs WHERE public_id = ?1 FOR UPDATE", publicId)
                 .flatMap(rows -> {

@@ -38,6 +38,9 @@ public class JobStops {
     @Inject
     Vertx vertx;
 
+    @Inject
+    JobReconciler reconciler;
+
     /** Stops a job: its owner, an admin of its account, or a platform admin. */
     public Uni<JobSummary> stop(String publicId, Caller caller) {
         return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
@@ -88,32 +91,15 @@ public class JobStops {
                                         LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
                                     }
                                     applier.delete(publicId);
-                                    // Stopped while admitted and before its Volcano Job was made: no deletion
-                                    // event will end it, and the applier no longer makes one.
-                                    return asked.from().equals("Admitted") && !applier.exists(publicId);
+                                    reconciler.endIfNeverMade(publicId);
+                                    return null;
                                 }))
-                                .flatMap(neverMade -> neverMade
-                                        ? endNeverMade(asked.jobId())
-                                        : Uni.createFrom().voidItem()))
+                                .replaceWithVoid())
                 .flatMap(v -> queries.summary(publicId));
     }
 
     /** A stop asked for: the job's row id and the state it was in. */
     private record Asked(long jobId, String from) {}
-
-    /** Ends a job stopped before its Volcano Job existed, if it is still Stopping. */
-    private Uni<Void> endNeverMade(long jobId) {
-        return Panache.withTransaction(() -> Sql.rows("SELECT state FROM jobs WHERE id = ?1 FOR UPDATE", jobId)
-                .flatMap(rows -> "Stopping".equals(rows.get(0)[0])
-                        ? JobStates.move(
-                                jobId,
-                                "Stopping",
-                                "Stopped",
-                                "Stopped",
-                                "stopped before its Volcano Job was created",
-                                Map.of("queued", 0L))
-                        : Uni.createFrom().voidItem()));
-    }
 
     /**
      * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
@@ -141,6 +127,7 @@ public class JobStops {
             LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
         }
         applier.delete(publicId);
+        reconciler.endIfNeverMade(publicId);
     }
 
     /** Deletes a finished job from lists and detail (its owner, an admin of its account, a platform admin). */
