@@ -1,6 +1,5 @@
 package io.crater.cli;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -35,9 +34,16 @@ public final class Problems {
     }
 
     private final Messages msg;
+    private final java.time.Clock clock;
 
     public Problems(Messages msg) {
+        this(msg, java.time.Clock.systemUTC());
+    }
+
+    /** With the clock reasons that say "since when" are dated by. */
+    public Problems(Messages msg, java.time.Clock clock) {
         this.msg = msg;
+        this.clock = clock;
     }
 
     ApiError error(Api.Raw raw) {
@@ -96,7 +102,7 @@ public final class Problems {
      */
     public String reason(Map<?, ?> r) {
         String code = Values.str(r.get("code"));
-        String words = msg.chinese() && code != null ? Reasons.chinese().reason(r, Instant.now()) : null;
+        String words = msg.chinese() && code != null ? Reasons.chinese().reason(r, clock.instant()) : null;
         String message = words != null ? words : Values.str(r.get("message"));
         return (message != null ? message : code) + (code != null && message != null ? " [" + code + "]" : "");
     }

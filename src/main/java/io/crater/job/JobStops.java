@@ -79,9 +79,9 @@ public class JobStops {
                                     publicId,
                                     Map.of("state", state),
                                     null))
-                            .replaceWith(new Asked(v.id(), state));
+                            .replaceWith(state);
                 }))
-                .flatMap(asked -> asked.from().equals("Queued")
+                .flatMap(state -> state.equals("Queued")
                         ? Uni.createFrom().voidItem()
                         : vertx.executeBlocking(Uni.createFrom().item(() -> {
                                     try {
@@ -97,9 +97,6 @@ public class JobStops {
                                 .replaceWithVoid())
                 .flatMap(v -> queries.summary(publicId));
     }
-
-    /** A stop asked for: the job's row id and the state it was in. */
-    private record Asked(long jobId, String from) {}
 
     /**
      * Crater's own stop of a running job (idle reclamation), in the caller's transaction: asks for the stop and moves
