@@ -28,4 +28,19 @@ public interface AccountingConfig {
     /** How long a stop-policy account's running jobs keep running once its budget is gone. */
     @WithDefault("10m")
     Duration stopGrace();
+
+    /**
+     * The step utilisation is measured in: each stretch of an accelerator interval is the mean of a step's samples
+     * (at least the source's sample or scrape interval, or steps without a sample are unknown).
+     */
+    @WithDefault("30s")
+    Duration measureStep();
+
+    /** How long the source takes to have a sample (a scrape interval and a little): nothing newer is measured. */
+    @WithDefault("60s")
+    Duration measureLag();
+
+    /** How long one utilisation query may take. */
+    @WithDefault("10s")
+    Duration measureTimeout();
 }

@@ -153,11 +153,11 @@ public class AccountingResource {
 
     @POST
     @Path("/settle")
-    @Operation(summary = "Settle now instead of at the next minute (platform admins)")
+    @Operation(summary = "Settle and measure accelerator use now instead of at the next minute (platform admins)")
     public Uni<SettlementService.Run> settle() {
         return current.caller().flatMap(c -> {
             BudgetService.requirePlatformAdmin(c, "settle");
-            return settlement.settleAndRelease();
+            return settlement.settleAndMeasure();
         });
     }
 }

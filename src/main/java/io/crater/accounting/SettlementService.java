@@ -66,6 +66,9 @@ public class SettlementService {
     @Inject
     MeterRegistry meters;
 
+    @Inject
+    UsageMeter meter;
+
     private final ScheduledExecutorService worker = Threads.scheduler("crater-settlement");
     private final AtomicLong lagSeconds = new AtomicLong();
     /** Books whose balance is not the sum of their entries at the last check (-1 before the first). */
@@ -75,8 +78,27 @@ public class SettlementService {
 
     static final int CHECK_EVERY = 60;
 
-    /** What one run did; {@code run} 0 when another replica was settling. */
-    public record Run(long run, int intervals, int charges, long chargedMicros, Instant until, List<String> stopped) {}
+    /**
+     * What one run did; {@code run} 0 when another replica was settling; {@code measured} what the usage meter did
+     * after it, when it ran.
+     */
+    public record Run(
+            long run,
+            int intervals,
+            int charges,
+            long chargedMicros,
+            Instant until,
+            List<String> stopped,
+            UsageMeter.Run measured) {
+
+        Run(long run, int intervals, int charges, long chargedMicros, Instant until, List<String> stopped) {
+            this(run, intervals, charges, chargedMicros, until, stopped, null);
+        }
+
+        Run measured(UsageMeter.Run m) {
+            return new Run(run, intervals, charges, chargedMicros, until, stopped, m);
+        }
+    }
 
     void onStart(@Observes StartupEvent event) {
         meters.gauge("crater.settlement.lag", List.of(), lagSeconds, AtomicLong::doubleValue);
@@ -92,6 +114,7 @@ public class SettlementService {
     private void tick() {
         try {
             VertxContextSupport.subscribeAndAwait(this::settleAndRelease);
+            meter.measure();
             if (ticks++ % CHECK_EVERY == 0) {
                 Ledger.Check check = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(ledger::check));
                 mismatched.set(check.mismatched().size() + (check.sum() == 0 ? 0 : 1));
@@ -109,6 +132,11 @@ public class SettlementService {
     /** Settles, then (committed) deletes the Volcano Jobs of what a stop policy stopped, on settlement's thread. */
     public Uni<Run> settleAndRelease() {
         return settle().invoke(run -> run.stopped().forEach(id -> worker.execute(() -> stops.release(id))));
+    }
+
+    /** Settles, releases, then measures what accelerators were used (for a caller on an event loop). */
+    public Uni<Run> settleAndMeasure() {
+        return settleAndRelease().flatMap(run -> meter.measureLater().map(run::measured));
     }
 
     /**

@@ -6,6 +6,8 @@ import io.crater.identity.UserService;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
+import io.crater.policy.Amounts;
+import io.crater.policy.GpuUse;
 import io.crater.policy.Money;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -44,8 +46,26 @@ public class UsageReports {
     @Inject
     Clock clock;
 
-    /** One row: a group's holding of one resource. {@code held} in unit-hours (GPU-, core- or GiB-hours). */
-    public record Row(String key, String resource, String unit, double held, String cost, long costMicros) {}
+    /**
+     * One row: a group's holding of one resource. {@code held} in unit-hours (GPU-, core- or GiB-hours). For an
+     * accelerator also: {@code measured} the device-hours with utilisation samples, {@code used} the device-hours
+     * weighted by utilisation, {@code unknown} held but not measured, {@code efficiency} used ÷ measured (null when
+     * nothing was measured), {@code idleCost} what the measured idle part cost (cost × (measured − used) ÷ held);
+     * all null for CPU and memory.
+     */
+    public record Row(
+            String key,
+            String resource,
+            String unit,
+            double held,
+            String cost,
+            long costMicros,
+            Double measured,
+            Double used,
+            Double unknown,
+            Double efficiency,
+            String idleCost,
+            Long idleCostMicros) {}
 
     /** A report: its span, how it is grouped, its rows and their total cost. */
     public record Report(
@@ -56,7 +76,15 @@ public class UsageReports {
             String currency,
             List<Row> rows,
             String total,
-            long totalMicros) {}
+            long totalMicros,
+            Summary accelerators) {}
+
+    /**
+     * Every accelerator row of a report together: device-hours held, measured and used, efficiency (null when
+     * nothing was measured) and the cost of the measured idle part.
+     */
+    public record Summary(
+            double held, double measured, double used, Double efficiency, String idleCost, long idleCostMicros) {}
 
     /** The report for {@code account} (required unless a platform admin asks for the cluster {@code by=account}). */
     public Uni<Report> report(String account, String fromText, String toText, String byText, Caller caller) {
@@ -101,19 +129,79 @@ public class UsageReports {
     private Report report(String account, Instant from, Instant to, String by, List<Object[]> rows) {
         List<Row> out = new ArrayList<>(rows.size());
         long total = 0;
+        double held = 0;
+        long heldMs = 0;
+        long measuredMs = 0;
+        long usedMs = 0;
+        long idle = 0;
         for (Object[] r : rows) {
             String resource = (String) r[1];
             long cost = ((Number) r[3]).longValue();
             total += cost;
-            out.add(new Row(
+            java.math.BigDecimal heldMilliS = new java.math.BigDecimal(r[2].toString());
+            Row row = row(
                     (String) r[0],
                     resource,
-                    PriceService.unit(resource).replace("-hour", "-hours"),
-                    unitHours(resource, new java.math.BigDecimal(r[2].toString())),
-                    Money.format(cost),
-                    cost));
+                    heldMilliS,
+                    cost,
+                    ((Number) r[4]).longValue(),
+                    ((Number) r[5]).longValue());
+            if (row.measured() != null) {
+                heldMs += heldMilliS.longValue();
+                measuredMs += ((Number) r[4]).longValue();
+                usedMs += ((Number) r[5]).longValue();
+                idle += row.idleCostMicros();
+            }
+            out.add(row);
         }
-        return new Report(account, from, to, by, config.currency(), out, Money.format(total), total);
+        Summary summary = new Summary(
+                hours(heldMs), hours(measuredMs), hours(usedMs), ratio(usedMs, measuredMs), Money.format(idle), idle);
+        return new Report(account, from, to, by, config.currency(), out, Money.format(total), total, summary);
+    }
+
+    /**
+     * A row from its sums: held milli-unit-seconds and cost; for an accelerator measured and used
+     * device-milliseconds (held milli-device-seconds are device-milliseconds too).
+     */
+    static Row row(
+            String key, String resource, java.math.BigDecimal heldMilliS, long cost, long measuredMs, long usedMs) {
+        String unit = PriceService.unit(resource).replace("-hour", "-hours");
+        double held = unitHours(resource, heldMilliS);
+        if (Amounts.Kind.of(resource) != Amounts.Kind.ACCELERATOR) {
+            return new Row(key, resource, unit, held, Money.format(cost), cost, null, null, null, null, null, null);
+        }
+        long heldMs = heldMilliS.longValue();
+        long known = Math.min(measuredMs, Math.max(heldMs, 0));
+        long idleMicros = heldMs > 0
+                ? java.math.BigInteger.valueOf(cost)
+                        .multiply(java.math.BigInteger.valueOf(Math.max(0, known - Math.min(usedMs, known))))
+                        .divide(java.math.BigInteger.valueOf(heldMs))
+                        .longValue()
+                : 0;
+        return new Row(
+                key,
+                resource,
+                unit,
+                held,
+                Money.format(cost),
+                cost,
+                hours(known),
+                hours(Math.min(usedMs, known)),
+                hours(Math.max(0, heldMs - known)),
+                ratio(Math.min(usedMs, known), known),
+                Money.format(idleMicros),
+                idleMicros);
+    }
+
+    /** Used ÷ measured to four decimals, null when nothing was measured. */
+    static Double ratio(long used, long measured) {
+        Double e = GpuUse.efficiency(used, measured);
+        return e == null ? null : Math.round(e * 10_000) / 10_000.0;
+    }
+
+    /** Device-hours of device-milliseconds, to a thousandth. */
+    static double hours(long ms) {
+        return Math.round(ms / 3600.0) / 1000.0;
     }
 
     /** Unit-hours of milli-unit-seconds, to a thousandth. */
@@ -157,12 +245,15 @@ public class UsageReports {
             who.append(" AND user_id = ?").append(params.size());
         }
         return Sql.rows(
-                "SELECT k, resource, sum(held), sum(cost) FROM ("
-                        + "SELECT " + hourKey + " AS k, resource, held_milli_s AS held, cost_micros AS cost"
+                "SELECT k, resource, sum(held), sum(cost), sum(measured), sum(used) FROM ("
+                        + "SELECT " + hourKey + " AS k, resource, held_milli_s AS held, cost_micros AS cost,"
+                        + " measured_ms AS measured, used_ms AS used"
                         + " FROM usage_hourly WHERE ((hour >= date_trunc('hour', CAST(?1 AS timestamptz))"
                         + " AND hour < CAST(?2 AS timestamptz)) OR (hour >= CAST(?3 AS timestamptz)"
                         + " AND hour < CAST(?4 AS timestamptz)))" + who
-                        + " UNION ALL SELECT " + dayKey + " AS k, resource, held_milli_s, cost_micros FROM usage_daily"
+                        + " UNION ALL SELECT " + dayKey
+                        + " AS k, resource, held_milli_s, cost_micros, measured_ms, used_ms"
+                        + " FROM usage_daily"
                         + " WHERE day >= CAST(?5 AS date) AND day < CAST(?6 AS date)" + who
                         + ") x GROUP BY k, resource ORDER BY k, resource",
                 params.toArray());
@@ -188,7 +279,9 @@ public class UsageReports {
         rows.forEach(r -> ids.add(Long.parseLong((String) r[0])));
         Uni<Map<Long, String>> names = by.equals("user") ? users.usernames(ids) : accounts.slugs(ids);
         return names.map(n -> rows.stream()
-                .map(r -> new Object[] {n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3]})
+                .map(r -> new Object[] {
+                    n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3], r[4], r[5]
+                })
                 .toList());
     }
 
@@ -221,7 +314,8 @@ public class UsageReports {
 
     /** The report as CSV: one header line, one line per row, RFC 4180 quoting. */
     static String csv(Report r) {
-        StringBuilder sb = new StringBuilder("account,from,to,group,resource,unit,held,cost,currency\r\n");
+        StringBuilder sb = new StringBuilder(
+                "account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,idle_cost\r\n");
         for (Row row : r.rows()) {
             sb.append(String.join(
                             ",",
@@ -234,10 +328,20 @@ public class UsageReports {
                                     row.unit(),
                                     Double.toString(row.held()),
                                     row.cost(),
-                                    cell(r.currency()))))
+                                    cell(r.currency()),
+                                    figure(row.measured()),
+                                    figure(row.used()),
+                                    figure(row.unknown()),
+                                    figure(row.efficiency()),
+                                    row.idleCost() == null ? "" : row.idleCost())))
                     .append("\r\n");
         }
         return sb.toString();
+    }
+
+    /** A figure of a CSV line, empty when it does not apply. */
+    private static String figure(Double d) {
+        return d == null ? "" : Double.toString(d);
     }
 
     static String cell(String s) {

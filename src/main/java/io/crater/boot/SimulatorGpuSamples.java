@@ -5,6 +5,7 @@ import io.crater.policy.IdlePolicy;
 import io.crater.sim.GpuSeries;
 import io.crater.sim.Simulator;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,8 +15,17 @@ class SimulatorGpuSamples implements InProcessGpuSamples {
 
     @Override
     public Optional<Reader> at(String apiUrl) {
-        return Simulator.at(apiUrl)
-                .map(sim -> (namespace, pod, from, to) -> series(sim.gpuSamples(namespace, pod, from, to)));
+        return Simulator.at(apiUrl).map(sim -> new Reader() {
+            @Override
+            public List<IdlePolicy.Series> samples(String namespace, String pod, Instant from, Instant to) {
+                return series(sim.gpuSamples(namespace, pod, from, to));
+            }
+
+            @Override
+            public List<String> pods(String namespace, String prefix) {
+                return sim.gpuPods(namespace, prefix);
+            }
+        });
     }
 
     static List<IdlePolicy.Series> series(List<GpuSeries> samples) {

@@ -21,6 +21,9 @@ interface GpuMetrics {
      * @param metric the metric's name
      * @param ratio whether the metric is a ratio (0–1), read as percent
      * @param step at most one sample per accelerator this often
+     * @param mean each point the mean of its step (usage), else its highest sample (idle detection: a busy moment
+     *     is never lost)
+     * @param prefixes {@code pods} are name prefixes ({@code c-<job>-}: every pod a job ever had), else exact names
      */
     record Query(
             String namespace,
@@ -29,10 +32,24 @@ interface GpuMetrics {
             boolean ratio,
             Instant from,
             Instant to,
-            Duration step) {
+            Duration step,
+            boolean mean,
+            boolean prefixes) {
 
         public Query {
             pods = List.copyOf(pods);
+        }
+
+        /** The highest sample of each step of the named pods. */
+        public Query(
+                String namespace,
+                List<String> pods,
+                String metric,
+                boolean ratio,
+                Instant from,
+                Instant to,
+                Duration step) {
+            this(namespace, pods, metric, ratio, from, to, step, false, false);
         }
     }
 

@@ -12,10 +12,15 @@ import java.util.Optional;
 public interface InProcessGpuSamples {
 
     /** Reads the samples of one pod's accelerators. */
-    @FunctionalInterface
     interface Reader {
         /** The samples (percent) of each accelerator of the pod taken in [from, to]; none for an unknown pod. */
         List<IdlePolicy.Series> samples(String namespace, String pod, Instant from, Instant to);
+
+        /**
+         * The pods whose names start with {@code prefix} that the exporter has samples of, including pods deleted
+         * less than its retention ago (as Prometheus keeps the series of a pod that is gone).
+         */
+        List<String> pods(String namespace, String prefix);
     }
 
     /** The reader of the simulated cluster serving the API at {@code apiUrl}, when it runs in this process. */

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * publishes it. The exporter names the pod that uses a GPU {@code pod}/{@code namespace} when Prometheus scrapes it
  * with {@code honorLabels}, else {@code exported_pod}/{@code exported_namespace} (its own pod takes {@code pod}): the
  * query asks for both. Each point is the highest sample of its step ({@code max_over_time}), so a busy moment between
- * two points is never lost, and a step without any sample has no point (a gap) instead of Prometheus's 5-minute
+ * two points is never lost (for usage, the mean of the step, {@code avg_over_time}), and a step without any sample has no point (a gap) instead of Prometheus's 5-minute
  * lookback filling it. The JDK's HTTP client (asynchronous, never on the event loop's time) needs no dependency.
  */
 final class PrometheusGpuMetrics implements GpuMetrics {
@@ -76,10 +76,13 @@ final class PrometheusGpuMetrics implements GpuMetrics {
      * exporter restarts.
      */
     static String query(Query q) {
-        String pods = q.pods().stream().map(PrometheusGpuMetrics::pattern).collect(Collectors.joining("|"));
+        String pods = q.pods().stream()
+                .map(p -> pattern(p) + (q.prefixes() ? ".*" : ""))
+                .collect(Collectors.joining("|"));
         String range = "[" + Math.max(1, q.step().toMillis()) + "ms]";
-        return "max by (pod, gpu, GPU_I_ID) (max_over_time(" + q.metric() + "{namespace=\"" + literal(q.namespace())
-                + "\",pod=~\"" + pods + "\"}" + range + ")) or max by (exported_pod, gpu, GPU_I_ID) (max_over_time("
+        String over = q.mean() ? "avg_over_time(" : "max_over_time(";
+        return "max by (pod, gpu, GPU_I_ID) (" + over + q.metric() + "{namespace=\"" + literal(q.namespace())
+                + "\",pod=~\"" + pods + "\"}" + range + ")) or max by (exported_pod, gpu, GPU_I_ID) (" + over
                 + q.metric() + "{exported_namespace=\"" + literal(q.namespace()) + "\",exported_pod=~\"" + pods
                 + "\"}" + range + "))";
     }

@@ -22,13 +22,49 @@ final class SimulatedGpuMetrics implements GpuMetrics {
     public Uni<List<IdlePolicy.Series>> utilisation(Query q) {
         return Uni.createFrom().item(() -> {
             List<IdlePolicy.Series> out = new ArrayList<>();
-            for (String pod : q.pods()) {
-                for (IdlePolicy.Series s : samples.samples(q.namespace(), pod, q.from(), q.to())) {
-                    out.add(new IdlePolicy.Series(s.pod(), s.accelerator(), thinned(s.samples(), q)));
+            List<String> pods = q.prefixes()
+                    ? q.pods().stream()
+                            .flatMap(p -> samples.pods(q.namespace(), p).stream())
+                            .distinct()
+                            .toList()
+                    : q.pods();
+            for (String pod : pods) {
+                // A mean's first point looks back one step, as a range selector does.
+                Instant since = q.mean() ? q.from().minus(q.step()) : q.from();
+                for (IdlePolicy.Series s : samples.samples(q.namespace(), pod, since, q.to())) {
+                    List<IdlePolicy.Sample> points = q.mean() ? means(s.samples(), q) : thinned(s.samples(), q);
+                    out.add(new IdlePolicy.Series(s.pod(), s.accelerator(), points));
                 }
             }
             return out;
         });
+    }
+
+    /**
+     * One point at each {@code from + k × step} (up to {@code to}) that has samples in {@code (t - step, t]}: their
+     * mean, as Prometheus's {@code avg_over_time} over a range query's steps gives.
+     */
+    static List<IdlePolicy.Sample> means(List<IdlePolicy.Sample> samples, Query q) {
+        List<IdlePolicy.Sample> out = new ArrayList<>();
+        long step = Math.max(1, q.step().toMillis());
+        long from = q.from().toEpochMilli();
+        long to = q.to().toEpochMilli();
+        int i = 0;
+        for (long t = from; t <= to; t += step) {
+            double sum = 0;
+            int n = 0;
+            while (i < samples.size() && samples.get(i).at().toEpochMilli() <= t) {
+                if (samples.get(i).at().toEpochMilli() > t - step) {
+                    sum += samples.get(i).percent();
+                    n++;
+                }
+                i++;
+            }
+            if (n > 0) {
+                out.add(new IdlePolicy.Sample(Instant.ofEpochMilli(t), sum / n));
+            }
+        }
+        return out;
     }
 
     /**

@@ -107,6 +107,78 @@ public final class JobHoldings {
                 .replaceWithVoid();
     }
 
+    /**
+     * An accelerator interval as the meter sees it: measured from {@code measuredUntil} (its start when never
+     * measured) on.
+     */
+    public record Unmeasured(
+            long id,
+            String jobPublicId,
+            long account,
+            long user,
+            String resource,
+            long milli,
+            Instant startedAt,
+            Instant endedAt,
+            Instant measuredUntil) {}
+
+    /** What measuring an interval from {@code from} up to {@code until} added: device-milliseconds measured and used. */
+    public record Measure(long id, Instant from, Instant until, long measuredMs, long usedMs) {}
+
+    /**
+     * Accelerator intervals the meter has to look at, in id order after {@code afterId}, at most {@code limit}:
+     * every open one, and every closed one not measured to its end.
+     */
+    public static Uni<List<Unmeasured>> unmeasured(long afterId, int limit) {
+        return Sql.rows(
+                        "SELECT u.id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.started_at,"
+                                + " u.ended_at, COALESCE(u.measured_until, u.started_at)"
+                                + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                                + " WHERE (u.ended_at IS NULL OR u.measured_until IS NULL OR u.measured_until < u.ended_at)"
+                                + " AND u.resource NOT IN ('cpu', 'memory') AND u.id > ?1 ORDER BY u.id LIMIT ?2",
+                        afterId,
+                        limit)
+                .map(rows -> rows.stream()
+                        .map(r -> new Unmeasured(
+                                Sql.longOf(r[0]),
+                                (String) r[1],
+                                Sql.longOf(r[2]),
+                                Sql.longOf(r[3]),
+                                (String) r[4],
+                                Sql.longOf(r[5]),
+                                Sql.instant(r[6]),
+                                Sql.instant(r[7]),
+                                Sql.instant(r[8])))
+                        .toList());
+    }
+
+    /**
+     * Adds what was measured to each interval still measured up to the measure's {@code from}, and moves its mark, in
+     * the caller's transaction (the rollups'); the ids of the intervals it changed. An interval another replica
+     * measured meanwhile is left as it is, so each stretch of time is counted once.
+     */
+    public static Uni<Set<Long>> recordMeasured(List<Measure> measures) {
+        if (measures.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return Sql.rows(
+                        "UPDATE usage_intervals u SET measured_until = TIMESTAMPTZ 'epoch' + v.until * INTERVAL '1 microsecond',"
+                                + " measured_ms = u.measured_ms + v.measured, used_ms = u.used_ms + v.used"
+                                + " FROM (SELECT unnest(string_to_array(?1, ',')::bigint[]) AS id,"
+                                + " unnest(string_to_array(?2, ',')::bigint[]) AS since,"
+                                + " unnest(string_to_array(?3, ',')::bigint[]) AS until,"
+                                + " unnest(string_to_array(?4, ',')::bigint[]) AS measured,"
+                                + " unnest(string_to_array(?5, ',')::bigint[]) AS used) v WHERE u.id = v.id"
+                                + " AND COALESCE(u.measured_until, u.started_at)"
+                                + " = TIMESTAMPTZ 'epoch' + v.since * INTERVAL '1 microsecond' RETURNING u.id",
+                        join(measures.stream().map(Measure::id)),
+                        join(measures.stream().map(m -> epochMicros(m.from()))),
+                        join(measures.stream().map(m -> epochMicros(m.until()))),
+                        join(measures.stream().map(Measure::measuredMs)),
+                        join(measures.stream().map(Measure::usedMs)))
+                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).collect(Collectors.toSet()));
+    }
+
     /** What the account's running jobs hold now, summed per resource, in milli-units. */
     public static Uni<List<Object[]>> openHoldings(long accountId) {
         return Sql.rows(

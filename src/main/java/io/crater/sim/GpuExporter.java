@@ -34,6 +34,8 @@ final class GpuExporter {
     static final String MEMORY_ENV = "SIM_GPU_MEMORY";
     /** Samples kept per pod. */
     static final int HISTORY = 4096;
+    /** How long a deleted pod's samples are kept. */
+    static final Duration RETAIN = Duration.ofMinutes(30);
 
     /** A stretch of the profile: {@code percent} for {@code length} (null: until the pod ends). */
     record Segment(double percent, Duration length) {}
@@ -47,6 +49,9 @@ final class GpuExporter {
     private final Duration interval;
     private final Set<String> acceleratorResources;
     private final Map<String, PodSamples> byPod = new ConcurrentHashMap<>();
+    /** When each deleted pod whose samples are still kept was deleted. */
+    private final Map<String, Instant> gone = new ConcurrentHashMap<>();
+
     private final Map<String, Reading> latest = new ConcurrentHashMap<>();
     private Instant next = Instant.MIN;
 
@@ -61,6 +66,12 @@ final class GpuExporter {
             return;
         }
         next = now.plus(interval);
+        Instant expired = now.minus(RETAIN);
+        gone.forEach((key, at) -> {
+            if (at.isBefore(expired) && gone.remove(key, at)) {
+                byPod.remove(key);
+            }
+        });
         for (Pod pod : pods) {
             if (pod.getSpec().getNodeName() == null
                     || pod.getMetadata().getDeletionTimestamp() != null
@@ -77,6 +88,7 @@ final class GpuExporter {
             Duration ran = Duration.between(Instant.parse(pod.getStatus().getStartTime()), now);
             PodSamples mine =
                     byPod.computeIfAbsent(SimState.key(pod), k -> new PodSamples(accelerators, new ArrayDeque<>()));
+            gone.remove(SimState.key(pod));
             double utilisation = at(profile, ran);
             latest.put(SimState.key(pod), new Reading(utilisation, at(memoryProfile(pod, profile), ran)));
             synchronized (mine.samples()) {
@@ -125,10 +137,22 @@ final class GpuExporter {
         return new Reading(at(profile, ran), at(memoryProfile(pod, profile), ran));
     }
 
-    /** Drops a deleted pod's samples. */
-    void forget(String namespace, String pod) {
-        byPod.remove(namespace + "/" + pod);
+    /** The pods of {@code namespace} named {@code prefix…} with samples, deleted ones still kept included. */
+    List<String> pods(String namespace, String prefix) {
+        String start = namespace + "/" + prefix;
+        return byPod.keySet().stream()
+                .filter(k -> k.startsWith(start))
+                .map(k -> k.substring(namespace.length() + 1))
+                .sorted()
+                .toList();
+    }
+
+    /** A pod was deleted at {@code now}: its latest reading goes, its samples are kept for {@link #RETAIN}. */
+    void forget(String namespace, String pod, Instant now) {
         latest.remove(namespace + "/" + pod);
+        if (byPod.containsKey(namespace + "/" + pod)) {
+            gone.put(namespace + "/" + pod, now);
+        }
     }
 
     private int accelerators(Pod pod) {

@@ -234,10 +234,19 @@ public final class Simulator implements AutoCloseable {
 
     /**
      * The utilisation samples (percent) the simulated GPU exporter took of a pod's accelerators in [from, to], one
-     * series per accelerator; none for a pod it never sampled or that is gone (docs/simulator.md).
+     * series per accelerator; none for a pod it never sampled or that is gone longer than its retention
+     * (docs/simulator.md).
      */
     public List<GpuSeries> gpuSamples(String namespace, String pod, java.time.Instant from, java.time.Instant to) {
         return gpus == null ? List.of() : gpus.samples(namespace, pod, from, to);
+    }
+
+    /**
+     * The pods named {@code prefix…} the simulated GPU exporter has samples of, including pods deleted less than
+     * its retention ago.
+     */
+    public List<String> gpuPods(String namespace, String prefix) {
+        return gpus == null ? List.of() : gpus.pods(namespace, prefix);
     }
 
     public String url() {
@@ -332,7 +341,7 @@ public final class Simulator implements AutoCloseable {
                         .forget(
                                 pod.getMetadata().getNamespace(),
                                 pod.getMetadata().getName());
-                gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+                gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), clock.instant());
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }

@@ -364,7 +364,9 @@ class AccountingFlowTest {
                 .extract()
                 .asString();
         List<String> lines = new ArrayList<>(List.of(csv.split("\r\n")));
-        assertThat(lines.get(0)).isEqualTo("account,from,to,group,resource,unit,held,cost,currency");
+        assertThat(lines.get(0))
+                .isEqualTo("account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,"
+                        + "idle_cost");
         assertThat(lines.subList(1, lines.size())).allMatch(l -> l.startsWith("ac-report,") && l.contains(",ac.rex,"));
         assertThat(lines.subList(1, lines.size()).stream().map(l -> l.split(",")[4]))
                 .contains("cpu", "memory", RTX);

@@ -57,6 +57,8 @@ class IdleFlowTest {
                     Map.entry("crater.idle.grace", "8s"),
                     Map.entry("crater.idle.check-interval", "1s"),
                     Map.entry("crater.idle.max-gap", "2s"),
+                    Map.entry("crater.accounting.measure-step", "1s"),
+                    Map.entry("crater.accounting.measure-lag", "1s"),
                     Map.entry("crater.mail.enabled", "true"),
                     Map.entry("crater.mail.poll-interval", "0.5s"),
                     Map.entry("crater.mail.retry-initial", "1s"),
@@ -289,6 +291,121 @@ class IdleFlowTest {
 
         for (String id : List.of(busy, locked, unsampled, wakes)) {
             as(ann).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+        }
+    }
+
+    /**
+     * Beside what jobs held, what they used: a job busy at 60 % is measured at exactly that efficiency, one the
+     * exporter never sees is measured to its end with nothing known (unknown, never idle), and the report, its CSV
+     * and the intervals say so.
+     */
+    @Test
+    void usedGpuHoursAreMeasuredBesideHeldOnes() throws Exception {
+        String una = Api.user("use.una", PW);
+        admin().body(Map.of("slug", "use-lab", "name", "Use Lab")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", RTX, "guaranteed", "4", "max", "4"),
+                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
+                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
+                .put("/api/v1/accounts/use-lab/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/use-lab/members/use.una")
+                .then()
+                .statusCode(200);
+        Map<String, Object> busy = new HashMap<>(notebook("train", "60"));
+        busy.put("kind", "custom");
+        busy.put("image", "python:3.12");
+        busy.put("command", List.of("python", "train.py"));
+        Map<String, Object> dark = new HashMap<>(notebook("dark", "none"));
+        dark.put("kind", "custom");
+        dark.put("image", "python:3.12");
+        dark.put("command", List.of("python", "train.py"));
+        String trained = as(una).header("X-Crater-Account", "use-lab")
+                .body(busy)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        String unseen = as(una).header("X-Crater-Account", "use-lab")
+                .body(dark)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        for (String id : List.of(trained, unseen)) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "Running".equals(job(una, id).getString("job.state")));
+        }
+        Thread.sleep(5_000);
+        for (String id : List.of(trained, unseen)) {
+            as(una).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "Stopped".equals(job(una, id).getString("job.state")));
+        }
+        Thread.sleep(1_500); // past the meter's lag, so both ends are measured
+        admin().post("/api/v1/accounting/settle").then().statusCode(200);
+
+        long[] train = measured(trained);
+        assertThat(train[0]).as("measured device-ms of the busy job").isGreaterThan(3_000);
+        assertThat(train[0]).as("measured is at most held").isLessThanOrEqualTo(train[2]);
+        assertThat((double) train[1] / train[0]).isCloseTo(0.6, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(train[3]).as("measured to its end").isEqualTo(1);
+        long[] dark2 = measured(unseen);
+        assertThat(dark2[0]).as("nothing known of the unseen job").isZero();
+        assertThat(dark2[1]).isZero();
+        assertThat(dark2[2]).isGreaterThan(5_000);
+        assertThat(dark2[3]).as("measured to its end all the same").isEqualTo(1);
+        // A second run measures nothing twice.
+        admin().post("/api/v1/accounting/settle").then().statusCode(200);
+        assertThat(measured(trained)).containsExactly(train);
+
+        JsonPath report = as(una).queryParam("account", "use-lab")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(report.getDouble("rows.find { it.resource == '" + RTX + "' }.efficiency"))
+                .isEqualTo(0.6);
+        assertThat(report.getDouble("accelerators.efficiency")).isEqualTo(0.6);
+        assertThat(report.getString("rows.find { it.resource == 'cpu' }.efficiency"))
+                .isNull();
+        String csv = as(una).queryParam("account", "use-lab")
+                .queryParam("format", "csv")
+                .get("/api/v1/accounting/usage")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        String[] lines = csv.split("\r\n");
+        assertThat(lines[0]).endsWith(",measured,used,unknown,efficiency,idle_cost");
+        assertThat(Arrays.stream(lines)
+                        .filter(l -> l.contains("," + RTX + ","))
+                        .findFirst()
+                        .orElseThrow())
+                .contains(",0.6,");
+    }
+
+    /** A job's accelerator interval: measured and used device-ms, held device-ms, 1 if measured to its end. */
+    static long[] measured(String publicId) throws Exception {
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement("SELECT u.measured_ms, u.used_ms,"
+                        + " CAST(u.milli * EXTRACT(EPOCH FROM (u.ended_at - u.started_at)) AS bigint),"
+                        + " CASE WHEN u.measured_until = u.ended_at THEN 1 ELSE 0 END"
+                        + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                        + " WHERE j.public_id = ? AND u.resource = ?")) {
+            s.setString(1, publicId);
+            s.setString(2, RTX);
+            try (ResultSet r = s.executeQuery()) {
+                assertThat(r.next()).isTrue();
+                return new long[] {r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4)};
+            }
         }
     }
 
