@@ -958,6 +958,27 @@ export interface UsageRow {
   held: number;
   cost: string;
   costMicros: number;
+  /** Accelerators only (null for CPU and memory): device-hours with utilisation samples. */
+  measured: number | null;
+  /** Device-hours weighted by utilisation: 2 GPUs at 50 % for an hour are 1. */
+  used: number | null;
+  /** Held but without samples: neither idle nor busy. */
+  unknown: number | null;
+  /** used ÷ measured, 0–1; null when nothing was measured. */
+  efficiency: number | null;
+  /** What the measured idle part cost. */
+  idleCost: string | null;
+  idleCostMicros: number | null;
+}
+
+/** Every accelerator row of a report together. */
+export interface AcceleratorUse {
+  held: number;
+  measured: number;
+  used: number;
+  efficiency: number | null;
+  idleCost: string;
+  idleCostMicros: number;
 }
 
 export interface UsageReport {
@@ -969,4 +990,5 @@ export interface UsageReport {
   rows: UsageRow[];
   total: string;
   totalMicros: number;
+  accelerators: AcceleratorUse;
 }

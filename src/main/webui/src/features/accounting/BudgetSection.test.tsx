@@ -43,6 +43,8 @@ const WITH_BUDGET: BudgetView = {
   burn: { perDay: '7.68', perDayMicros: 7_680_000, runsOutAt: '2026-11-20T17:37:30Z' },
 };
 
+const NOT_MEASURED = { measured: null, used: null, unknown: null, efficiency: null, idleCost: null, idleCostMicros: null };
+
 const USAGE: UsageReport = {
   account: 'vision-lab',
   from: '2026-11-01T00:00:00Z',
@@ -50,12 +52,26 @@ const USAGE: UsageReport = {
   by: 'day',
   currency: 'points',
   rows: [
-    { key: '2026-11-02', resource: 'cpu', unit: 'core-hours', held: 3, cost: '0.12', costMicros: 120_000 },
-    { key: '2026-11-02', resource: 'nvidia-a100-80gb', unit: 'device-hours', held: 3, cost: '7.5', costMicros: 7_500_000 },
-    { key: '2026-11-19', resource: 'memory', unit: 'GiB-hours', held: 12, cost: '0.06', costMicros: 60_000 },
+    { key: '2026-11-02', resource: 'cpu', unit: 'core-hours', held: 3, cost: '0.12', costMicros: 120_000, ...NOT_MEASURED },
+    {
+      key: '2026-11-02',
+      resource: 'nvidia-a100-80gb',
+      unit: 'device-hours',
+      held: 3,
+      cost: '7.5',
+      costMicros: 7_500_000,
+      measured: 2.5,
+      used: 1.5,
+      unknown: 0.5,
+      efficiency: 0.6,
+      idleCost: '2.5',
+      idleCostMicros: 2_500_000,
+    },
+    { key: '2026-11-19', resource: 'memory', unit: 'GiB-hours', held: 12, cost: '0.06', costMicros: 60_000, ...NOT_MEASURED },
   ],
   total: '7.68',
   totalMicros: 7_680_000,
+  accelerators: { held: 3, measured: 2.5, used: 1.5, efficiency: 0.6, idleCost: '2.5', idleCostMicros: 2_500_000 },
 };
 
 const CHARGE: LedgerEntry = {
@@ -139,6 +155,19 @@ describe('the budget and usage section', () => {
     expect(screen.getByTestId('month-total').textContent).toBe('This month so far: 7.68 points');
     expect(screen.getByText("Only your own jobs' usage is shown.")).toBeTruthy();
 
+    // GPU-hours held beside those used, per model, with the efficiency and what the idle held GPUs cost.
+    expect((await screen.findByTestId('gpu-use-summary')).textContent).toBe(
+      'Efficiency 60 %: 3 GPU-hours held, 1.5 used, 0.5 without utilisation samples. Held GPUs that sat idle cost 2.5 points.',
+    );
+    const use = screen.getAllByTestId('gpu-use-row');
+    expect(use.map((r) => r.dataset.resource)).toEqual(['nvidia-a100-80gb']);
+    expect(within(use[0]!).getByTestId('gpu-use-efficiency').textContent).toBe('60 %');
+    expect(use[0]!.textContent).toContain('NVIDIA A100 80GB');
+    expect(use[0]!.textContent).toContain('2.5 points');
+    expect(within(use[0]!).getByTestId('gpu-use-bar').getAttribute('title')).toBe(
+      'NVIDIA A100 80GB: 50 % of the held time used, 33.3 % idle, 16.7 % without samples',
+    );
+
     const csv = screen.getByTestId('usage-csv');
     expect(csv.getAttribute('href')).toBe('/api/v1/accounting/usage?account=vision-lab&by=user&format=csv');
     expect(screen.getByTestId('budget-prices-link').getAttribute('href')).toBe('/prices');
@@ -173,7 +202,13 @@ describe('the budget and usage section', () => {
   it('says when nothing was spent, nothing is held, nothing was charged and the ledger is empty', async () => {
     routes(json({ ...NO_BUDGET, balance: '0', balanceMicros: 0, burn: { perDay: '0', perDayMicros: 0, runsOutAt: null }, holding: [] }), {
       [`GET ${BASE}/ledger`]: json({ items: [] }),
-      'GET /api/v1/accounting/usage': json({ ...USAGE, rows: [], total: '0', totalMicros: 0 }),
+      'GET /api/v1/accounting/usage': json({
+        ...USAGE,
+        rows: [],
+        total: '0',
+        totalMicros: 0,
+        accelerators: { held: 0, measured: 0, used: 0, efficiency: null, idleCost: '0', idleCostMicros: 0 },
+      }),
     });
     renderSection();
     expect((await screen.findByTestId('budget-burn')).textContent).toBe('Nothing spent in the last 24 h.');
@@ -181,6 +216,7 @@ describe('the budget and usage section', () => {
     expect(await screen.findByText('Nothing charged this month yet.')).toBeTruthy();
     expect(await screen.findByText('No ledger entries yet.')).toBeTruthy();
     expect(screen.queryByTestId('daily-cost-bar')).toBeNull();
+    expect(await screen.findByText('No GPUs held this month yet.')).toBeTruthy();
   });
 
   it('shows load failures with a retry', async () => {
@@ -195,6 +231,7 @@ describe('the budget and usage section', () => {
     fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByTestId('budget-balance')).toBeTruthy();
     expect(await screen.findByText("Could not load this month's usage.")).toBeTruthy();
+    expect(await screen.findByText("Could not load this month's GPU use.")).toBeTruthy();
   });
 
   it('is left out for a caller who is not a member', async () => {

@@ -13,6 +13,7 @@ import { SetBudgetDialog, TopUpDialog } from './BudgetForms';
 import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
 import { budgetQuery } from './queries';
+import { GpuUsePanel } from './GpuUsePanel';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
@@ -140,6 +141,7 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
             <HoldingTable holding={query.data.holding} currency={query.data.currency} />
           </div>
           <MonthCost slug={slug} ownOnly={ownOnly} />
+          <GpuUsePanel slug={slug} />
           <LedgerTable slug={slug} currency={query.data.currency} ownOnly={ownOnly} />
         </>
       )}

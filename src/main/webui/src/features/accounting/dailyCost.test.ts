@@ -9,6 +9,12 @@ const row = (key: string, resource: string, costMicros: number): UsageRow => ({
   held: 1,
   cost: String(costMicros / 1e6),
   costMicros,
+  measured: null,
+  used: null,
+  unknown: null,
+  efficiency: null,
+  idleCost: null,
+  idleCostMicros: null,
 });
 
 describe('monthDays', () => {
