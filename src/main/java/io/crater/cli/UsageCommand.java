@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "usage",
         description = {
-            "Device-, core- and GiB-hours held and what they cost, over a span (default: this month).",
+            "Device-, core- and GiB-hours held and what they cost, over a span (default: this month), with the"
+                    + " device-hours used (weighted by measured utilisation) and the efficiency (used / measured).",
             "A member sees their own usage, an account admin the account's; a platform admin may use --by account for"
                     + " the whole cluster."
         })
@@ -36,7 +37,50 @@ final class UsageCommand extends Verb {
                 Output.Column.path(msg.get("col.group"), "key"),
                 Output.Column.path(msg.get("col.resource"), "resource"),
                 Output.Column.of(msg.get("col.held"), o -> held(o)),
+                Output.Column.of(msg.get("col.used"), o -> hours(Values.at(o, "used"))),
+                Output.Column.of(msg.get("col.efficiency"), o -> percent(Values.at(o, "efficiency"))),
                 Output.Column.of(msg.get("col.cost"), o -> Values.money(Values.at(o, "costMicros"), currency)));
+    }
+
+    /** Device-hours to two decimals; {@code -} where they do not apply (CPU, memory). */
+    static String hours(Object h) {
+        return h instanceof Number n
+                ? BigDecimal.valueOf(n.doubleValue())
+                        .setScale(2, RoundingMode.HALF_EVEN)
+                        .toPlainString()
+                : "-";
+    }
+
+    /** A ratio as a percentage to one decimal ({@code 61.5 %}); {@code -} when unknown or not applicable. */
+    static String percent(Object ratio) {
+        return ratio instanceof Number n
+                ? BigDecimal.valueOf(n.doubleValue() * 100)
+                                .setScale(1, RoundingMode.HALF_EVEN)
+                                .toPlainString() + " %"
+                : "-";
+    }
+
+    /**
+     * The report's accelerators in one line: held, used, without samples, efficiency and the cost of idle held
+     * GPUs; null when no accelerator was held.
+     */
+    static String acceleratorLine(Messages msg, Object report) {
+        Object a = Values.at(report, "accelerators");
+        if (!(Values.at(a, "held") instanceof Number held) || held.doubleValue() <= 0) {
+            return null;
+        }
+        double measured = Values.at(a, "measured") instanceof Number m ? m.doubleValue() : 0;
+        String idle = Values.money(Values.at(a, "idleCostMicros"), Values.text(report, "currency"));
+        if (Values.at(a, "efficiency") == null) {
+            return msg.get("usage.gpuUnknown", hours(held));
+        }
+        return msg.get(
+                "usage.gpu",
+                hours(held),
+                hours(Values.at(a, "used")),
+                hours(Math.max(0, held.doubleValue() - measured)),
+                percent(Values.at(a, "efficiency")),
+                idle);
     }
 
     /** {@code 12.50 device-hour}. */
@@ -103,6 +147,10 @@ final class UsageCommand extends Verb {
             output().list(List.of(rows).iterator(), columns(msg(), currency), o -> Values.text(o, "key"));
         }
         out().println(msg().get("usage.total", Values.money(Values.at(report, "totalMicros"), currency)));
+        String gpus = acceleratorLine(msg(), report);
+        if (gpus != null) {
+            out().println(gpus);
+        }
         return Exit.OK;
     }
 }
