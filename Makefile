@@ -58,7 +58,7 @@ shells: ## Install Debian's zsh and fish for the completion tests if they are mi
 fmt: ## Format the Java code (palantir-java-format through spotless)
 	$(MVN) -q spotless:apply
 
-lint: ## Check formatting and the console's types
+lint: ## Check formatting and the console's types and ESLint rules
 	$(MVN) -q spotless:check
 	cd $(WEBUI) && npm run lint
 

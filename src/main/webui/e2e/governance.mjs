@@ -17,7 +17,6 @@
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
 import {
-  STEP_TIMEOUT_MS,
   env,
   log,
   CheckFailed,

@@ -38,7 +38,7 @@ export async function step(name, fn, timeoutMs = STEP_TIMEOUT_MS * 2) {
     return await Promise.race([fn(), timeout]);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    throw new Error(`step "${name}" failed: ${reason}`);
+    throw new Error(`step "${name}" failed: ${reason}`, { cause: e });
   } finally {
     clearTimeout(timer);
   }

@@ -352,3 +352,8 @@ export function quantityToField(resource: string, quantity: string): string {
       return trimNumber(milli / 1000, 3);
   }
 }
+
+/** i18n key of a resource's display unit. */
+export function unitKey(resource: string): string {
+  return `units.${resourceKind(resource)}`;
+}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
 import { splitFieldErrors } from '../../api/fieldErrors';
-import { describeError } from './States';
+import { describeError } from './errorText';
 import { labelText } from './ui';
 
 /** A labelled form control with an optional hint and error message. */

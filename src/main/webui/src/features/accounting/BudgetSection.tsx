@@ -17,7 +17,7 @@ import { GpuUsePanel } from './GpuUsePanel';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
-export function burnText(view: BudgetView, t: TFunction, language: string): string {
+function burnText(view: BudgetView, t: TFunction, language: string): string {
   const { burn, currency } = view;
   if (burn.perDayMicros <= 0) return t('accounting.burn.nothing');
   const cost = moneyText(burn.perDayMicros, currency);

@@ -6,10 +6,12 @@ import { fieldError } from '../../api/errors';
 import type { NewPrice, Price, PriceBook } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field, FormError, SuccessNote } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, card, inputClass, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime, localInputToIso } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
 import { useCurrentUser } from '../auth/session';
 import { useAcceleratorModels, useModelNames } from '../catalog/queries';
 import { parseMoneyIn, priceText, priceUnit, resourceName } from './money';
@@ -18,7 +20,7 @@ import { accountingKeys, pricesQuery } from './queries';
 function PriceTable({ prices, currency, history }: { prices: readonly Price[]; currency: string; history: boolean }) {
   const { t, i18n } = useTranslation();
   const modelName = useModelNames();
-  const now = Date.now();
+  const now = useNow();
   return (
     <div className={tableWrap}>
       <table className="min-w-full" data-testid={history ? 'price-history' : 'price-current'}>

@@ -6,11 +6,12 @@ import type { Limits } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
 import { fieldError } from '../../api/errors';
 import { Field, FormError } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary } from '../../components/common/ui';
 import { resourceKind } from '../../lib/units';
-import { unitKey } from './QuotaSection';
+import { unitKey } from '../../lib/units';
 import { accountKeys, defaultLimitsQuery, limitsQuery } from './queries';
 import {
   formToLimits,

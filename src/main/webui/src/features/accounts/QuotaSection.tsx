@@ -3,15 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { Account, QuotaLine } from '../../api/types';
 import { EmptyState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, tableWrap, td, th } from '../../components/common/ui';
-import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { formatResourceMilli, unitKey } from '../../lib/units';
 import { QuotaEditor } from './QuotaEditor';
 import { quotaBar } from './quotaBar';
 import { startBlockers } from './quotaEditor';
-
-/** i18n key of a resource's display unit. */
-export function unitKey(resource: string): string {
-  return `units.${resourceKind(resource)}`;
-}
 
 function QuotaBarView({ line }: { line: QuotaLine }) {
   const { t } = useTranslation();

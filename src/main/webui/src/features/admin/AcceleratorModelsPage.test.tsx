@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ModelRow, modelChanges } from './AcceleratorModelsPage';
+import { ModelRow } from './AcceleratorModelsPage';
+import { modelChanges } from './modelChanges';
 import type { AcceleratorModel } from '../../api/types';
 
 const a100: AcceleratorModel = {

@@ -2,21 +2,13 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateAcceleratorModel } from '../../api/acceleratorModels';
-import type { AcceleratorModel, AcceleratorModelUpdate } from '../../api/types';
+import type { AcceleratorModel } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { FormError } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
 import { catalogKeys, useAcceleratorModels } from '../catalog/queries';
-
-/** Only the fields that differ from the stored model. */
-export function modelChanges(model: AcceleratorModel, draft: Pick<AcceleratorModel, 'displayName' | 'vendor' | 'restricted'>): AcceleratorModelUpdate {
-  const patch: AcceleratorModelUpdate = {};
-  if (draft.displayName.trim() !== model.displayName) patch.displayName = draft.displayName.trim();
-  if (draft.vendor.trim() !== model.vendor) patch.vendor = draft.vendor.trim();
-  if (draft.restricted !== model.restricted) patch.restricted = draft.restricted;
-  return patch;
-}
+import { modelChanges } from './modelChanges';
 
 export function ModelRow({ model }: { model: AcceleratorModel }) {
   const { t } = useTranslation();

@@ -21,7 +21,7 @@ interface FilterForm {
 const EMPTY: FilterForm = { actor: '', action: '', account: '', from: '', to: '' };
 
 /** Filter form → query parameters: trimmed, empty ones dropped, times as ISO instants. */
-export function toAuditFilter(f: FilterForm): AuditFilter {
+function toAuditFilter(f: FilterForm): AuditFilter {
   const out: AuditFilter = {};
   if (f.actor.trim()) out.actor = f.actor.trim();
   if (f.action.trim()) out.action = f.action.trim();

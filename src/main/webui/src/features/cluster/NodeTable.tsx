@@ -8,7 +8,7 @@ import { nodeStatus, nodeStatusTone } from './nodeStatus';
 
 const byName = new Intl.Collator('en', { numeric: true });
 
-export function sortNodes(items: ClusterNode[]): ClusterNode[] {
+function sortNodes(items: ClusterNode[]): ClusterNode[] {
   return items.slice().sort((a, b) => byName.compare(a.name, b.name));
 }
 

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DryRunResult } from '../../api/types';
@@ -65,26 +64,4 @@ export function AccountProposals({
       </ul>
     </section>
   );
-}
-
-/**
- * Runs a check again when the current account changes (the old result described another account); a check that
- * was not made stays absent.
- */
-export function useRecheckOnAccountChange<T>(mutation: {
-  variables: T | undefined;
-  data: unknown;
-  error: unknown;
-  mutate: (variables: T) => void;
-}): void {
-  const { account } = useCurrentAccount();
-  const last = useRef(account);
-  const latest = useRef(mutation);
-  latest.current = mutation;
-  useEffect(() => {
-    if (last.current === account) return;
-    last.current = account;
-    const m = latest.current;
-    if (m.variables !== undefined && (m.data !== undefined || m.error !== null)) m.mutate(m.variables);
-  }, [account]);
 }

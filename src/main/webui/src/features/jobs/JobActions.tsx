@@ -12,7 +12,8 @@ import { removeJob, type JobListData } from './jobEvents';
 import { isFinished } from './jobState';
 import { jobKeys } from './queries';
 import { SaveTemplateDialog } from './SaveTemplateDialog';
-import { OpenAppButton, opensApp } from './OpenAppButton';
+import { OpenAppButton } from './OpenAppButton';
+import { opensApp } from './openApp';
 import { CurrentUserContext } from '../auth/session';
 
 type Translate = (k: string) => string;

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/time';
 import { useAcceleratorModels } from '../catalog/queries';
 
 /** Badge colour of a pod phase. */
-export function podPhaseTone(phase: string): BadgeTone {
+function podPhaseTone(phase: string): BadgeTone {
   switch (phase) {
     case 'Running':
       return 'info';

@@ -7,7 +7,8 @@ import { dryRunJob, getJob, submitJob } from '../../api/jobs';
 import type { JobDetail, JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import type { UnitProblem } from '../../lib/units';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
@@ -37,7 +38,8 @@ import {
 } from './jobForm';
 import type { EnvLineError } from './envLines';
 import { jobKeys } from './queries';
-import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
+import { AccountProposals } from './AccountProposals';
+import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
 

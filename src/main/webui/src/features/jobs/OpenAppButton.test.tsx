@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
-import { openErrorMessage, opensApp } from './OpenAppButton';
+import { openErrorMessage, opensApp } from './openApp';
 
 const t = (k: string) => k;
 

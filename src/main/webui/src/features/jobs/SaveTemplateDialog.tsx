@@ -13,7 +13,7 @@ import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../compon
 const VISIBILITIES: readonly TemplateVisibility[] = ['private', 'account', 'public'];
 
 /** The request body: trimmed texts; an `account` template is shared with the job's account. */
-export function saveTemplateBody(
+function saveTemplateBody(
   form: { name: string; description: string; visibility: TemplateVisibility },
   account: string,
 ): SaveJobAsTemplate {

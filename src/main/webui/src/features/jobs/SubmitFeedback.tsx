@@ -3,7 +3,7 @@ import { isApiError } from '../../api/errors';
 import type { AdmissionDecision, DryRunResult } from '../../api/types';
 import { FormError } from '../../components/common/Form';
 import { StatusBadge, type BadgeTone } from '../../components/common/StatusBadge';
-import { describeError } from '../../components/common/States';
+import { describeError } from '../../components/common/errorText';
 import { card } from '../../components/common/ui';
 import { ReasonList } from './JobParts';
 

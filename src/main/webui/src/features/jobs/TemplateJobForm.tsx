@@ -15,10 +15,11 @@ import { templateQuery } from '../templates/queries';
 import { TemplateParameterForm } from '../templates/TemplateParameterForm';
 import { JOB_PRIORITIES, MAX_JOB_NAME, checkWorkingDir, nameTooLong, type TemplateClone } from './jobForm';
 import { amountParameter, checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
-import { understoodText, unitProblemText } from '../../components/common/QuantityInput';
+import { understoodText, unitProblemText } from '../../components/common/quantityText';
 import type { UnitProblem } from '../../lib/units';
 import { jobKeys } from './queries';
-import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
+import { AccountProposals } from './AccountProposals';
+import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 
 /** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */

@@ -1,4 +1,4 @@
-import type { ContainerExit } from '../../api/types';
+import type { ContainerExit, JobState } from '../../api/types';
 import { parseQuantityMilli } from '../../lib/units';
 import { amountText, type Translate } from './reasons';
 
@@ -77,4 +77,9 @@ export function explainExit(
 /** Whether the container ended well (exit code 0 or reason Completed). */
 export function exitSucceeded(exit: Pick<ContainerExit, 'exitCode' | 'reason'>): boolean {
   return exit.exitCode === 0 || (exit.exitCode === null && exit.reason === 'Completed');
+}
+
+/** A container of a stopped job that had not started yet: nothing went wrong, it was stopped first. */
+export function stoppedBeforeStart(exit: ContainerExit, state: JobState | undefined): boolean {
+  return state === 'Stopped' && exit.exitCode === null && !exit.reason;
 }

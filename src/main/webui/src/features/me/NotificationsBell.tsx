@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { markNotificationRead } from '../../api/me';
 import type { ItemList, Notification } from '../../api/types';
-import { describeError } from '../../components/common/States';
+import { describeError } from '../../components/common/errorText';
 import { formatDateTime } from '../../lib/time';
 import { useModelNames } from '../catalog/queries';
 import { meKeys, myNotificationsQuery } from './queries';

@@ -6,7 +6,7 @@ import { ErrorState, LoadingState } from '../../components/common/States';
 import { card } from '../../components/common/ui';
 import { checklistItems, progress } from './checklist';
 
-export const onboardingKeys = { all: ['onboarding'] as const };
+const onboardingKeys = { all: ['onboarding'] as const };
 
 /**
  * The platform admin's first-run checklist on the overview: change the generated password, create an account with
