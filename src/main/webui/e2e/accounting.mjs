@@ -85,10 +85,18 @@ async function main() {
         ACCOUNT,
       );
       const state = async () => (await api(baseUrl, member, 'GET', `/api/v1/jobs/${job.id}`)).job.state;
-      await waitFor(async () => (await state()) === 'Running', () => `job ${job.id} never ran`, 60_000);
+      await waitFor(
+        async () => (await state()) === 'Running',
+        () => `job ${job.id} never ran`,
+        60_000,
+      );
       await new Promise((r) => setTimeout(r, 3000));
       await api(baseUrl, member, 'POST', `/api/v1/jobs/${job.id}/stop`);
-      await waitFor(async () => (await state()) === 'Stopped', () => `job ${job.id} never stopped`, 60_000);
+      await waitFor(
+        async () => (await state()) === 'Stopped',
+        () => `job ${job.id} never stopped`,
+        60_000,
+      );
       await waitFor(
         async () => (await api(baseUrl, adminToken, 'POST', '/api/v1/accounting/settle')).run > 0,
         () => 'settlement never ran',
@@ -104,7 +112,8 @@ async function main() {
       await page.getByTestId('budget-policy-hard').check();
       await page.getByTestId('budget-save').click();
       await waitFor(
-        async () => (await page.getByTestId('budget-info').count()) > 0 && (await page.getByTestId('budget-info').innerText()).includes('100'),
+        async () =>
+          (await page.getByTestId('budget-info').count()) > 0 && (await page.getByTestId('budget-info').innerText()).includes('100'),
         () => 'the budget of 100 never showed',
       );
       check((await page.getByTestId('budget-balance').innerText()).includes('100'), 'the balance starts at the budget');

@@ -16,19 +16,7 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import {
-  env,
-  log,
-  CheckFailed,
-  check,
-  step,
-  waitFor,
-  launchBrowser,
-  watchPage,
-  reportFailure,
-  runMain,
-  formErrorText,
-} from './lib.mjs';
+import { env, log, CheckFailed, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain, formErrorText } from './lib.mjs';
 
 const ACCOUNT = 'vision-lab';
 const MODEL = 'nvidia-a100-80gb';
@@ -178,7 +166,11 @@ async function main() {
       const row = adminPage.locator(`[data-testid="member-row"][data-username="${LEAD.username}"]`);
       await row.waitFor({ state: 'visible' });
       await waitFor(
-        async () => (await row.getByTestId('member-role').inputValue().catch(() => null)) === 'admin',
+        async () =>
+          (await row
+            .getByTestId('member-role')
+            .inputValue()
+            .catch(() => null)) === 'admin',
         () => `${LEAD.username} is not shown as account admin`,
       );
     });
@@ -266,9 +258,7 @@ async function main() {
         () => 'the request is still pending after approving it',
       );
       await adminPage.getByTestId('approvals-state').selectOption('approved');
-      await adminPage
-        .locator('[data-testid="approval-row"][data-state="approved"]', { hasText: reason })
-        .waitFor({ state: 'visible' });
+      await adminPage.locator('[data-testid="approval-row"][data-state="approved"]', { hasText: reason }).waitFor({ state: 'visible' });
       log('request approved');
     });
 

@@ -141,7 +141,13 @@ async function main() {
         let decision = null;
         await waitFor(
           async () => {
-            decision = (await page.getByTestId('job-dryrun-decision').textContent({ timeout: 1000 }).catch(() => null))?.trim() ?? null;
+            decision =
+              (
+                await page
+                  .getByTestId('job-dryrun-decision')
+                  .textContent({ timeout: 1000 })
+                  .catch(() => null)
+              )?.trim() ?? null;
             if (decision) return true;
             const err = await formErrorText(page);
             if (err) throw new CheckFailed(`the check was refused: ${err.text} (${err.code})`);
@@ -222,7 +228,11 @@ async function main() {
         let lines = '';
         await waitFor(
           async () => {
-            lines = (await page.getByTestId('job-log-lines').innerText().catch(() => '')) ?? '';
+            lines =
+              (await page
+                .getByTestId('job-log-lines')
+                .innerText()
+                .catch(() => '')) ?? '';
             return /container main started/.test(lines) && /step \d+/.test(lines);
           },
           () => `the log shows ${JSON.stringify(lines.slice(-300))}, expected the start line and steps`,

@@ -181,7 +181,10 @@ export async function waitForJobState(page, wanted, timeoutMs = 60_000) {
   let last = null;
   return waitFor(
     async () => {
-      const text = await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null);
+      const text = await page
+        .getByTestId('job-state')
+        .textContent({ timeout: 1000 })
+        .catch(() => null);
       last = text === null ? null : text.trim();
       return wanted.includes(last) ? last : null;
     },

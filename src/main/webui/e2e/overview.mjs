@@ -10,17 +10,7 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import {
-  env,
-  log,
-  check,
-  step,
-  waitFor,
-  launchBrowser,
-  watchPage,
-  reportFailure,
-  runMain,
-} from './lib.mjs';
+import { env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
 
 function parseExpectedTotals(raw) {
   let parsed;

@@ -47,44 +47,48 @@ async function main() {
   const browser = await launchBrowser();
   let page;
   try {
-    const jobId = await step('the admin starts a job in an account with quota, through the API', async () => {
-      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
-      await api(token, 'POST', '/accounts', { slug: ACCOUNT, name: 'Terminal Lab' }, [201, 409]);
-      await api(token, 'PUT', `/accounts/${ACCOUNT}/quota`, {
-        items: [
-          { resource: 'cpu', guaranteed: '8', max: '8' },
-          { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
-          { resource: MODEL, guaranteed: '1', max: '1' },
-        ],
-      });
-      await api(token, 'PUT', `/accounts/${ACCOUNT}/members/${admin.username}`, { role: 'admin' });
-      const created = await api(
-        token,
-        'POST',
-        '/jobs',
-        {
-          name: 'term',
-          kind: 'custom',
-          image: 'python:3.12',
-          command: ['sleep', 'infinity'],
-          env: { SIM_DURATION: '30m', SIM_GPU_UTIL: '40' },
-          resources: { cpu: '1', memory: '1Gi', acceleratorModel: MODEL, accelerators: 1 },
-        },
-        [201],
-        ACCOUNT,
-      );
-      let state = null;
-      await waitFor(
-        async () => {
-          state = (await api(token, 'GET', `/jobs/${created.id}`)).job.state;
-          return state === 'Running';
-        },
-        () => `the job ${created.id} is ${state}, expected Running`,
-        60_000,
-      );
-      log(`job ${created.id} runs`);
-      return created.id;
-    }, STEP_TIMEOUT_MS * 3);
+    const jobId = await step(
+      'the admin starts a job in an account with quota, through the API',
+      async () => {
+        const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+        await api(token, 'POST', '/accounts', { slug: ACCOUNT, name: 'Terminal Lab' }, [201, 409]);
+        await api(token, 'PUT', `/accounts/${ACCOUNT}/quota`, {
+          items: [
+            { resource: 'cpu', guaranteed: '8', max: '8' },
+            { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
+            { resource: MODEL, guaranteed: '1', max: '1' },
+          ],
+        });
+        await api(token, 'PUT', `/accounts/${ACCOUNT}/members/${admin.username}`, { role: 'admin' });
+        const created = await api(
+          token,
+          'POST',
+          '/jobs',
+          {
+            name: 'term',
+            kind: 'custom',
+            image: 'python:3.12',
+            command: ['sleep', 'infinity'],
+            env: { SIM_DURATION: '30m', SIM_GPU_UTIL: '40' },
+            resources: { cpu: '1', memory: '1Gi', acceleratorModel: MODEL, accelerators: 1 },
+          },
+          [201],
+          ACCOUNT,
+        );
+        let state = null;
+        await waitFor(
+          async () => {
+            state = (await api(token, 'GET', `/jobs/${created.id}`)).job.state;
+            return state === 'Running';
+          },
+          () => `the job ${created.id} is ${state}, expected Running`,
+          60_000,
+        );
+        log(`job ${created.id} runs`);
+        return created.id;
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     page = await step('the admin signs in and opens the job', async () => {
       const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
@@ -127,28 +131,35 @@ async function main() {
       log(`terminal: ${status}; ${JSON.stringify(rows.filter((r) => r !== ''))}`);
     });
 
-    await step('the GPU utilisation chart shows the accelerator\u2019s samples', async () => {
-      await page.getByTestId('job-gpu').waitFor({ state: 'visible' });
-      const series = page.locator('[data-testid="job-gpu-series"]').first();
-      let samples = null;
-      await waitFor(
-        async () => {
-          samples = (await series.getAttribute('data-samples', { timeout: 1000 }).catch(() => null)) ?? null;
-          return samples !== null && Number(samples) > 0;
-        },
-        () => `the chart shows no samples (data-samples ${samples})`,
-        CHART_TIMEOUT_MS,
-      );
-      const latest = Number(await series.getAttribute('data-latest'));
-      check(Math.abs(latest - 40) < 0.01, `the latest sample is ${latest} %, expected 40 %`);
-      log(`chart: ${(await series.innerText()).replace(/\s+/g, ' ').trim()}`);
-      // The terminal is still connected and still shows the command's output.
-      check((await page.getByTestId('job-terminal-status').getAttribute('data-status')) === 'connected', 'the terminal is no longer connected');
-      if (screenshot) {
-        await page.screenshot({ path: screenshot, fullPage: true });
-        log(`screenshot written to ${screenshot}`);
-      }
-    }, CHART_TIMEOUT_MS + STEP_TIMEOUT_MS);
+    await step(
+      'the GPU utilisation chart shows the accelerator\u2019s samples',
+      async () => {
+        await page.getByTestId('job-gpu').waitFor({ state: 'visible' });
+        const series = page.locator('[data-testid="job-gpu-series"]').first();
+        let samples = null;
+        await waitFor(
+          async () => {
+            samples = (await series.getAttribute('data-samples', { timeout: 1000 }).catch(() => null)) ?? null;
+            return samples !== null && Number(samples) > 0;
+          },
+          () => `the chart shows no samples (data-samples ${samples})`,
+          CHART_TIMEOUT_MS,
+        );
+        const latest = Number(await series.getAttribute('data-latest'));
+        check(Math.abs(latest - 40) < 0.01, `the latest sample is ${latest} %, expected 40 %`);
+        log(`chart: ${(await series.innerText()).replace(/\s+/g, ' ').trim()}`);
+        // The terminal is still connected and still shows the command's output.
+        check(
+          (await page.getByTestId('job-terminal-status').getAttribute('data-status')) === 'connected',
+          'the terminal is no longer connected',
+        );
+        if (screenshot) {
+          await page.screenshot({ path: screenshot, fullPage: true });
+          log(`screenshot written to ${screenshot}`);
+        }
+      },
+      CHART_TIMEOUT_MS + STEP_TIMEOUT_MS,
+    );
 
     await step('the SSH tab gives the command and the config entry', async () => {
       await page.getByTestId('job-connect-tab-ssh').click();
@@ -181,7 +192,11 @@ async function main() {
         ACCOUNT,
       );
       await waitFor(
-        async () => api(token, 'POST', `/jobs/${job.id}/open`, undefined, [200]).then(() => true, () => false),
+        async () =>
+          api(token, 'POST', `/jobs/${job.id}/open`, undefined, [200]).then(
+            () => true,
+            () => false,
+          ),
         () => `the ${kind} job ${job.id} never answered its readiness path`,
         120_000, // starting, then the app getting ready
       );
@@ -192,36 +207,44 @@ async function main() {
       return { app, heading: (await app.locator('h1').innerText()).trim() };
     }
 
-    await step('Open on a running notebook shows JupyterLab on the job\u2019s own origin', async () => {
-      const { app, heading } = await openApp('notebook', 'jupyter');
-      check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
-      const url = new URL(app.url());
-      check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
-      check(url.pathname === '/lab', `the app opened at ${url.pathname}, expected /lab`);
-      if (screenshot) {
-        const appShot = screenshot.replace(/\.png$/, '-app.png');
-        await app.screenshot({ path: appShot, fullPage: true });
-        log(`app screenshot written to ${appShot}`);
-      }
-      log(`app: ${url.origin}${url.pathname} shows ${heading}`);
-      await app.close();
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'Open on a running notebook shows JupyterLab on the job\u2019s own origin',
+      async () => {
+        const { app, heading } = await openApp('notebook', 'jupyter');
+        check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
+        const url = new URL(app.url());
+        check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
+        check(url.pathname === '/lab', `the app opened at ${url.pathname}, expected /lab`);
+        if (screenshot) {
+          const appShot = screenshot.replace(/\.png$/, '-app.png');
+          await app.screenshot({ path: appShot, fullPage: true });
+          log(`app screenshot written to ${appShot}`);
+        }
+        log(`app: ${url.origin}${url.pathname} shows ${heading}`);
+        await app.close();
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
-    await step('Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy', async () => {
-      const { app, heading } = await openApp('ide', 'webide');
-      check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
-      // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
-      let echo = '';
-      await waitFor(
-        async () => {
-          echo = (await app.locator('#echo').innerText()).trim();
-          return echo.startsWith('echoed: hello from');
-        },
-        () => `the app's WebSocket says ${JSON.stringify(echo)}`,
-      );
-      log(`app: ${new URL(app.url()).origin} shows ${heading}; websocket ${echo}`);
-      await app.close();
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy',
+      async () => {
+        const { app, heading } = await openApp('ide', 'webide');
+        check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
+        // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
+        let echo = '';
+        await waitFor(
+          async () => {
+            echo = (await app.locator('#echo').innerText()).trim();
+            return echo.startsWith('echoed: hello from');
+          },
+          () => `the app's WebSocket says ${JSON.stringify(echo)}`,
+        );
+        log(`app: ${new URL(app.url()).origin} shows ${heading}; websocket ${echo}`);
+        await app.close();
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     log('all checks passed');
     return 0;

@@ -44,33 +44,37 @@ async function main() {
   const browser = await launchBrowser();
   let page;
   try {
-    const { holder, waiter } = await step('set up the account and a waiting job through the API', async () => {
-      const admin = await login(env('CRATER_USER'), env('CRATER_PASSWORD'));
-      await api(admin, 'POST', '/users', { username: USER.username, displayName: 'Wait User', password: USER.password }, [201, 409]);
-      await api(admin, 'POST', '/accounts', { slug: ACCOUNT, name: 'Wait Lab' }, [201, 409]);
-      await api(admin, 'PUT', `/accounts/${ACCOUNT}/quota`, {
-        items: [
-          { resource: 'nvidia-a100-80gb', guaranteed: '4', max: '4' },
-          { resource: 'cpu', guaranteed: '64', max: '64' },
-          { resource: 'memory', guaranteed: '256Gi', max: '256Gi' },
-        ],
-      });
-      await api(admin, 'PUT', `/accounts/${ACCOUNT}/members/${USER.username}`, { role: 'member' });
-      const user = await login(USER.username, USER.password);
-      const h = (await api(user, 'POST', '/jobs', job('holder', 3, '2h'), [201], ACCOUNT)).id;
-      await waitFor(
-        async () => (await api(user, 'GET', `/jobs/${h}`)).job.state === 'Running',
-        () => `the holder ${h} did not run`,
-        60_000,
-      );
-      const w = (await api(user, 'POST', '/jobs', job('waiter', 2, '1h'), [201], ACCOUNT)).id;
-      await waitFor(
-        async () => (await api(user, 'GET', `/jobs/${w}`)).job.reasons.length > 0,
-        () => `the waiter ${w} got no reason`,
-      );
-      log(`holder ${h} runs; waiter ${w} waits`);
-      return { holder: h, waiter: w };
-    }, STEP_TIMEOUT_MS * 4);
+    const { holder, waiter } = await step(
+      'set up the account and a waiting job through the API',
+      async () => {
+        const admin = await login(env('CRATER_USER'), env('CRATER_PASSWORD'));
+        await api(admin, 'POST', '/users', { username: USER.username, displayName: 'Wait User', password: USER.password }, [201, 409]);
+        await api(admin, 'POST', '/accounts', { slug: ACCOUNT, name: 'Wait Lab' }, [201, 409]);
+        await api(admin, 'PUT', `/accounts/${ACCOUNT}/quota`, {
+          items: [
+            { resource: 'nvidia-a100-80gb', guaranteed: '4', max: '4' },
+            { resource: 'cpu', guaranteed: '64', max: '64' },
+            { resource: 'memory', guaranteed: '256Gi', max: '256Gi' },
+          ],
+        });
+        await api(admin, 'PUT', `/accounts/${ACCOUNT}/members/${USER.username}`, { role: 'member' });
+        const user = await login(USER.username, USER.password);
+        const h = (await api(user, 'POST', '/jobs', job('holder', 3, '2h'), [201], ACCOUNT)).id;
+        await waitFor(
+          async () => (await api(user, 'GET', `/jobs/${h}`)).job.state === 'Running',
+          () => `the holder ${h} did not run`,
+          60_000,
+        );
+        const w = (await api(user, 'POST', '/jobs', job('waiter', 2, '1h'), [201], ACCOUNT)).id;
+        await waitFor(
+          async () => (await api(user, 'GET', `/jobs/${w}`)).job.reasons.length > 0,
+          () => `the waiter ${w} got no reason`,
+        );
+        log(`holder ${h} runs; waiter ${w} waits`);
+        return { holder: h, waiter: w };
+      },
+      STEP_TIMEOUT_MS * 4,
+    );
 
     page = await step(`${USER.username} signs in and opens the waiting job`, async () => {
       const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
@@ -111,27 +115,37 @@ async function main() {
       }
     });
 
-    await step('following the suggestion starts a 1-GPU copy in its place', async () => {
-      await page.locator('[data-testid="job-wait-suggestion"][data-code="FewerAccelerators"]').getByTestId('job-wait-follow').click();
-      await page.getByTestId('job-wait-follow-confirm').click();
-      const id = await waitFor(
-        async () => {
-          const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
-          return m && m[1] !== waiter ? m[1] : null;
-        },
-        () => 'following the suggestion did not lead to the new job',
-      );
-      let state = null;
-      await waitFor(
-        async () => {
-          state = (await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null))?.trim() ?? null;
-          return state === 'Running';
-        },
-        () => `the new job ${id} is ${state}, expected Running`,
-        60_000,
-      );
-      log(`${id} runs in place of ${waiter}`);
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'following the suggestion starts a 1-GPU copy in its place',
+      async () => {
+        await page.locator('[data-testid="job-wait-suggestion"][data-code="FewerAccelerators"]').getByTestId('job-wait-follow').click();
+        await page.getByTestId('job-wait-follow-confirm').click();
+        const id = await waitFor(
+          async () => {
+            const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
+            return m && m[1] !== waiter ? m[1] : null;
+          },
+          () => 'following the suggestion did not lead to the new job',
+        );
+        let state = null;
+        await waitFor(
+          async () => {
+            state =
+              (
+                await page
+                  .getByTestId('job-state')
+                  .textContent({ timeout: 1000 })
+                  .catch(() => null)
+              )?.trim() ?? null;
+            return state === 'Running';
+          },
+          () => `the new job ${id} is ${state}, expected Running`,
+          60_000,
+        );
+        log(`${id} runs in place of ${waiter}`);
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     log('all checks passed');
     return 0;

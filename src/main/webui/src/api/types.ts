@@ -416,16 +416,7 @@ export interface AuditFilter {
 // ---- Jobs ----
 
 export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference';
-export type JobState =
-  | 'Queued'
-  | 'Admitted'
-  | 'Pending'
-  | 'Running'
-  | 'Stopping'
-  | 'Succeeded'
-  | 'Failed'
-  | 'Stopped'
-  | 'Rejected';
+export type JobState = 'Queued' | 'Admitted' | 'Pending' | 'Running' | 'Stopping' | 'Succeeded' | 'Failed' | 'Stopped' | 'Rejected';
 export type JobPriority = 'low' | 'normal' | 'high';
 
 /**
@@ -596,16 +587,7 @@ export interface JobDetail {
 
 export type TemplateVisibility = 'private' | 'account' | 'public';
 /** `arguments`: a command line, split into words where its placeholder stands alone in a list. */
-export type ParameterType =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'quantity'
-  | 'duration'
-  | 'model'
-  | 'choice'
-  | 'boolean'
-  | 'arguments';
+export type ParameterType = 'string' | 'text' | 'integer' | 'quantity' | 'duration' | 'model' | 'choice' | 'boolean' | 'arguments';
 
 /**
  * A value a template asks for. The template's spec refers to it as `${name}`; a string that is exactly

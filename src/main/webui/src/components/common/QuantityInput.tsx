@@ -30,8 +30,7 @@ export function QuantityInput({
 }) {
   const { t } = useTranslation();
   const parsed = value.trim() === '' ? null : parse(value);
-  const note =
-    error ?? (parsed === null ? undefined : parsed.ok ? understoodText(t, parsed, unitKey) : unitProblemText(t, parsed.problem));
+  const note = error ?? (parsed === null ? undefined : parsed.ok ? understoodText(t, parsed, unitKey) : unitProblemText(t, parsed.problem));
   const bad = error !== undefined || (parsed !== null && !parsed.ok);
   return (
     <span className="block">

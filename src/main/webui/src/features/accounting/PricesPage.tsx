@@ -35,7 +35,12 @@ function PriceTable({ prices, currency, history }: { prices: readonly Price[]; c
         </thead>
         <tbody>
           {prices.map((p) => (
-            <tr key={`${p.resource}@${p.effectiveFrom}`} className="border-t border-slate-100" data-testid="price-row" data-resource={p.resource}>
+            <tr
+              key={`${p.resource}@${p.effectiveFrom}`}
+              className="border-t border-slate-100"
+              data-testid="price-row"
+              data-resource={p.resource}
+            >
               <td className={td}>
                 <span className="block font-medium text-slate-800">{resourceName(t, p.resource, modelName)}</span>
                 <span className="block font-mono text-xs text-slate-500">{p.resource}</span>
@@ -124,7 +129,13 @@ function AddPriceForm({ currency }: { currency: string }) {
           hint={t('accounting.prices.effectiveFromHint')}
           error={fieldError(mutation.error, 'effectiveFrom')}
         >
-          <input type="datetime-local" data-testid="price-from" className={inputClass} value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            type="datetime-local"
+            data-testid="price-from"
+            className={inputClass}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </Field>
       </div>
       {mutation.isError && (

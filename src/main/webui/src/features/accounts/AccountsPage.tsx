@@ -60,10 +60,20 @@ function CreateAccountDialog({ onClose }: { onClose: () => void }) {
     <Dialog title={t('accounts.create')} onClose={onClose} testId="account-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
         <Field label={t('accounts.name')} error={err('name', 'name')}>
-          <input data-testid="account-create-name" className={inputClass} value={values.name} onChange={(e) => set('name', e.target.value)} />
+          <input
+            data-testid="account-create-name"
+            className={inputClass}
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
         </Field>
         <Field label={t('accounts.slug')} hint={t('accounts.slugHint')} error={err('slug', 'slug')}>
-          <input data-testid="account-create-slug" className={inputClass} value={values.slug} onChange={(e) => set('slug', e.target.value)} />
+          <input
+            data-testid="account-create-slug"
+            className={inputClass}
+            value={values.slug}
+            onChange={(e) => set('slug', e.target.value)}
+          />
         </Field>
         <Field label={t('accountsAdmin.firstAdmin')} hint={t('accountsAdmin.firstAdminHint')} error={err('admin', 'admin')}>
           <input
@@ -193,11 +203,7 @@ export function AccountsPage() {
               </tbody>
             </table>
           </div>
-          <LoadMore
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onClick={() => void query.fetchNextPage()}
-          />
+          <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
         </>
       )}
       {creating && <CreateAccountDialog onClose={() => setCreating(false)} />}

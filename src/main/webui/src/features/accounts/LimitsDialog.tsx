@@ -33,23 +33,19 @@ interface LimitsDialogProps {
   onClose: () => void;
 }
 
-function LimitsEditor({
-  props,
-  initial,
-  defaults,
-}: {
-  props: LimitsDialogProps;
-  initial: Limits;
-  defaults: Limits | undefined;
-}) {
+function LimitsEditor({ props, initial, defaults }: { props: LimitsDialogProps; initial: Limits; defaults: Limits | undefined }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { slug, username, resources, canEdit, onClose } = props;
-  const [form, setForm] = useState<LimitsForm>(() => limitsToForm(initial, resources.map((r) => r.key)));
+  const [form, setForm] = useState<LimitsForm>(() =>
+    limitsToForm(
+      initial,
+      resources.map((r) => r.key),
+    ),
+  );
   const [errors, setErrors] = useState<LimitsFormErrors>({});
   const mutation = useMutation({
-    mutationFn: (limits: Limits) =>
-      username === null ? putDefaultLimits(slug, limits) : putMemberLimits(slug, username, limits),
+    mutationFn: (limits: Limits) => (username === null ? putDefaultLimits(slug, limits) : putMemberLimits(slug, username, limits)),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: accountKeys.detail(slug) });
       onClose();
@@ -64,11 +60,7 @@ function LimitsEditor({
   };
   const inherit = username !== null;
   const placeholder = (value: string | number | null | undefined) =>
-    inherit
-      ? value === null || value === undefined
-        ? t('limits.inheritNone')
-        : t('limits.inheritValue', { value })
-      : t('limits.none');
+    inherit ? (value === null || value === undefined ? t('limits.inheritNone') : t('limits.inheritValue', { value })) : t('limits.none');
   const labels = new Map(resources.map((r) => [r.key, r.label]));
   // The console's own check first; else what the server said about this field.
   const errorFor = (path: string) => {

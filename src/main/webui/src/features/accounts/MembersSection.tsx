@@ -44,9 +44,7 @@ export function MembersSection({
   const [username, setUsername] = useState('');
   const users = useInfiniteQuery({ ...userListQuery(username.trim()), enabled: suggestUsers && canManage });
   const already = new Set((members.data?.items ?? []).map((m) => m.username));
-  const suggestions = (users.data?.pages ?? [])
-    .flatMap((p) => p.items.map((u) => u.username))
-    .filter((u) => !already.has(u));
+  const suggestions = (users.data?.pages ?? []).flatMap((p) => p.items.map((u) => u.username)).filter((u) => !already.has(u));
   const [role, setRole] = useState<AccountRole>('member');
   const [fileAccess, setFileAccess] = useState<FileAccess>('rw');
   // undefined = closed, null = account default, string = that member
@@ -140,12 +138,7 @@ export function MembersSection({
               ))}
             </select>
           </label>
-          <button
-            type="submit"
-            data-testid="member-add-submit"
-            className={btnPrimary}
-            disabled={add.isPending || username.trim() === ''}
-          >
+          <button type="submit" data-testid="member-add-submit" className={btnPrimary} disabled={add.isPending || username.trim() === ''}>
             {t('members.add')}
           </button>
         </form>
@@ -207,9 +200,7 @@ export function MembersSection({
                         className={selectClass}
                         value={m.fileAccess}
                         disabled={change.isPending}
-                        onChange={(e) =>
-                          change.mutate({ username: m.username, role: m.role, fileAccess: e.target.value as FileAccess })
-                        }
+                        onChange={(e) => change.mutate({ username: m.username, role: m.role, fileAccess: e.target.value as FileAccess })}
                       >
                         {FILE_ACCESS.map((f) => (
                           <option key={f} value={f}>
@@ -224,9 +215,7 @@ export function MembersSection({
                   <td className={td} data-testid="member-effective-limits">
                     <LimitsSummary limits={m.effectiveLimits} empty={t('limits.unlimited')} />
                     {!isEmptyLimits(m.limits) && (
-                      <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">
-                        {t('limits.override')}
-                      </span>
+                      <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">{t('limits.override')}</span>
                     )}
                   </td>
                   <td className={`${td} whitespace-nowrap text-right`}>
@@ -257,13 +246,7 @@ export function MembersSection({
         </div>
       )}
       {limitsFor !== undefined && (
-        <LimitsDialog
-          slug={slug}
-          username={limitsFor}
-          resources={resources}
-          canEdit={canManage}
-          onClose={() => setLimitsFor(undefined)}
-        />
+        <LimitsDialog slug={slug} username={limitsFor} resources={resources} canEdit={canManage} onClose={() => setLimitsFor(undefined)} />
       )}
     </section>
   );

@@ -38,9 +38,7 @@ describe('the access checkbox of an accelerator model', () => {
     fireEvent.click(box);
     expect(box.checked).toBe(true);
     expect(label.textContent).toBe('Restricted');
-    expect(screen.getByTestId('model-access-meaning').textContent).toBe(
-      'Only accounts with an approved request may use it',
-    );
+    expect(screen.getByTestId('model-access-meaning').textContent).toBe('Only accounts with an approved request may use it');
   });
 
   it('sends only what changed', () => {

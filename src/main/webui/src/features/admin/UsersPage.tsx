@@ -33,7 +33,15 @@ interface Shown {
  * The username input with the server's rules under it from the start; once something is typed, what is wrong
  * with it (before sending) or the lower-case form it will be stored as. A server error wins.
  */
-export function UsernameField({ value, onChange, serverError }: { value: string; onChange: (v: string) => void; serverError?: string | undefined }) {
+export function UsernameField({
+  value,
+  onChange,
+  serverError,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  serverError?: string | undefined;
+}) {
   const { t } = useTranslation();
   const problem = value === '' ? null : usernameProblem(value);
   const stored = normalizeUsername(value);
@@ -83,8 +91,7 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
     if (chosen.length > 0) body.accounts = chosen;
     mutation.mutate(body);
   };
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   return (
     <Dialog title={t('users.create')} onClose={onClose} testId="user-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4">

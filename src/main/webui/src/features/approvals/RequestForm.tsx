@@ -75,8 +75,7 @@ export function RequestForm({
     },
   });
 
-  const set = <K extends keyof RequestFormValues>(key: K, value: RequestFormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof RequestFormValues>(key: K, value: RequestFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   // Resource choices: the given ones first, then cpu, memory and the catalogue.
   const options = new Map<string, string>();
@@ -88,9 +87,10 @@ export function RequestForm({
   if (initialResource && !options.has(initialResource)) options.set(initialResource, initialResource);
 
   const accounts = me.data?.accounts ?? [];
-  const accountChoices = accounts.some((a) => a.slug === values.account) || values.account === ''
-    ? accounts.map((a) => ({ slug: a.slug, name: a.name }))
-    : [{ slug: values.account, name: values.account }, ...accounts.map((a) => ({ slug: a.slug, name: a.name }))];
+  const accountChoices =
+    accounts.some((a) => a.slug === values.account) || values.account === ''
+      ? accounts.map((a) => ({ slug: a.slug, name: a.name }))
+      : [{ slug: values.account, name: values.account }, ...accounts.map((a) => ({ slug: a.slug, name: a.name }))];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -185,7 +185,12 @@ export function RequestForm({
       )}
       {kind === 'job-lock' && (
         <Field label={t('request.jobId')} error={err('jobId')}>
-          <input data-testid="request-job-id" className={cls('jobId')} value={values.jobId} onChange={(e) => set('jobId', e.target.value)} />
+          <input
+            data-testid="request-job-id"
+            className={cls('jobId')}
+            value={values.jobId}
+            onChange={(e) => set('jobId', e.target.value)}
+          />
         </Field>
       )}
       {kind !== 'model-access' && (

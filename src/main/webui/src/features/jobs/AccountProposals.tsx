@@ -54,7 +54,13 @@ export function AccountProposals({
       <h3 className="text-sm font-semibold text-emerald-900">{t('onboarding.proposalsTitle')}</h3>
       <ul className="flex flex-col gap-1.5">
         {found.map((p) => (
-          <li key={p.slug} data-testid="account-proposal" data-slug={p.slug} data-fit={p.fit} className="flex flex-wrap items-center gap-2 text-sm">
+          <li
+            key={p.slug}
+            data-testid="account-proposal"
+            data-slug={p.slug}
+            data-fit={p.fit}
+            className="flex flex-wrap items-center gap-2 text-sm"
+          >
             <span className="text-emerald-900">{t(`onboarding.proposalFit.${p.fit}`, { name: p.name })}</span>
             <button type="button" data-testid={`account-proposal-use-${p.slug}`} className={btnSecondary} onClick={() => select(p.slug)}>
               {t('onboarding.proposalSwitch', { name: p.name })}

@@ -27,11 +27,9 @@ import {
   type NameOf,
 } from './waitText';
 
-
 const enc = encodeURIComponent;
 const subsection = 'mt-4 border-t border-amber-200 pt-4';
 const subtitle = 'mb-1.5 font-semibold';
-
 
 function Position({ position }: { position: WaitPosition }) {
   const { t } = useTranslation();
@@ -39,12 +37,7 @@ function Position({ position }: { position: WaitPosition }) {
   // The jobs ahead are the ones just before it, so the first of them stands this many places ahead.
   const firstPlace = position.inCluster - ahead.length;
   return (
-    <div
-      data-testid="job-wait-position"
-      data-in-account={position.inAccount}
-      data-in-cluster={position.inCluster}
-      className={subsection}
-    >
+    <div data-testid="job-wait-position" data-in-account={position.inAccount} data-in-cluster={position.inCluster} className={subsection}>
       <h3 className={subtitle}>{t('jobs.wait.positionTitle')}</h3>
       <p>{positionText(position, t)}</p>
       {ahead.length > 0 && (

@@ -172,10 +172,7 @@ export function JobsPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <PageHeader
-          title={t('jobs.title')}
-          subtitle={account ? t('jobs.subtitle', { account }) : t('jobs.subtitleNoAccount')}
-        />
+        <PageHeader title={t('jobs.title')} subtitle={account ? t('jobs.subtitle', { account }) : t('jobs.subtitleNoAccount')} />
         <Link to="/jobs/new" data-testid="job-new" className={btnPrimary}>
           {t('jobs.new')}
         </Link>

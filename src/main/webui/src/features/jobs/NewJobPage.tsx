@@ -144,12 +144,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
     <form onSubmit={onSubmit} noValidate data-testid="job-form" className="flex flex-col gap-6">
       <section className={`${card} grid gap-4 sm:grid-cols-2`}>
         <Field label={t('jobs.form.kind')} hint={t(`jobs.kindHints.${kind}`)} error={err('kind')}>
-          <select
-            data-testid="job-kind"
-            className={cls('kind')}
-            value={kind}
-            onChange={(e) => set('kind', e.target.value as JobKind)}
-          >
+          <select data-testid="job-kind" className={cls('kind')} value={kind} onChange={(e) => set('kind', e.target.value as JobKind)}>
             {JOB_KINDS.map((k) => (
               <option key={k} value={k}>
                 {t(`jobs.kinds.${k}`)}
@@ -160,7 +155,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
         <Field label={t('jobs.form.name')} error={longName ?? err('name')}>
           <input
             data-testid="job-name"
-            className={`${inputClass} ${longName ?? err('name') ? inputInvalid : ''}`}
+            className={`${inputClass} ${(longName ?? err('name')) ? inputInvalid : ''}`}
             aria-invalid={(longName ?? err('name')) !== undefined}
             value={values.name}
             onChange={(e) => set('name', e.target.value)}
@@ -221,12 +216,8 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
 
       <section className={`${card} grid gap-4 sm:grid-cols-3`}>
         <h2 className="text-sm font-semibold text-slate-900 sm:col-span-3">{t('jobs.form.resources')}</h2>
-        <Field label={`${t('jobs.form.cpu')} (${t('units.cpu')})`}>
-          {amountInput('cpu', 'resources.cpu', 'job-cpu', 'units.cpu')}
-        </Field>
-        <Field label={`${t('jobs.form.memory')} (${t('units.memory')})`}>
-          {amountInput('memory', 'resources.memory', 'job-memory')}
-        </Field>
+        <Field label={`${t('jobs.form.cpu')} (${t('units.cpu')})`}>{amountInput('cpu', 'resources.cpu', 'job-cpu', 'units.cpu')}</Field>
+        <Field label={`${t('jobs.form.memory')} (${t('units.memory')})`}>{amountInput('memory', 'resources.memory', 'job-memory')}</Field>
         <Field label={`${t('jobs.form.sharedMemory')} (${t('units.memory')})`} hint={t('jobs.form.sharedMemoryHint')}>
           {amountInput('sharedMemory', 'resources.sharedMemory', 'job-shared-memory')}
         </Field>
@@ -371,12 +362,7 @@ function ClonedForm({ jobId, detail }: { jobId: string; detail: JobDetail }) {
         )}
       </div>
       {fromTemplate ? (
-        <TemplateJobForm
-          templateId={fromTemplate.templateId}
-          version={fromTemplate.version}
-          clone={fromTemplate}
-          fallback={specForm}
-        />
+        <TemplateJobForm templateId={fromTemplate.templateId} version={fromTemplate.version} clone={fromTemplate} fallback={specForm} />
       ) : (
         specForm
       )}

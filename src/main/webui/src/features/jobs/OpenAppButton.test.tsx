@@ -16,8 +16,7 @@ describe('opensApp', () => {
 
 describe('openErrorMessage', () => {
   it('names why the app could not be opened', () => {
-    const problem = (code: string) =>
-      new ApiError({ status: 409, code, title: 'Conflict', detail: 'x' });
+    const problem = (code: string) => new ApiError({ status: 409, code, title: 'Conflict', detail: 'x' });
     expect(openErrorMessage(problem('AppNotReady'), t)).toBe('jobs.open.notReady');
     expect(openErrorMessage(problem('JobNotRunning'), t)).toBe('jobs.open.notRunning');
     expect(openErrorMessage(new Error('network'), t)).toBe('jobs.open.failed');

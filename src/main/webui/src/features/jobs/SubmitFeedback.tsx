@@ -15,7 +15,9 @@ export function SubmitError({ error, shownFields }: { error: unknown; shownField
   if (isApiError(error) && error.problemReasons.length > 0) {
     return (
       <div role="alert" data-testid="form-error" data-code={error.code} className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
-        <p className="font-medium">{error.code === 'JobRejected' ? t('jobs.form.rejected') : describeError(error, t('common.unexpected'))}</p>
+        <p className="font-medium">
+          {error.code === 'JobRejected' ? t('jobs.form.rejected') : describeError(error, t('common.unexpected'))}
+        </p>
         <div className="mt-1">
           <ReasonList reasons={error.problemReasons} testId="job-reject-reason" />
         </div>

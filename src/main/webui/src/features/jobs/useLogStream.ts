@@ -23,7 +23,9 @@ export function useLogStream(url: string | null): { lines: string[]; status: Log
 
   useEffect(() => {
     if (url === null || typeof EventSource === 'undefined') return undefined;
-    const update = (change: (shown: { lines: string[]; status: LogStreamStatus }) => Partial<{ lines: string[]; status: LogStreamStatus }>) =>
+    const update = (
+      change: (shown: { lines: string[]; status: LogStreamStatus }) => Partial<{ lines: string[]; status: LogStreamStatus }>,
+    ) =>
       setStream((prev) => {
         const shown = prev.url === url ? prev : { url, lines: [], status: 'connecting' as const };
         return { ...shown, ...change(shown) };

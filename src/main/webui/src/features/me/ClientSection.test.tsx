@@ -52,7 +52,10 @@ afterEach(async () => {
 
 describe('ClientSection', () => {
   it('shows progress while the server has not answered', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
     renderWithClient(<ClientSection />);
     const section = await screen.findByTestId('cli-section');
     expect(within(section).getByRole('heading').textContent).toBe('Command-line client');

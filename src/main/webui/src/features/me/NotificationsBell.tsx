@@ -138,9 +138,7 @@ export function NotificationsBell() {
                     className={`block w-full px-4 py-2.5 text-left hover:bg-slate-50 ${n.readAt === null ? 'bg-indigo-50/50' : ''}`}
                   >
                     <span className="flex items-start gap-2">
-                      {n.readAt === null && (
-                        <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-500" />
-                      )}
+                      {n.readAt === null && <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-500" />}
                       <span className="min-w-0">
                         <span className="block text-sm text-slate-800" title={n.message}>
                           {notificationText(n, t, nameOf)}

@@ -2,14 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import {
-  addMySshKey,
-  changeMyPassword,
-  createMyToken,
-  deleteMySshKey,
-  revokeMyToken,
-  updateMyProfile,
-} from '../../api/me';
+import { addMySshKey, changeMyPassword, createMyToken, deleteMySshKey, revokeMyToken, updateMyProfile } from '../../api/me';
 import { isApiError } from '../../api/errors';
 import type { CreatedAccessToken, Me } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
@@ -61,13 +54,7 @@ function ProfileForm({ me }: { me: Me }) {
         />
       </Field>
       <Field label={t('profile.email')}>
-        <input
-          data-testid="profile-email"
-          type="email"
-          className={inputClass}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <input data-testid="profile-email" type="email" className={inputClass} value={email} onChange={(e) => setEmail(e.target.value)} />
       </Field>
       <div className="flex flex-col gap-2 sm:col-span-2">
         {mutation.isError && <FormError error={mutation.error} />}
@@ -139,9 +126,7 @@ function PasswordForm() {
         />
       </Field>
       <div className="flex flex-col gap-2 sm:col-span-3">
-        {mutation.isError && (
-          <FormError error={mutation.error} message={wrongCurrent ? t('profile.wrongPassword') : undefined} />
-        )}
+        {mutation.isError && <FormError error={mutation.error} message={wrongCurrent ? t('profile.wrongPassword') : undefined} />}
         {mutation.isSuccess && <SuccessNote>{t('profile.passwordChanged')}</SuccessNote>}
         <div>
           <button type="submit" className={btnPrimary} disabled={mutation.isPending}>
@@ -183,13 +168,7 @@ function TokensSection() {
       <p className="text-sm text-slate-500">{t('profile.tokensHint')}</p>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <Field label={t('profile.tokenName')} className="min-w-56 flex-1">
-          <input
-            data-testid="token-name"
-            className={inputClass}
-            value={name}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input data-testid="token-name" className={inputClass} value={name} required onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label={t('profile.tokenExpires')} hint={t('profile.tokenNoExpiry')}>
           <input
@@ -294,13 +273,7 @@ function SshKeysSection() {
     <Section title={t('profile.sshKeys')} testId="ssh-section" id={SSH_KEYS_ANCHOR}>
       <form onSubmit={submit} className="flex flex-col gap-3">
         <Field label={t('profile.sshKeyName')}>
-          <input
-            data-testid="ssh-name"
-            className={inputClass}
-            value={name}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input data-testid="ssh-name" className={inputClass} value={name} required onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field
           label={t('profile.sshPublicKey')}

@@ -55,7 +55,11 @@ export function OnboardingChecklist() {
               {!item.done && <span className="block text-xs text-slate-500">{t(`onboarding.steps.${item.key}.hint`)}</span>}
             </span>
             {!item.done && (
-              <Link to={item.link} data-testid={`onboarding-go-${item.key}`} className="text-sm font-medium text-indigo-700 hover:underline">
+              <Link
+                to={item.link}
+                data-testid={`onboarding-go-${item.key}`}
+                className="text-sm font-medium text-indigo-700 hover:underline"
+              >
                 {t(`onboarding.steps.${item.key}.action`)}
               </Link>
             )}
