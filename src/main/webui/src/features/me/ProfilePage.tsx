@@ -9,8 +9,9 @@ import { PageHeader } from '../../app/PageHeader';
 import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { SecretBox } from '../../components/common/CopyButton';
 import { Field, FormError, SuccessNote } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, inputClass, td, th } from '../../components/common/ui';
+import { DataTable } from '../../components/common/DataTable';
+import { ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, inputClass } from '../../components/common/ui';
 import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
 import { authKeys } from '../auth/session';
 import { ClientSection } from './ClientSection';
@@ -195,53 +196,47 @@ function TokensSection() {
         </div>
       )}
       {revoke.isError && <FormError error={revoke.error} />}
-      {tokens.isPending ? (
-        <LoadingState />
-      ) : tokens.isError ? (
-        <ErrorState title={t('profile.tokensLoadError')} error={tokens.error} onRetry={() => void tokens.refetch()} />
-      ) : tokens.data.items.length === 0 ? (
-        <EmptyState title={t('profile.noTokens')} />
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full">
-            <thead>
-              <tr>
-                <th className={th}>{t('profile.tokenName')}</th>
-                <th className={th}>{t('profile.tokenPrefix')}</th>
-                <th className={th}>{t('common.created')}</th>
-                <th className={th}>{t('profile.tokenExpires')}</th>
-                <th className={th}>{t('profile.lastUsed')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.items.map((tok) => (
-                <tr key={tok.id} data-testid="token-row" className="border-t border-slate-100">
-                  <td className={td}>{tok.name}</td>
-                  <td className={`${td} font-mono`}>{tok.prefix}…</td>
-                  <td className={td}>{formatDateTime(tok.createdAt, i18n.language)}</td>
-                  <td className={td}>
-                    {tok.expiresAt === null ? (
-                      t('profile.never')
-                    ) : (
-                      <span className={isPast(tok.expiresAt) ? 'text-rose-700' : undefined}>
-                        {formatDateTime(tok.expiresAt, i18n.language)}
-                        {isPast(tok.expiresAt) && ` (${t('profile.expired')})`}
-                      </span>
-                    )}
-                  </td>
-                  <td className={td}>{tok.lastUsedAt ? formatDateTime(tok.lastUsedAt, i18n.language) : t('profile.never')}</td>
-                  <td className={`${td} text-right`}>
-                    <ConfirmButton testId="token-revoke" disabled={revoke.isPending} onConfirm={() => revoke.mutate(tok.id)}>
-                      {t('profile.revoke')}
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={tokens}
+        rows={tokens.data?.items ?? []}
+        columns={[
+          { id: 'name', header: t('profile.tokenName'), cell: (tok) => tok.name },
+          { id: 'prefix', header: t('profile.tokenPrefix'), cell: (tok) => `${tok.prefix}…`, className: 'font-mono' },
+          { id: 'created', header: t('common.created'), cell: (tok) => formatDateTime(tok.createdAt, i18n.language) },
+          {
+            id: 'expires',
+            header: t('profile.tokenExpires'),
+            cell: (tok) =>
+              tok.expiresAt === null ? (
+                t('profile.never')
+              ) : (
+                <span className={isPast(tok.expiresAt) ? 'text-rose-700' : undefined}>
+                  {formatDateTime(tok.expiresAt, i18n.language)}
+                  {isPast(tok.expiresAt) && ` (${t('profile.expired')})`}
+                </span>
+              ),
+          },
+          {
+            id: 'lastUsed',
+            header: t('profile.lastUsed'),
+            cell: (tok) => (tok.lastUsedAt ? formatDateTime(tok.lastUsedAt, i18n.language) : t('profile.never')),
+          },
+          {
+            id: 'revoke',
+            className: 'text-right',
+            cell: (tok) => (
+              <ConfirmButton testId="token-revoke" disabled={revoke.isPending} onConfirm={() => revoke.mutate(tok.id)}>
+                {t('profile.revoke')}
+              </ConfirmButton>
+            ),
+          },
+        ]}
+        rowKey={(tok) => tok.id}
+        rowProps={() => ({ 'data-testid': 'token-row' })}
+        empty={{ title: t('profile.noTokens') }}
+        errorTitle={t('profile.tokensLoadError')}
+        variant="plain"
+      />
     </Section>
   );
 }
@@ -298,46 +293,41 @@ function SshKeysSection() {
         </div>
       </form>
       {remove.isError && <FormError error={remove.error} />}
-      {keys.isPending ? (
-        <LoadingState />
-      ) : keys.isError ? (
-        <ErrorState title={t('profile.sshLoadError')} error={keys.error} onRetry={() => void keys.refetch()} />
-      ) : keys.data.items.length === 0 ? (
-        <EmptyState title={t('profile.noSshKeys')} />
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full">
-            <thead>
-              <tr>
-                <th className={th}>{t('profile.sshKeyName')}</th>
-                <th className={th}>{t('profile.sshType')}</th>
-                <th className={th}>{t('profile.fingerprint')}</th>
-                <th className={th}>{t('common.created')}</th>
-                <th className={th}>{t('profile.lastUsed')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((k) => (
-                <tr key={k.id} data-testid="ssh-row" className="border-t border-slate-100">
-                  <td className={td}>{k.name}</td>
-                  <td className={`${td} font-mono text-xs`}>{k.type}</td>
-                  <td className={`${td} break-all font-mono text-xs`} data-testid="ssh-fingerprint">
-                    {k.fingerprint}
-                  </td>
-                  <td className={td}>{formatDateTime(k.createdAt, i18n.language)}</td>
-                  <td className={td}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, i18n.language) : t('profile.never')}</td>
-                  <td className={`${td} text-right`}>
-                    <ConfirmButton testId="ssh-delete" disabled={remove.isPending} onConfirm={() => remove.mutate(k.id)}>
-                      {t('common.delete')}
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={keys}
+        rows={keys.data?.items ?? []}
+        columns={[
+          { id: 'name', header: t('profile.sshKeyName'), cell: (k) => k.name },
+          { id: 'type', header: t('profile.sshType'), cell: (k) => k.type, className: 'font-mono text-xs' },
+          {
+            id: 'fingerprint',
+            header: t('profile.fingerprint'),
+            cell: (k) => k.fingerprint,
+            className: 'break-all font-mono text-xs',
+            testId: 'ssh-fingerprint',
+          },
+          { id: 'created', header: t('common.created'), cell: (k) => formatDateTime(k.createdAt, i18n.language) },
+          {
+            id: 'lastUsed',
+            header: t('profile.lastUsed'),
+            cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt, i18n.language) : t('profile.never')),
+          },
+          {
+            id: 'delete',
+            className: 'text-right',
+            cell: (k) => (
+              <ConfirmButton testId="ssh-delete" disabled={remove.isPending} onConfirm={() => remove.mutate(k.id)}>
+                {t('common.delete')}
+              </ConfirmButton>
+            ),
+          },
+        ]}
+        rowKey={(k) => k.id}
+        rowProps={() => ({ 'data-testid': 'ssh-row' })}
+        empty={{ title: t('profile.noSshKeys') }}
+        errorTitle={t('profile.sshLoadError')}
+        variant="plain"
+      />
     </Section>
   );
 }
