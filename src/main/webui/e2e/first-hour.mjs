@@ -30,9 +30,11 @@ import {
   formErrorText,
   launchBrowser,
   signIn,
-  screenshot as shoot,
   reportFailure,
   runMain,
+  screenshot as shoot,
+  createUserInConsole,
+  submitAccountInConsole,
 } from './lib.mjs';
 
 const ACCOUNT = { slug: 'first-lab', name: 'First Lab' };
@@ -124,17 +126,7 @@ async function main() {
       await adminPage.getByTestId('account-create-name').fill(ACCOUNT.name);
       const slug = await adminPage.getByTestId('account-create-slug').inputValue();
       check(slug === ACCOUNT.slug, `the form proposes the slug ${JSON.stringify(slug)} for ${ACCOUNT.name}`);
-      await adminPage.getByTestId('account-create-submit').click();
-      await waitFor(
-        async () => {
-          if (new URL(adminPage.url()).pathname === `/accounts/${ACCOUNT.slug}`) return true;
-          const err = await formErrorText(adminPage);
-          if (err) throw new CheckFailed(`creating ${ACCOUNT.slug} failed: ${err.text} (${err.code})`);
-          return false;
-        },
-        () => `creating ${ACCOUNT.slug} did not lead to its page`,
-      );
-      await adminPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+      await submitAccountInConsole(adminPage, ACCOUNT.slug);
     });
 
     const ratio = await step('an accelerator-only quota is warned about; the fleet\u2019s ratio fills CPU and memory', async () => {
@@ -209,20 +201,7 @@ async function main() {
 
     await step(`the admin creates ${USER.username} and, following "Add members", makes them a member`, async () => {
       await go(adminPage, '/admin/users');
-      await adminPage.getByTestId('user-create-open').click();
-      await adminPage.getByTestId('user-create-username').fill(USER.username);
-      await adminPage.getByTestId('user-create-displayname').fill(USER.displayName);
-      await adminPage.getByTestId('user-create-password').fill(USER.password);
-      await adminPage.getByTestId('user-create-submit').click();
-      await waitFor(
-        async () => {
-          if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return true;
-          const err = await formErrorText(adminPage);
-          if (err) throw new CheckFailed(`creating ${USER.username} failed: ${err.text} (${err.code})`);
-          return false;
-        },
-        () => `creating ${USER.username} neither succeeded nor failed`,
-      );
+      await createUserInConsole(adminPage, USER);
       await adminPage.locator(`[data-testid="user-row"][data-username="${USER.username}"]`).waitFor({ state: 'visible' });
       await go(adminPage, '/');
       await adminPage.getByTestId('onboarding-go-people').click();

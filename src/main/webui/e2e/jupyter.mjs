@@ -36,6 +36,9 @@ import {
   signIn,
   submitJob,
   waitForJobState,
+  apiClient,
+  apiLogin,
+  apiCreateUser,
 } from './lib.mjs';
 
 const USER = { username: 'nb.user', password: 'Notebook-pass-12345' };
@@ -50,14 +53,7 @@ async function main() {
   const jupyterPort = Number(env('JUPYTER_PORT'));
   const screenshot = process.env.SCREENSHOT || '';
 
-  async function api(token, method, path, body, expected = [200, 201, 204]) {
-    const headers = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = apiClient(baseUrl);
 
   async function kube(path) {
     const res = await fetch(`${kubeApi}${path}`);
@@ -71,9 +67,8 @@ async function main() {
   let jupyter;
   try {
     await step(`the admin creates ${USER.username}`, async () => {
-      const admin = (await api(null, 'POST', '/auth/login', { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') }))
-        .accessToken;
-      await api(admin, 'POST', '/users', { username: USER.username, displayName: 'Notebook User', password: USER.password }, [201, 409]);
+      const admin = await apiLogin(api, { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') });
+      await apiCreateUser(api, admin, { username: USER.username, displayName: 'Notebook User', password: USER.password });
     });
 
     page = await step(`${USER.username} signs in`, () => signIn(browser, baseUrl, USER));
@@ -102,7 +97,7 @@ async function main() {
           `pod ${settings.pod}: base_url ${settings.baseUrl}, allow_remote_access ${settings.allowRemoteAccess}, folder ${settings.folder}`,
         );
         jupyter = startJupyter(settings, jupyterPort);
-        const token = (await api(null, 'POST', '/auth/login', USER)).accessToken;
+        const token = await apiLogin(api, USER);
         let last = '';
         await waitFor(
           async () => {

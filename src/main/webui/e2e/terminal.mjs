@@ -15,7 +15,22 @@
 // Environment: CRATER_URL, CRATER_USER, CRATER_PASSWORD (a platform admin), SCREENSHOT (optional), CHROMIUM.
 // Exits 0 when every check passes, 1 otherwise.
 
-import { STEP_TIMEOUT_MS, env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  reportFailure,
+  runMain,
+  apiClient,
+  apiLogin,
+  apiCreateAccount,
+  apiSetUpAccount,
+  signIn,
+} from './lib.mjs';
 
 const ACCOUNT = 'term-lab';
 const MODEL = 'nvidia-a100-80gb';
@@ -27,16 +42,7 @@ async function main() {
   const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
   const screenshot = process.env.SCREENSHOT || '';
 
-  /** A JSON call to the API with a bearer token; throws on an unexpected status. */
-  async function api(token, method, path, body, expected = [200, 201, 204], account) {
-    const headers = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (account) headers['X-Crater-Account'] = account;
-    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = apiClient(baseUrl);
 
   /** The terminal's rows as text (xterm's DOM renderer draws one element per row). */
   async function terminalRows(page) {
@@ -50,16 +56,16 @@ async function main() {
     const jobId = await step(
       'the admin starts a job in an account with quota, through the API',
       async () => {
-        const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
-        await api(token, 'POST', '/accounts', { slug: ACCOUNT, name: 'Terminal Lab' }, [201, 409]);
-        await api(token, 'PUT', `/accounts/${ACCOUNT}/quota`, {
-          items: [
+        const token = await apiLogin(api, admin);
+        await apiCreateAccount(api, token, { slug: ACCOUNT, name: 'Terminal Lab' });
+        await apiSetUpAccount(api, token, ACCOUNT, {
+          quota: [
             { resource: 'cpu', guaranteed: '8', max: '8' },
             { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
             { resource: MODEL, guaranteed: '1', max: '1' },
           ],
+          members: { [admin.username]: 'admin' },
         });
-        await api(token, 'PUT', `/accounts/${ACCOUNT}/members/${admin.username}`, { role: 'admin' });
         const created = await api(
           token,
           'POST',
@@ -91,14 +97,7 @@ async function main() {
     );
 
     page = await step('the admin signs in and opens the job', async () => {
-      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
-      const p = await context.newPage();
-      watchPage(p, admin.username);
-      await p.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-      await p.getByTestId('login-username').fill(admin.username);
-      await p.getByTestId('login-password').fill(admin.password);
-      await p.getByTestId('login-submit').click();
-      await p.waitForURL((url) => url.pathname !== '/login');
+      const p = await signIn(browser, baseUrl, admin);
       await p.goto(`${baseUrl}/jobs/${jobId}`, { waitUntil: 'domcontentloaded' });
       await p.locator(`[data-testid="job-detail"][data-id="${jobId}"]`).waitFor({ state: 'visible' });
       await p.getByTestId('job-connect').waitFor({ state: 'visible' });
@@ -182,7 +181,7 @@ async function main() {
      * its heading.
      */
     async function openApp(name, kind) {
-      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+      const token = await apiLogin(api, admin);
       const job = await api(
         token,
         'POST',
