@@ -4,6 +4,12 @@ import { appendLines, nextRetryCount } from './logBuffer';
 /** connecting: opening or reopening; live: lines arrive; ended: the stream ended and is not reopened. */
 export type LogStreamStatus = 'connecting' | 'live' | 'ended';
 
+/** What a follower shows: the last lines and the state of the stream. */
+interface Shown {
+  lines: string[];
+  status: LogStreamStatus;
+}
+
 /** New lines are shown in batches this often, so a chatty log does not re-render per line. */
 const FLUSH_MS = 100;
 
@@ -15,17 +21,11 @@ const FLUSH_MS = 100;
  */
 export function useLogStream(url: string | null): { lines: string[]; status: LogStreamStatus } {
   // What was shown of the stream of `stream.url`; a stream of another url starts empty (see the return).
-  const [stream, setStream] = useState<{ url: string | null; lines: string[]; status: LogStreamStatus }>({
-    url: null,
-    lines: [],
-    status: 'connecting',
-  });
+  const [stream, setStream] = useState<Shown & { url: string | null }>({ url: null, lines: [], status: 'connecting' });
 
   useEffect(() => {
     if (url === null || typeof EventSource === 'undefined') return undefined;
-    const update = (
-      change: (shown: { lines: string[]; status: LogStreamStatus }) => Partial<{ lines: string[]; status: LogStreamStatus }>,
-    ) =>
+    const update = (change: (shown: Shown) => Partial<Shown>) =>
       setStream((prev) => {
         const shown = prev.url === url ? prev : { url, lines: [], status: 'connecting' as const };
         return { ...shown, ...change(shown) };
