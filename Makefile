@@ -55,10 +55,11 @@ shells: ## Install Debian's zsh and fish for the completion tests if they are mi
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends zsh fish >/dev/null; fi; \
 	fi
 
-fmt: ## Format the Java code (palantir-java-format through spotless)
+fmt: ## Format the Java code (palantir-java-format through spotless) and the console's (Prettier)
 	$(MVN) -q spotless:apply
+	cd $(WEBUI) && npm run format
 
-lint: ## Check formatting and the console's types
+lint: ## Check formatting (Java and console), the console's types and its ESLint rules
 	$(MVN) -q spotless:check
 	cd $(WEBUI) && npm run lint
 

@@ -15,27 +15,33 @@
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
 import { readFile } from 'node:fs/promises';
-import { env, log, check, step, waitFor, launchBrowser, signIn, screenshot, reportFailure, runMain } from './lib.mjs';
+import {
+  env,
+  log,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  signIn,
+  screenshot,
+  reportFailure,
+  runMain,
+  apiClient,
+  apiLogin,
+  apiCreateUser,
+  apiCreateAccount,
+  apiSetUpAccount,
+} from './lib.mjs';
 
 const ACCOUNT = 'acct-lab';
 const MODEL = 'nvidia-a100-80gb';
 const MEMBER = { username: 'acct.mem', password: 'Member-pass-123456' };
 
-/** Calls the API with a bearer token; the parsed body, or an error naming the call and its answer. */
-async function api(baseUrl, token, method, path, body, account) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (account) headers['X-Crater-Account'] = account;
-  const r = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
-
 async function main() {
   const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
   const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
   const shot = process.env.SCREENSHOT || '';
+  const api = apiClient(baseUrl);
   const browser = await launchBrowser();
   let page;
   try {
@@ -56,24 +62,24 @@ async function main() {
       );
     });
 
-    const adminToken = (await api(baseUrl, null, 'POST', '/api/v1/auth/login', admin)).accessToken;
+    const adminToken = await apiLogin(api, admin);
     await step('a member runs a one-A100 job for a few seconds and settlement charges it', async () => {
-      await api(baseUrl, adminToken, 'POST', '/api/v1/users', { ...MEMBER, displayName: 'Acct Member' });
-      await api(baseUrl, adminToken, 'POST', '/api/v1/accounts', { slug: ACCOUNT, name: 'Accounting Lab' });
-      await api(baseUrl, adminToken, 'PUT', `/api/v1/accounts/${ACCOUNT}/quota`, {
-        items: [
+      // The member and the account are new here: one that exists already (409) fails the run.
+      await apiCreateUser(api, adminToken, { ...MEMBER, displayName: 'Acct Member' }, [200, 201, 204]);
+      await apiCreateAccount(api, adminToken, { slug: ACCOUNT, name: 'Accounting Lab' }, [200, 201, 204]);
+      await apiSetUpAccount(api, adminToken, ACCOUNT, {
+        quota: [
           { resource: MODEL, guaranteed: '4', max: '4' },
           { resource: 'cpu', guaranteed: '16', max: '16' },
           { resource: 'memory', guaranteed: '64Gi', max: '64Gi' },
         ],
+        members: { [MEMBER.username]: 'member' },
       });
-      await api(baseUrl, adminToken, 'PUT', `/api/v1/accounts/${ACCOUNT}/members/${MEMBER.username}`, { role: 'member' });
-      const member = (await api(baseUrl, null, 'POST', '/api/v1/auth/login', MEMBER)).accessToken;
+      const member = await apiLogin(api, MEMBER);
       const job = await api(
-        baseUrl,
         member,
         'POST',
-        '/api/v1/jobs',
+        '/jobs',
         {
           name: 'charged',
           kind: 'custom',
@@ -82,15 +88,24 @@ async function main() {
           timeLimit: '1h',
           resources: { cpu: '2', memory: '8Gi', acceleratorModel: MODEL, accelerators: 1 },
         },
+        [200, 201, 204],
         ACCOUNT,
       );
-      const state = async () => (await api(baseUrl, member, 'GET', `/api/v1/jobs/${job.id}`)).job.state;
-      await waitFor(async () => (await state()) === 'Running', () => `job ${job.id} never ran`, 60_000);
-      await new Promise((r) => setTimeout(r, 3000));
-      await api(baseUrl, member, 'POST', `/api/v1/jobs/${job.id}/stop`);
-      await waitFor(async () => (await state()) === 'Stopped', () => `job ${job.id} never stopped`, 60_000);
+      const state = async () => (await api(member, 'GET', `/jobs/${job.id}`)).job.state;
       await waitFor(
-        async () => (await api(baseUrl, adminToken, 'POST', '/api/v1/accounting/settle')).run > 0,
+        async () => (await state()) === 'Running',
+        () => `job ${job.id} never ran`,
+        60_000,
+      );
+      await new Promise((r) => setTimeout(r, 3000));
+      await api(member, 'POST', `/jobs/${job.id}/stop`);
+      await waitFor(
+        async () => (await state()) === 'Stopped',
+        () => `job ${job.id} never stopped`,
+        60_000,
+      );
+      await waitFor(
+        async () => (await api(adminToken, 'POST', '/accounting/settle')).run > 0,
         () => 'settlement never ran',
       );
     });
@@ -104,7 +119,8 @@ async function main() {
       await page.getByTestId('budget-policy-hard').check();
       await page.getByTestId('budget-save').click();
       await waitFor(
-        async () => (await page.getByTestId('budget-info').count()) > 0 && (await page.getByTestId('budget-info').innerText()).includes('100'),
+        async () =>
+          (await page.getByTestId('budget-info').count()) > 0 && (await page.getByTestId('budget-info').innerText()).includes('100'),
         () => 'the budget of 100 never showed',
       );
       check((await page.getByTestId('budget-balance').innerText()).includes('100'), 'the balance starts at the budget');

@@ -30,9 +30,11 @@ import {
   formErrorText,
   launchBrowser,
   signIn,
-  screenshot as shoot,
   reportFailure,
   runMain,
+  screenshot as shoot,
+  createUserInConsole,
+  submitAccountInConsole,
 } from './lib.mjs';
 
 const ACCOUNT = { slug: 'first-lab', name: 'First Lab' };
@@ -60,9 +62,9 @@ async function main() {
   async function checklist(page) {
     const section = page.getByTestId('onboarding');
     await section.waitFor({ state: 'visible' });
-    const steps = await section.locator('[data-testid="onboarding-step"]').evaluateAll((els) =>
-      Object.fromEntries(els.map((e) => [e.getAttribute('data-step'), e.getAttribute('data-done') === 'true'])),
-    );
+    const steps = await section
+      .locator('[data-testid="onboarding-step"]')
+      .evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-step'), e.getAttribute('data-done') === 'true'])));
     const progress = (await page.getByTestId('onboarding-progress').innerText()).trim();
     return { steps, progress };
   }
@@ -124,17 +126,7 @@ async function main() {
       await adminPage.getByTestId('account-create-name').fill(ACCOUNT.name);
       const slug = await adminPage.getByTestId('account-create-slug').inputValue();
       check(slug === ACCOUNT.slug, `the form proposes the slug ${JSON.stringify(slug)} for ${ACCOUNT.name}`);
-      await adminPage.getByTestId('account-create-submit').click();
-      await waitFor(
-        async () => {
-          if (new URL(adminPage.url()).pathname === `/accounts/${ACCOUNT.slug}`) return true;
-          const err = await formErrorText(adminPage);
-          if (err) throw new CheckFailed(`creating ${ACCOUNT.slug} failed: ${err.text} (${err.code})`);
-          return false;
-        },
-        () => `creating ${ACCOUNT.slug} did not lead to its page`,
-      );
-      await adminPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+      await submitAccountInConsole(adminPage, ACCOUNT.slug);
     });
 
     const ratio = await step('an accelerator-only quota is warned about; the fleet\u2019s ratio fills CPU and memory', async () => {
@@ -146,7 +138,9 @@ async function main() {
       await warning.waitFor({ state: 'visible' });
       const text = (await warning.innerText()).replace(/\s+/g, ' ').trim();
       check(
-        text.startsWith(`${MODEL_NAME} has a quota, but there is none for CPU and `) && /none for CPU and memory/i.test(text) && text.includes('no job could start'),
+        text.startsWith(`${MODEL_NAME} has a quota, but there is none for CPU and `) &&
+          /none for CPU and memory/i.test(text) &&
+          text.includes('no job could start'),
         `the warning says ${JSON.stringify(text)}`,
       );
       const suggestion = (await adminPage.getByTestId('quota-ratio-suggestion').innerText()).trim();
@@ -168,7 +162,10 @@ async function main() {
         memM: await fieldValue(adminPage, 'quota-max-memory'),
       };
       check(
-        Number(filled.cpuG) === cpuG && Number(filled.cpuM) === cpuM && parseFloat(filled.memG) === memG && parseFloat(filled.memM) === memM,
+        Number(filled.cpuG) === cpuG &&
+          Number(filled.cpuM) === cpuM &&
+          parseFloat(filled.memG) === memG &&
+          parseFloat(filled.memM) === memM,
         `applying ${suggestion} filled ${JSON.stringify(filled)}`,
       );
       await adminPage.getByTestId('quota-companion-warning').waitFor({ state: 'detached' });
@@ -204,20 +201,7 @@ async function main() {
 
     await step(`the admin creates ${USER.username} and, following "Add members", makes them a member`, async () => {
       await go(adminPage, '/admin/users');
-      await adminPage.getByTestId('user-create-open').click();
-      await adminPage.getByTestId('user-create-username').fill(USER.username);
-      await adminPage.getByTestId('user-create-displayname').fill(USER.displayName);
-      await adminPage.getByTestId('user-create-password').fill(USER.password);
-      await adminPage.getByTestId('user-create-submit').click();
-      await waitFor(
-        async () => {
-          if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return true;
-          const err = await formErrorText(adminPage);
-          if (err) throw new CheckFailed(`creating ${USER.username} failed: ${err.text} (${err.code})`);
-          return false;
-        },
-        () => `creating ${USER.username} neither succeeded nor failed`,
-      );
+      await createUserInConsole(adminPage, USER);
       await adminPage.locator(`[data-testid="user-row"][data-username="${USER.username}"]`).waitFor({ state: 'visible' });
       await go(adminPage, '/');
       await adminPage.getByTestId('onboarding-go-people').click();
@@ -247,70 +231,87 @@ async function main() {
       return page;
     });
 
-    const notebook = await step('a notebook from its template on one A100 in the team account runs', async () => {
-      await go(userPage, '/templates');
-      await userPage.getByTestId('template-use-jupyter-pytorch').click();
-      await userPage.getByTestId('template-form').waitFor({ state: 'visible' });
-      await userPage.getByTestId('param-model').selectOption(MODEL);
-      await userPage.getByTestId('param-accelerators').fill('1');
-      const cpu = await userPage.getByTestId('param-cpu').inputValue();
-      const memory = await userPage.getByTestId('param-memory').inputValue();
-      await userPage.getByTestId('job-submit').click();
-      const id = await waitFor(
-        async () => {
-          const m = /^\/jobs\/([^/]+)$/.exec(new URL(userPage.url()).pathname);
-          if (m && m[1] !== 'new') return decodeURIComponent(m[1]);
-          const err = await formErrorText(userPage);
-          if (err) throw new CheckFailed(`the notebook was refused: ${err.text} (${err.code})`);
-          return null;
-        },
-        () => 'submitting the notebook did not lead to its page',
-      );
-      await userPage.locator(`[data-testid="job-detail"][data-id="${id}"]`).waitFor({ state: 'visible' });
-      check((await userPage.getByTestId('job-account').innerText()).trim() === ACCOUNT.slug, 'the notebook is not in the team account');
-      check((await userPage.getByTestId('job-template').innerText()).includes('JupyterLab'), 'the job does not name its template');
-      let state = null;
-      await waitFor(
-        async () => {
-          state = await userPage.getByTestId('job-state').getAttribute('data-state', { timeout: 1000 }).catch(() => null);
-          return state === 'Running';
-        },
-        () => `the notebook ${id} is ${state}, expected Running`,
-        JOB_TIMEOUT_MS,
-      );
-      log(`notebook ${id} (template defaults: ${cpu} CPU, ${memory}) runs in ${ACCOUNT.slug}`);
-      return id;
-    }, JOB_TIMEOUT_MS + STEP_TIMEOUT_MS);
+    const notebook = await step(
+      'a notebook from its template on one A100 in the team account runs',
+      async () => {
+        await go(userPage, '/templates');
+        await userPage.getByTestId('template-use-jupyter-pytorch').click();
+        await userPage.getByTestId('template-form').waitFor({ state: 'visible' });
+        await userPage.getByTestId('param-model').selectOption(MODEL);
+        await userPage.getByTestId('param-accelerators').fill('1');
+        const cpu = await userPage.getByTestId('param-cpu').inputValue();
+        const memory = await userPage.getByTestId('param-memory').inputValue();
+        await userPage.getByTestId('job-submit').click();
+        const id = await waitFor(
+          async () => {
+            const m = /^\/jobs\/([^/]+)$/.exec(new URL(userPage.url()).pathname);
+            if (m && m[1] !== 'new') return decodeURIComponent(m[1]);
+            const err = await formErrorText(userPage);
+            if (err) throw new CheckFailed(`the notebook was refused: ${err.text} (${err.code})`);
+            return null;
+          },
+          () => 'submitting the notebook did not lead to its page',
+        );
+        await userPage.locator(`[data-testid="job-detail"][data-id="${id}"]`).waitFor({ state: 'visible' });
+        check((await userPage.getByTestId('job-account').innerText()).trim() === ACCOUNT.slug, 'the notebook is not in the team account');
+        check((await userPage.getByTestId('job-template').innerText()).includes('JupyterLab'), 'the job does not name its template');
+        let state = null;
+        await waitFor(
+          async () => {
+            state = await userPage
+              .getByTestId('job-state')
+              .getAttribute('data-state', { timeout: 1000 })
+              .catch(() => null);
+            return state === 'Running';
+          },
+          () => `the notebook ${id} is ${state}, expected Running`,
+          JOB_TIMEOUT_MS,
+        );
+        log(`notebook ${id} (template defaults: ${cpu} CPU, ${memory}) runs in ${ACCOUNT.slug}`);
+        return id;
+      },
+      JOB_TIMEOUT_MS + STEP_TIMEOUT_MS,
+    );
 
-    await step('Open shows JupyterLab on the job\u2019s own origin', async () => {
-      const host = `${notebook}.apps.localhost`;
-      // Open is refused (AppNotReady) until the app answers its readiness path; a person clicks again.
-      const app = await waitFor(
-        async () => {
-          const popup = userPage.context().waitForEvent('page', { timeout: 5000 }).catch(() => null);
-          await userPage.getByTestId('job-open-app').click();
-          const tab = await popup;
-          if (tab === null) return null;
-          const reached = await tab
-            .waitForURL((url) => url.hostname === host, { timeout: 10_000 })
-            .then(() => true, () => false);
-          if (reached) return tab;
-          await tab.close().catch(() => undefined);
-          await new Promise((r) => setTimeout(r, 2000));
-          return null;
-        },
-        () => `Open never reached ${host}: ${JSON.stringify(current?.url())}`,
-        JOB_TIMEOUT_MS,
-      );
-      await app.locator('h1').waitFor({ state: 'visible' });
-      const heading = (await app.locator('h1').innerText()).trim();
-      const url = new URL(app.url());
-      check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
-      check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
-      await shoot(app, finalShot, 'notebook-app');
-      log(`Open: ${url.origin}${url.pathname} shows ${heading}`);
-      await app.close();
-    }, JOB_TIMEOUT_MS + STEP_TIMEOUT_MS);
+    await step(
+      'Open shows JupyterLab on the job\u2019s own origin',
+      async () => {
+        const host = `${notebook}.apps.localhost`;
+        // Open is refused (AppNotReady) until the app answers its readiness path; a person clicks again.
+        const app = await waitFor(
+          async () => {
+            const popup = userPage
+              .context()
+              .waitForEvent('page', { timeout: 5000 })
+              .catch(() => null);
+            await userPage.getByTestId('job-open-app').click();
+            const tab = await popup;
+            if (tab === null) return null;
+            const reached = await tab
+              .waitForURL((url) => url.hostname === host, { timeout: 10_000 })
+              .then(
+                () => true,
+                () => false,
+              );
+            if (reached) return tab;
+            await tab.close().catch(() => undefined);
+            await new Promise((r) => setTimeout(r, 2000));
+            return null;
+          },
+          () => `Open never reached ${host}: ${JSON.stringify(current?.url())}`,
+          JOB_TIMEOUT_MS,
+        );
+        await app.locator('h1').waitFor({ state: 'visible' });
+        const heading = (await app.locator('h1').innerText()).trim();
+        const url = new URL(app.url());
+        check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
+        check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
+        await shoot(app, finalShot, 'notebook-app');
+        log(`Open: ${url.origin}${url.pathname} shows ${heading}`);
+        await app.close();
+      },
+      JOB_TIMEOUT_MS + STEP_TIMEOUT_MS,
+    );
 
     await step('the terminal shows the prompt, nvidia-smi names the A100, ls ~ lists the home', async () => {
       const rows = async () =>
@@ -338,7 +339,10 @@ async function main() {
       await shown((r) => r.some((x) => prompt.test(x.trim())), `the prompt <user>@c-${notebook}-main-0:~$`);
       await type('nvidia-smi');
       const smi = await shown(
-        (r) => r.some((x) => /NVIDIA-SMI/.test(x)) && r.some((x) => /NVIDIA A100/.test(x)) && r.some((x) => /No running processes found/.test(x)),
+        (r) =>
+          r.some((x) => /NVIDIA-SMI/.test(x)) &&
+          r.some((x) => /NVIDIA A100/.test(x)) &&
+          r.some((x) => /No running processes found/.test(x)),
         'the nvidia-smi table naming the A100',
       );
       const cards = smi.filter((x) => /^\|\s+\d+\s+NVIDIA A100/.test(x));

@@ -17,7 +17,6 @@
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
 import {
-  STEP_TIMEOUT_MS,
   env,
   log,
   CheckFailed,
@@ -25,10 +24,12 @@ import {
   step,
   waitFor,
   launchBrowser,
-  watchPage,
   reportFailure,
   runMain,
   formErrorText,
+  signIn,
+  createUserInConsole,
+  submitAccountInConsole,
 } from './lib.mjs';
 
 const ACCOUNT = 'vision-lab';
@@ -51,24 +52,12 @@ async function main() {
 
   const browser = await launchBrowser();
 
-  const pages = [];
   let current;
 
-  /** A fresh browser context (own cookies and localStorage) for one person. */
+  /** A fresh browser context (own cookies and localStorage) for one person, signed in. */
   async function openAs(who) {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    watchPage(page, who.username);
-    pages.push(page);
-    current = page;
-    await page.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-    await page.getByTestId('login-username').fill(who.username);
-    await page.getByTestId('login-password').fill(who.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => url.pathname !== '/login');
-    await page.getByTestId('user-name').waitFor({ state: 'visible' });
-    log(`${who.username} signed in`);
-    return page;
+    current = await signIn(browser, baseUrl, who, { viewport: { width: 1400, height: 900 } });
+    return current;
   }
 
   async function go(page, path) {
@@ -96,31 +85,7 @@ async function main() {
 
     await step('the admin creates lab.lead and stu.dent on /admin/users', async () => {
       await go(adminPage, '/admin/users');
-      for (const who of [LEAD, STUDENT]) {
-        await adminPage.getByTestId('user-create-open').click();
-        await adminPage.getByTestId('user-create-username').fill(who.username);
-        await adminPage.getByTestId('user-create-displayname').fill(who.displayName);
-        await adminPage.getByTestId('user-create-password').fill(who.password);
-        await adminPage.getByTestId('user-create-submit').click();
-        const outcome = await waitFor(
-          async () => {
-            if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return 'created';
-            const err = await formErrorText(adminPage);
-            return err ? err : null;
-          },
-          () => `creating ${who.username} neither succeeded nor failed`,
-        );
-        if (outcome !== 'created') {
-          check(
-            outcome.code === 'UserExists' || /exist/i.test(outcome.text),
-            `creating ${who.username} failed: ${outcome.text} (${outcome.code})`,
-          );
-          log(`${who.username} already exists; continuing`);
-          await adminPage.keyboard.press('Escape');
-        } else {
-          log(`created ${who.username}`);
-        }
-      }
+      for (const who of [LEAD, STUDENT]) await createUserInConsole(adminPage, who, { existingIsFine: true });
       await adminPage.getByTestId('user-search').fill('');
       for (const who of [LEAD, STUDENT]) {
         await adminPage.locator(`[data-testid="user-row"][data-username="${who.username}"]`).waitFor({ state: 'visible' });
@@ -132,21 +97,7 @@ async function main() {
       await adminPage.getByTestId('account-create-open').click();
       await adminPage.getByTestId('account-create-slug').fill(ACCOUNT);
       await adminPage.getByTestId('account-create-name').fill('Vision Lab');
-      await adminPage.getByTestId('account-create-submit').click();
-      const outcome = await waitFor(
-        async () => {
-          if (new URL(adminPage.url()).pathname === `/accounts/${ACCOUNT}`) return 'created';
-          const err = await formErrorText(adminPage);
-          return err ? err : null;
-        },
-        () => `creating ${ACCOUNT} neither succeeded nor failed`,
-      );
-      if (outcome !== 'created') {
-        check(outcome.code === 'AccountExists' || /exist/i.test(outcome.text), `creating ${ACCOUNT} failed: ${outcome.text}`);
-        log(`${ACCOUNT} already exists; continuing`);
-        await go(adminPage, `/accounts/${ACCOUNT}`);
-      }
-      await adminPage.getByTestId('account-detail').waitFor({ state: 'visible' });
+      await submitAccountInConsole(adminPage, ACCOUNT, { existingIsFine: true });
     });
 
     await step(`the admin sets the ${MODEL} quota to guaranteed 8, max 16`, async () => {
@@ -179,7 +130,11 @@ async function main() {
       const row = adminPage.locator(`[data-testid="member-row"][data-username="${LEAD.username}"]`);
       await row.waitFor({ state: 'visible' });
       await waitFor(
-        async () => (await row.getByTestId('member-role').inputValue().catch(() => null)) === 'admin',
+        async () =>
+          (await row
+            .getByTestId('member-role')
+            .inputValue()
+            .catch(() => null)) === 'admin',
         () => `${LEAD.username} is not shown as account admin`,
       );
     });
@@ -267,9 +222,7 @@ async function main() {
         () => 'the request is still pending after approving it',
       );
       await adminPage.getByTestId('approvals-state').selectOption('approved');
-      await adminPage
-        .locator('[data-testid="approval-row"][data-state="approved"]', { hasText: reason })
-        .waitFor({ state: 'visible' });
+      await adminPage.locator('[data-testid="approval-row"][data-state="approved"]', { hasText: reason }).waitFor({ state: 'visible' });
       log('request approved');
     });
 

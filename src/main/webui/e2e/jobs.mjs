@@ -32,6 +32,7 @@ import {
   signIn,
   submitJob,
   waitForJobState,
+  createUserInConsole,
 } from './lib.mjs';
 
 /** How long a job may take to reach a state (admission, image pull, SIM_DURATION). */
@@ -83,29 +84,7 @@ async function main() {
 
     await step(`the admin creates ${RUNNER.username} on /admin/users`, async () => {
       await go(adminPage, '/admin/users');
-      await adminPage.getByTestId('user-create-open').click();
-      await adminPage.getByTestId('user-create-username').fill(RUNNER.username);
-      await adminPage.getByTestId('user-create-displayname').fill(RUNNER.displayName);
-      await adminPage.getByTestId('user-create-password').fill(RUNNER.password);
-      await adminPage.getByTestId('user-create-submit').click();
-      const outcome = await waitFor(
-        async () => {
-          if (!(await adminPage.getByTestId('user-create-dialog').isVisible())) return 'created';
-          const err = await formErrorText(adminPage);
-          return err ? err : null;
-        },
-        () => `creating ${RUNNER.username} neither succeeded nor failed`,
-      );
-      if (outcome !== 'created') {
-        check(
-          outcome.code === 'UserExists' || /exist/i.test(outcome.text),
-          `creating ${RUNNER.username} failed: ${outcome.text} (${outcome.code})`,
-        );
-        log(`${RUNNER.username} already exists; continuing`);
-        await adminPage.keyboard.press('Escape');
-      } else {
-        log(`created ${RUNNER.username}`);
-      }
+      await createUserInConsole(adminPage, RUNNER, { existingIsFine: true });
       await adminPage.getByTestId('user-search').fill('');
       await adminPage.locator(`[data-testid="user-row"][data-username="${RUNNER.username}"]`).waitFor({ state: 'visible' });
     });
@@ -141,7 +120,13 @@ async function main() {
         let decision = null;
         await waitFor(
           async () => {
-            decision = (await page.getByTestId('job-dryrun-decision').textContent({ timeout: 1000 }).catch(() => null))?.trim() ?? null;
+            decision =
+              (
+                await page
+                  .getByTestId('job-dryrun-decision')
+                  .textContent({ timeout: 1000 })
+                  .catch(() => null)
+              )?.trim() ?? null;
             if (decision) return true;
             const err = await formErrorText(page);
             if (err) throw new CheckFailed(`the check was refused: ${err.text} (${err.code})`);
@@ -222,7 +207,11 @@ async function main() {
         let lines = '';
         await waitFor(
           async () => {
-            lines = (await page.getByTestId('job-log-lines').innerText().catch(() => '')) ?? '';
+            lines =
+              (await page
+                .getByTestId('job-log-lines')
+                .innerText()
+                .catch(() => '')) ?? '';
             return /container main started/.test(lines) && /step \d+/.test(lines);
           },
           () => `the log shows ${JSON.stringify(lines.slice(-300))}, expected the start line and steps`,

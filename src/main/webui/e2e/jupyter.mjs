@@ -36,6 +36,9 @@ import {
   signIn,
   submitJob,
   waitForJobState,
+  apiClient,
+  apiLogin,
+  apiCreateUser,
 } from './lib.mjs';
 
 const USER = { username: 'nb.user', password: 'Notebook-pass-12345' };
@@ -50,14 +53,7 @@ async function main() {
   const jupyterPort = Number(env('JUPYTER_PORT'));
   const screenshot = process.env.SCREENSHOT || '';
 
-  async function api(token, method, path, body, expected = [200, 201, 204]) {
-    const headers = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = apiClient(baseUrl);
 
   async function kube(path) {
     const res = await fetch(`${kubeApi}${path}`);
@@ -71,45 +67,58 @@ async function main() {
   let jupyter;
   try {
     await step(`the admin creates ${USER.username}`, async () => {
-      const admin = (await api(null, 'POST', '/auth/login', { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') })).accessToken;
-      await api(admin, 'POST', '/users', { username: USER.username, displayName: 'Notebook User', password: USER.password }, [201, 409]);
+      const admin = await apiLogin(api, { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') });
+      await apiCreateUser(api, admin, { username: USER.username, displayName: 'Notebook User', password: USER.password });
     });
 
     page = await step(`${USER.username} signs in`, () => signIn(browser, baseUrl, USER));
 
-    const jobId = await step('a notebook from the built-in template runs', async () => {
-      await page.goto(`${baseUrl}/templates`, { waitUntil: 'domcontentloaded' });
-      await page.getByTestId('template-use-jupyter-pytorch').click();
-      await page.getByTestId('template-form').waitFor({ state: 'visible' });
-      // The template's defaults (CPU only) fit a personal account: only the name is given.
-      await page.getByTestId('job-name').fill('real-notebook');
-      const id = await submitJob(page);
-      await waitForJobState(page, ['Running']);
-      log(`${id} is Running`);
-      return id;
-    }, STEP_TIMEOUT_MS * 3);
+    const jobId = await step(
+      'a notebook from the built-in template runs',
+      async () => {
+        await page.goto(`${baseUrl}/templates`, { waitUntil: 'domcontentloaded' });
+        await page.getByTestId('template-use-jupyter-pytorch').click();
+        await page.getByTestId('template-form').waitFor({ state: 'visible' });
+        // The template's defaults (CPU only) fit a personal account: only the name is given.
+        await page.getByTestId('job-name').fill('real-notebook');
+        const id = await submitJob(page);
+        await waitForJobState(page, ['Running']);
+        log(`${id} is Running`);
+        return id;
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
-    const app = await step('a real Jupyter Notebook serves the pod\u2019s app port, with the pod\u2019s settings', async () => {
-      const settings = await podSettings(kube, jobId, home);
-      log(`pod ${settings.pod}: base_url ${settings.baseUrl}, allow_remote_access ${settings.allowRemoteAccess}, folder ${settings.folder}`);
-      jupyter = startJupyter(settings, jupyterPort);
-      const token = (await api(null, 'POST', '/auth/login', USER)).accessToken;
-      let last = '';
-      await waitFor(
-        async () => {
-          const res = await fetch(`${baseUrl}/api/v1/jobs/${jobId}/open`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
-          last = `${res.status} ${await res.text()}`;
-          check(jupyter.exitCode === null, `Jupyter exited with ${jupyter.exitCode}; see ${jupyter.logFile}`);
-          return res.status === 200;
-        },
-        () => `the notebook never answered its readiness path through Crater: ${last}`,
-        READY_TIMEOUT_MS,
-      );
-      // Jupyter itself lets nobody in without the token: what reaches it through Crater carries the job's token.
-      const direct = await fetch(`http://127.0.0.1:${jupyterPort}${settings.baseUrl.replace(/\/$/, '')}/api/kernels`);
-      check(direct.status === 403, `Jupyter answers ${direct.status} without its token, expected 403`);
-      return settings;
-    }, READY_TIMEOUT_MS + STEP_TIMEOUT_MS);
+    const app = await step(
+      'a real Jupyter Notebook serves the pod\u2019s app port, with the pod\u2019s settings',
+      async () => {
+        const settings = await podSettings(kube, jobId, home);
+        log(
+          `pod ${settings.pod}: base_url ${settings.baseUrl}, allow_remote_access ${settings.allowRemoteAccess}, folder ${settings.folder}`,
+        );
+        jupyter = startJupyter(settings, jupyterPort);
+        const token = await apiLogin(api, USER);
+        let last = '';
+        await waitFor(
+          async () => {
+            const res = await fetch(`${baseUrl}/api/v1/jobs/${jobId}/open`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${token}` },
+            });
+            last = `${res.status} ${await res.text()}`;
+            check(jupyter.exitCode === null, `Jupyter exited with ${jupyter.exitCode}; see ${jupyter.logFile}`);
+            return res.status === 200;
+          },
+          () => `the notebook never answered its readiness path through Crater: ${last}`,
+          READY_TIMEOUT_MS,
+        );
+        // Jupyter itself lets nobody in without the token: what reaches it through Crater carries the job's token.
+        const direct = await fetch(`http://127.0.0.1:${jupyterPort}${settings.baseUrl.replace(/\/$/, '')}/api/kernels`);
+        check(direct.status === 403, `Jupyter answers ${direct.status} without its token, expected 403`);
+        return settings;
+      },
+      READY_TIMEOUT_MS + STEP_TIMEOUT_MS,
+    );
 
     const notebook = await step('Open shows Jupyter\u2019s file list on the job\u2019s own origin', async () => {
       const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('job-open-app').click()]);
@@ -127,47 +136,53 @@ async function main() {
       return tab;
     });
 
-    await step('a new Python 3 notebook runs print(6*7) and shows 42', async () => {
-      await notebook.locator('#new-dropdown-button').click();
-      const [nb] = await Promise.all([
-        notebook.context().waitForEvent('page'),
-        notebook.locator('#kernel-python3 a').click(),
-      ]);
-      await nb.waitForURL((url) => /^\/notebooks\/Untitled\d*\.ipynb$/.test(url.pathname), { timeout: STEP_TIMEOUT_MS });
-      await nb.locator('#kernel_indicator_icon.kernel_idle_icon').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS * 2 });
-      const cell = nb.locator('.cell.code_cell').first();
-      await cell.locator('.CodeMirror').click();
-      await nb.keyboard.type('print(6*7)');
-      await nb.keyboard.press('Shift+Enter');
-      let output = '';
-      await waitFor(
-        async () => {
-          output = (await cell.locator('.output_subarea').innerText({ timeout: 1000 }).catch(() => '')).trim();
-          return output === '42';
-        },
-        () => `the cell's output is ${JSON.stringify(output)}, expected 42`,
-      );
-      const prompt = (await cell.locator('.input_prompt').innerText()).replace(/\s+/g, ' ').trim();
-      check(prompt === 'In [1]:', `the cell's prompt is ${JSON.stringify(prompt)}, expected In [1]:`);
-      await nb.keyboard.press('Control+s');
-      const file = join(app.folder, decodeURIComponent(new URL(nb.url()).pathname.replace('/notebooks/', '')));
-      let saved = null;
-      await waitFor(
-        () => {
-          saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
-          const first = saved?.cells?.[0];
-          return first && [].concat(first.source).join('') === 'print(6*7)' && JSON.stringify(first.outputs ?? []).includes('42\\n');
-        },
-        () => `${file} does not hold the cell and its output: ${JSON.stringify(saved?.cells?.[0] ?? null)}`,
-      );
-      log(`In [1]: print(6*7) → ${output}; saved to ${file}`);
-      if (screenshot) {
-        await nb.screenshot({ path: screenshot, fullPage: true });
-        log(`screenshot written to ${screenshot}`);
-      }
-      await nb.close();
-      await notebook.close();
-    }, STEP_TIMEOUT_MS * 4);
+    await step(
+      'a new Python 3 notebook runs print(6*7) and shows 42',
+      async () => {
+        await notebook.locator('#new-dropdown-button').click();
+        const [nb] = await Promise.all([notebook.context().waitForEvent('page'), notebook.locator('#kernel-python3 a').click()]);
+        await nb.waitForURL((url) => /^\/notebooks\/Untitled\d*\.ipynb$/.test(url.pathname), { timeout: STEP_TIMEOUT_MS });
+        await nb.locator('#kernel_indicator_icon.kernel_idle_icon').waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS * 2 });
+        const cell = nb.locator('.cell.code_cell').first();
+        await cell.locator('.CodeMirror').click();
+        await nb.keyboard.type('print(6*7)');
+        await nb.keyboard.press('Shift+Enter');
+        let output = '';
+        await waitFor(
+          async () => {
+            output = (
+              await cell
+                .locator('.output_subarea')
+                .innerText({ timeout: 1000 })
+                .catch(() => '')
+            ).trim();
+            return output === '42';
+          },
+          () => `the cell's output is ${JSON.stringify(output)}, expected 42`,
+        );
+        const prompt = (await cell.locator('.input_prompt').innerText()).replace(/\s+/g, ' ').trim();
+        check(prompt === 'In [1]:', `the cell's prompt is ${JSON.stringify(prompt)}, expected In [1]:`);
+        await nb.keyboard.press('Control+s');
+        const file = join(app.folder, decodeURIComponent(new URL(nb.url()).pathname.replace('/notebooks/', '')));
+        let saved = null;
+        await waitFor(
+          () => {
+            saved = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+            const first = saved?.cells?.[0];
+            return first && [].concat(first.source).join('') === 'print(6*7)' && JSON.stringify(first.outputs ?? []).includes('42\\n');
+          },
+          () => `${file} does not hold the cell and its output: ${JSON.stringify(saved?.cells?.[0] ?? null)}`,
+        );
+        log(`In [1]: print(6*7) → ${output}; saved to ${file}`);
+        if (screenshot) {
+          await nb.screenshot({ path: screenshot, fullPage: true });
+          log(`screenshot written to ${screenshot}`);
+        }
+        await nb.close();
+        await notebook.close();
+      },
+      STEP_TIMEOUT_MS * 4,
+    );
 
     await step(`${USER.username} stops the notebook`, async () => {
       await page.bringToFront();

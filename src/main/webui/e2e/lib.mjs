@@ -38,7 +38,7 @@ export async function step(name, fn, timeoutMs = STEP_TIMEOUT_MS * 2) {
     return await Promise.race([fn(), timeout]);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    throw new Error(`step "${name}" failed: ${reason}`);
+    throw new Error(`step "${name}" failed: ${reason}`, { cause: e });
   } finally {
     clearTimeout(timer);
   }
@@ -181,11 +181,111 @@ export async function waitForJobState(page, wanted, timeoutMs = 60_000) {
   let last = null;
   return waitFor(
     async () => {
-      const text = await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null);
+      const text = await page
+        .getByTestId('job-state')
+        .textContent({ timeout: 1000 })
+        .catch(() => null);
       last = text === null ? null : text.trim();
       return wanted.includes(last) ? last : null;
     },
     () => `job-state is ${JSON.stringify(last)}, expected ${wanted.join(' or ')} within ${timeoutMs / 1000}s`,
     timeoutMs,
   );
+}
+
+/**
+ * Crater's API for a test's setup, at `/api/v1` of `baseUrl`: `api(token, method, path, body, expected, account)`
+ * sends a JSON body with a bearer token (none when null) and the current account (X-Crater-Account) when given,
+ * fails the check on a status not in `expected` and returns the parsed body (null when empty).
+ */
+export function apiClient(baseUrl) {
+  return async function api(token, method, path, body, expected = [200, 201, 204], account) {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (account) headers['X-Crater-Account'] = account;
+    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+}
+
+/** Signs in through the API; returns the access token. */
+export async function apiLogin(api, who) {
+  return (await api(null, 'POST', '/auth/login', { username: who.username, password: who.password })).accessToken;
+}
+
+/** Creates a user through the API; one that exists already (409) is taken as it is unless `expected` says otherwise. */
+export function apiCreateUser(api, token, user, expected = [201, 409]) {
+  return api(token, 'POST', '/users', user, expected);
+}
+
+/** Creates an account through the API; one that exists already (409) is taken as it is unless `expected` says otherwise. */
+export function apiCreateAccount(api, token, account, expected = [201, 409]) {
+  return api(token, 'POST', '/accounts', account, expected);
+}
+
+/** Sets an account's quota lines ({ resource, guaranteed, max }) and makes `username` one of its members with `role`. */
+export async function apiSetUpAccount(api, token, slug, { quota, members = {} }) {
+  await api(token, 'PUT', `/accounts/${slug}/quota`, { items: quota });
+  for (const [username, role] of Object.entries(members)) {
+    await api(token, 'PUT', `/accounts/${slug}/members/${username}`, { role });
+  }
+}
+
+/**
+ * Creates `who` ({ username, displayName, password }) in the console's dialog on /admin/users, as an admin does.
+ * Returns 'created'; with `existingIsFine`, a user that exists already is 'existing' (the dialog is closed); any
+ * other refusal fails the check.
+ */
+export async function createUserInConsole(page, who, { existingIsFine = false } = {}) {
+  await page.getByTestId('user-create-open').click();
+  await page.getByTestId('user-create-username').fill(who.username);
+  await page.getByTestId('user-create-displayname').fill(who.displayName);
+  await page.getByTestId('user-create-password').fill(who.password);
+  await page.getByTestId('user-create-submit').click();
+  const outcome = await waitFor(
+    async () => {
+      if (!(await page.getByTestId('user-create-dialog').isVisible())) return 'created';
+      const err = await formErrorText(page);
+      return err ? err : null;
+    },
+    () => `creating ${who.username} neither succeeded nor failed`,
+  );
+  if (outcome === 'created') {
+    log(`created ${who.username}`);
+    return 'created';
+  }
+  check(
+    existingIsFine && (outcome.code === 'UserExists' || /exist/i.test(outcome.text)),
+    `creating ${who.username} failed: ${outcome.text} (${outcome.code})`,
+  );
+  log(`${who.username} already exists; continuing`);
+  await page.keyboard.press('Escape');
+  return 'existing';
+}
+
+/**
+ * Sends the console's create-account dialog (its fields filled by the caller) and waits for the account's page.
+ * With `existingIsFine`, an account that exists already is opened instead; any other refusal fails the check.
+ */
+export async function submitAccountInConsole(page, slug, { existingIsFine = false } = {}) {
+  await page.getByTestId('account-create-submit').click();
+  const outcome = await waitFor(
+    async () => {
+      if (new URL(page.url()).pathname === `/accounts/${slug}`) return 'created';
+      const err = await formErrorText(page);
+      return err ? err : null;
+    },
+    () => `creating ${slug} did not lead to its page`,
+  );
+  if (outcome !== 'created') {
+    check(
+      existingIsFine && (outcome.code === 'AccountExists' || /exist/i.test(outcome.text)),
+      `creating ${slug} failed: ${outcome.text} (${outcome.code})`,
+    );
+    log(`${slug} already exists; continuing`);
+    await page.goto(`${new URL(page.url()).origin}/accounts/${slug}`, { waitUntil: 'domcontentloaded' });
+  }
+  await page.getByTestId('account-detail').waitFor({ state: 'visible' });
 }

@@ -68,7 +68,7 @@ async function main() {
     check(JSON.stringify(JSON.parse(r.content[0].text)) === JSON.stringify(r.structuredContent), `${name}: text = JSON`);
   }
   const jobs = (await call('list_jobs', { account, mine: true })).structuredContent.items.map((j) => j.id);
-  check(jobs.includes(waiting) && jobs.includes(failed), 'list_jobs lists the member\'s jobs');
+  check(jobs.includes(waiting) && jobs.includes(failed), "list_jobs lists the member's jobs");
   const wait = (await call('why_is_job_waiting', { id: waiting })).structuredContent;
   check(wait.reasons.length > 0 && wait.reasons[0].numbers, 'a waiting job has reasons with numbers');
   const failure = (await call('explain_job_failure', { id: failed })).structuredContent;

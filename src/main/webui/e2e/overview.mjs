@@ -10,26 +10,14 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import {
-  STEP_TIMEOUT_MS,
-  env,
-  log,
-  CheckFailed,
-  check,
-  step,
-  waitFor,
-  launchBrowser,
-  watchPage,
-  reportFailure,
-  runMain,
-} from './lib.mjs';
+import { env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
 
 function parseExpectedTotals(raw) {
   let parsed;
   try {
     parsed = JSON.parse(raw);
   } catch (e) {
-    throw new Error(`EXPECT_TOTALS is not valid JSON: ${e.message}`);
+    throw new Error(`EXPECT_TOTALS is not valid JSON: ${e.message}`, { cause: e });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error('EXPECT_TOTALS must be a JSON object of model -> total');

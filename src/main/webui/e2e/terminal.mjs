@@ -15,7 +15,22 @@
 // Environment: CRATER_URL, CRATER_USER, CRATER_PASSWORD (a platform admin), SCREENSHOT (optional), CHROMIUM.
 // Exits 0 when every check passes, 1 otherwise.
 
-import { STEP_TIMEOUT_MS, env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  reportFailure,
+  runMain,
+  apiClient,
+  apiLogin,
+  apiCreateAccount,
+  apiSetUpAccount,
+  signIn,
+} from './lib.mjs';
 
 const ACCOUNT = 'term-lab';
 const MODEL = 'nvidia-a100-80gb';
@@ -27,16 +42,7 @@ async function main() {
   const admin = { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') };
   const screenshot = process.env.SCREENSHOT || '';
 
-  /** A JSON call to the API with a bearer token; throws on an unexpected status. */
-  async function api(token, method, path, body, expected = [200, 201, 204], account) {
-    const headers = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (account) headers['X-Crater-Account'] = account;
-    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = apiClient(baseUrl);
 
   /** The terminal's rows as text (xterm's DOM renderer draws one element per row). */
   async function terminalRows(page) {
@@ -47,54 +53,51 @@ async function main() {
   const browser = await launchBrowser();
   let page;
   try {
-    const jobId = await step('the admin starts a job in an account with quota, through the API', async () => {
-      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
-      await api(token, 'POST', '/accounts', { slug: ACCOUNT, name: 'Terminal Lab' }, [201, 409]);
-      await api(token, 'PUT', `/accounts/${ACCOUNT}/quota`, {
-        items: [
-          { resource: 'cpu', guaranteed: '8', max: '8' },
-          { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
-          { resource: MODEL, guaranteed: '1', max: '1' },
-        ],
-      });
-      await api(token, 'PUT', `/accounts/${ACCOUNT}/members/${admin.username}`, { role: 'admin' });
-      const created = await api(
-        token,
-        'POST',
-        '/jobs',
-        {
-          name: 'term',
-          kind: 'custom',
-          image: 'python:3.12',
-          command: ['sleep', 'infinity'],
-          env: { SIM_DURATION: '30m', SIM_GPU_UTIL: '40' },
-          resources: { cpu: '1', memory: '1Gi', acceleratorModel: MODEL, accelerators: 1 },
-        },
-        [201],
-        ACCOUNT,
-      );
-      let state = null;
-      await waitFor(
-        async () => {
-          state = (await api(token, 'GET', `/jobs/${created.id}`)).job.state;
-          return state === 'Running';
-        },
-        () => `the job ${created.id} is ${state}, expected Running`,
-        60_000,
-      );
-      log(`job ${created.id} runs`);
-      return created.id;
-    }, STEP_TIMEOUT_MS * 3);
+    const jobId = await step(
+      'the admin starts a job in an account with quota, through the API',
+      async () => {
+        const token = await apiLogin(api, admin);
+        await apiCreateAccount(api, token, { slug: ACCOUNT, name: 'Terminal Lab' });
+        await apiSetUpAccount(api, token, ACCOUNT, {
+          quota: [
+            { resource: 'cpu', guaranteed: '8', max: '8' },
+            { resource: 'memory', guaranteed: '32Gi', max: '32Gi' },
+            { resource: MODEL, guaranteed: '1', max: '1' },
+          ],
+          members: { [admin.username]: 'admin' },
+        });
+        const created = await api(
+          token,
+          'POST',
+          '/jobs',
+          {
+            name: 'term',
+            kind: 'custom',
+            image: 'python:3.12',
+            command: ['sleep', 'infinity'],
+            env: { SIM_DURATION: '30m', SIM_GPU_UTIL: '40' },
+            resources: { cpu: '1', memory: '1Gi', acceleratorModel: MODEL, accelerators: 1 },
+          },
+          [201],
+          ACCOUNT,
+        );
+        let state = null;
+        await waitFor(
+          async () => {
+            state = (await api(token, 'GET', `/jobs/${created.id}`)).job.state;
+            return state === 'Running';
+          },
+          () => `the job ${created.id} is ${state}, expected Running`,
+          60_000,
+        );
+        log(`job ${created.id} runs`);
+        return created.id;
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     page = await step('the admin signs in and opens the job', async () => {
-      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
-      const p = await context.newPage();
-      watchPage(p, admin.username);
-      await p.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-      await p.getByTestId('login-username').fill(admin.username);
-      await p.getByTestId('login-password').fill(admin.password);
-      await p.getByTestId('login-submit').click();
-      await p.waitForURL((url) => url.pathname !== '/login');
+      const p = await signIn(browser, baseUrl, admin);
       await p.goto(`${baseUrl}/jobs/${jobId}`, { waitUntil: 'domcontentloaded' });
       await p.locator(`[data-testid="job-detail"][data-id="${jobId}"]`).waitFor({ state: 'visible' });
       await p.getByTestId('job-connect').waitFor({ state: 'visible' });
@@ -127,28 +130,35 @@ async function main() {
       log(`terminal: ${status}; ${JSON.stringify(rows.filter((r) => r !== ''))}`);
     });
 
-    await step('the GPU utilisation chart shows the accelerator\u2019s samples', async () => {
-      await page.getByTestId('job-gpu').waitFor({ state: 'visible' });
-      const series = page.locator('[data-testid="job-gpu-series"]').first();
-      let samples = null;
-      await waitFor(
-        async () => {
-          samples = (await series.getAttribute('data-samples', { timeout: 1000 }).catch(() => null)) ?? null;
-          return samples !== null && Number(samples) > 0;
-        },
-        () => `the chart shows no samples (data-samples ${samples})`,
-        CHART_TIMEOUT_MS,
-      );
-      const latest = Number(await series.getAttribute('data-latest'));
-      check(Math.abs(latest - 40) < 0.01, `the latest sample is ${latest} %, expected 40 %`);
-      log(`chart: ${(await series.innerText()).replace(/\s+/g, ' ').trim()}`);
-      // The terminal is still connected and still shows the command's output.
-      check((await page.getByTestId('job-terminal-status').getAttribute('data-status')) === 'connected', 'the terminal is no longer connected');
-      if (screenshot) {
-        await page.screenshot({ path: screenshot, fullPage: true });
-        log(`screenshot written to ${screenshot}`);
-      }
-    }, CHART_TIMEOUT_MS + STEP_TIMEOUT_MS);
+    await step(
+      'the GPU utilisation chart shows the accelerator\u2019s samples',
+      async () => {
+        await page.getByTestId('job-gpu').waitFor({ state: 'visible' });
+        const series = page.locator('[data-testid="job-gpu-series"]').first();
+        let samples = null;
+        await waitFor(
+          async () => {
+            samples = (await series.getAttribute('data-samples', { timeout: 1000 }).catch(() => null)) ?? null;
+            return samples !== null && Number(samples) > 0;
+          },
+          () => `the chart shows no samples (data-samples ${samples})`,
+          CHART_TIMEOUT_MS,
+        );
+        const latest = Number(await series.getAttribute('data-latest'));
+        check(Math.abs(latest - 40) < 0.01, `the latest sample is ${latest} %, expected 40 %`);
+        log(`chart: ${(await series.innerText()).replace(/\s+/g, ' ').trim()}`);
+        // The terminal is still connected and still shows the command's output.
+        check(
+          (await page.getByTestId('job-terminal-status').getAttribute('data-status')) === 'connected',
+          'the terminal is no longer connected',
+        );
+        if (screenshot) {
+          await page.screenshot({ path: screenshot, fullPage: true });
+          log(`screenshot written to ${screenshot}`);
+        }
+      },
+      CHART_TIMEOUT_MS + STEP_TIMEOUT_MS,
+    );
 
     await step('the SSH tab gives the command and the config entry', async () => {
       await page.getByTestId('job-connect-tab-ssh').click();
@@ -171,7 +181,7 @@ async function main() {
      * its heading.
      */
     async function openApp(name, kind) {
-      const token = (await api(null, 'POST', '/auth/login', { username: admin.username, password: admin.password })).accessToken;
+      const token = await apiLogin(api, admin);
       const job = await api(
         token,
         'POST',
@@ -181,7 +191,11 @@ async function main() {
         ACCOUNT,
       );
       await waitFor(
-        async () => api(token, 'POST', `/jobs/${job.id}/open`, undefined, [200]).then(() => true, () => false),
+        async () =>
+          api(token, 'POST', `/jobs/${job.id}/open`, undefined, [200]).then(
+            () => true,
+            () => false,
+          ),
         () => `the ${kind} job ${job.id} never answered its readiness path`,
         120_000, // starting, then the app getting ready
       );
@@ -192,36 +206,44 @@ async function main() {
       return { app, heading: (await app.locator('h1').innerText()).trim() };
     }
 
-    await step('Open on a running notebook shows JupyterLab on the job\u2019s own origin', async () => {
-      const { app, heading } = await openApp('notebook', 'jupyter');
-      check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
-      const url = new URL(app.url());
-      check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
-      check(url.pathname === '/lab', `the app opened at ${url.pathname}, expected /lab`);
-      if (screenshot) {
-        const appShot = screenshot.replace(/\.png$/, '-app.png');
-        await app.screenshot({ path: appShot, fullPage: true });
-        log(`app screenshot written to ${appShot}`);
-      }
-      log(`app: ${url.origin}${url.pathname} shows ${heading}`);
-      await app.close();
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'Open on a running notebook shows JupyterLab on the job\u2019s own origin',
+      async () => {
+        const { app, heading } = await openApp('notebook', 'jupyter');
+        check(heading.includes('JupyterLab'), `the app origin shows ${JSON.stringify(heading)}`);
+        const url = new URL(app.url());
+        check(url.origin !== new URL(baseUrl).origin, 'the app is served on the console\u2019s origin');
+        check(url.pathname === '/lab', `the app opened at ${url.pathname}, expected /lab`);
+        if (screenshot) {
+          const appShot = screenshot.replace(/\.png$/, '-app.png');
+          await app.screenshot({ path: appShot, fullPage: true });
+          log(`app screenshot written to ${appShot}`);
+        }
+        log(`app: ${url.origin}${url.pathname} shows ${heading}`);
+        await app.close();
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
-    await step('Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy', async () => {
-      const { app, heading } = await openApp('ide', 'webide');
-      check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
-      // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
-      let echo = '';
-      await waitFor(
-        async () => {
-          echo = (await app.locator('#echo').innerText()).trim();
-          return echo.startsWith('echoed: hello from');
-        },
-        () => `the app's WebSocket says ${JSON.stringify(echo)}`,
-      );
-      log(`app: ${new URL(app.url()).origin} shows ${heading}; websocket ${echo}`);
-      await app.close();
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'Open on a running VS Code shows code-server on its own origin, with a WebSocket through the proxy',
+      async () => {
+        const { app, heading } = await openApp('ide', 'webide');
+        check(heading.includes('VS Code'), `the app origin shows ${JSON.stringify(heading)}`);
+        // The page opens a WebSocket to its own origin; the proxy checks its Origin and bridges it to the pod.
+        let echo = '';
+        await waitFor(
+          async () => {
+            echo = (await app.locator('#echo').innerText()).trim();
+            return echo.startsWith('echoed: hello from');
+          },
+          () => `the app's WebSocket says ${JSON.stringify(echo)}`,
+        );
+        log(`app: ${new URL(app.url()).origin} shows ${heading}; websocket ${echo}`);
+        await app.close();
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     log('all checks passed');
     return 0;

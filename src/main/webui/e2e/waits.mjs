@@ -8,7 +8,23 @@
 // Environment: CRATER_URL, CRATER_USER, CRATER_PASSWORD (a platform admin), SCREENSHOT (optional), CHROMIUM.
 // Exits 0 when every check passes, 1 otherwise.
 
-import { STEP_TIMEOUT_MS, env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  reportFailure,
+  runMain,
+  apiClient,
+  apiLogin,
+  apiCreateUser,
+  apiCreateAccount,
+  apiSetUpAccount,
+  signIn,
+} from './lib.mjs';
 
 const USER = { username: 'wait.user', password: 'Wait-pass-12345' };
 const ACCOUNT = 'wait-lab';
@@ -17,20 +33,7 @@ async function main() {
   const baseUrl = env('CRATER_URL').replace(/\/+$/, '');
   const screenshot = process.env.SCREENSHOT || '';
 
-  /** A JSON call to the API with a bearer token; throws on an unexpected status. */
-  async function api(token, method, path, body, expected = [200, 201, 204], account) {
-    const headers = { 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (account) headers['X-Crater-Account'] = account;
-    const res = await fetch(`${baseUrl}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    check(expected.includes(res.status), `${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
-
-  async function login(username, password) {
-    return (await api(null, 'POST', '/auth/login', { username, password })).accessToken;
-  }
+  const api = apiClient(baseUrl);
 
   const job = (name, gpus, timeLimit) => ({
     name,
@@ -44,43 +47,40 @@ async function main() {
   const browser = await launchBrowser();
   let page;
   try {
-    const { holder, waiter } = await step('set up the account and a waiting job through the API', async () => {
-      const admin = await login(env('CRATER_USER'), env('CRATER_PASSWORD'));
-      await api(admin, 'POST', '/users', { username: USER.username, displayName: 'Wait User', password: USER.password }, [201, 409]);
-      await api(admin, 'POST', '/accounts', { slug: ACCOUNT, name: 'Wait Lab' }, [201, 409]);
-      await api(admin, 'PUT', `/accounts/${ACCOUNT}/quota`, {
-        items: [
-          { resource: 'nvidia-a100-80gb', guaranteed: '4', max: '4' },
-          { resource: 'cpu', guaranteed: '64', max: '64' },
-          { resource: 'memory', guaranteed: '256Gi', max: '256Gi' },
-        ],
-      });
-      await api(admin, 'PUT', `/accounts/${ACCOUNT}/members/${USER.username}`, { role: 'member' });
-      const user = await login(USER.username, USER.password);
-      const h = (await api(user, 'POST', '/jobs', job('holder', 3, '2h'), [201], ACCOUNT)).id;
-      await waitFor(
-        async () => (await api(user, 'GET', `/jobs/${h}`)).job.state === 'Running',
-        () => `the holder ${h} did not run`,
-        60_000,
-      );
-      const w = (await api(user, 'POST', '/jobs', job('waiter', 2, '1h'), [201], ACCOUNT)).id;
-      await waitFor(
-        async () => (await api(user, 'GET', `/jobs/${w}`)).job.reasons.length > 0,
-        () => `the waiter ${w} got no reason`,
-      );
-      log(`holder ${h} runs; waiter ${w} waits`);
-      return { holder: h, waiter: w };
-    }, STEP_TIMEOUT_MS * 4);
+    const { holder, waiter } = await step(
+      'set up the account and a waiting job through the API',
+      async () => {
+        const admin = await apiLogin(api, { username: env('CRATER_USER'), password: env('CRATER_PASSWORD') });
+        await apiCreateUser(api, admin, { username: USER.username, displayName: 'Wait User', password: USER.password });
+        await apiCreateAccount(api, admin, { slug: ACCOUNT, name: 'Wait Lab' });
+        await apiSetUpAccount(api, admin, ACCOUNT, {
+          quota: [
+            { resource: 'nvidia-a100-80gb', guaranteed: '4', max: '4' },
+            { resource: 'cpu', guaranteed: '64', max: '64' },
+            { resource: 'memory', guaranteed: '256Gi', max: '256Gi' },
+          ],
+          members: { [USER.username]: 'member' },
+        });
+        const user = await apiLogin(api, USER);
+        const h = (await api(user, 'POST', '/jobs', job('holder', 3, '2h'), [201], ACCOUNT)).id;
+        await waitFor(
+          async () => (await api(user, 'GET', `/jobs/${h}`)).job.state === 'Running',
+          () => `the holder ${h} did not run`,
+          60_000,
+        );
+        const w = (await api(user, 'POST', '/jobs', job('waiter', 2, '1h'), [201], ACCOUNT)).id;
+        await waitFor(
+          async () => (await api(user, 'GET', `/jobs/${w}`)).job.reasons.length > 0,
+          () => `the waiter ${w} got no reason`,
+        );
+        log(`holder ${h} runs; waiter ${w} waits`);
+        return { holder: h, waiter: w };
+      },
+      STEP_TIMEOUT_MS * 4,
+    );
 
     page = await step(`${USER.username} signs in and opens the waiting job`, async () => {
-      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
-      const p = await context.newPage();
-      watchPage(p, USER.username);
-      await p.goto(`${baseUrl}/login`, { waitUntil: 'domcontentloaded' });
-      await p.getByTestId('login-username').fill(USER.username);
-      await p.getByTestId('login-password').fill(USER.password);
-      await p.getByTestId('login-submit').click();
-      await p.waitForURL((url) => url.pathname !== '/login');
+      const p = await signIn(browser, baseUrl, USER);
       await p.goto(`${baseUrl}/jobs/${waiter}`, { waitUntil: 'domcontentloaded' });
       await p.getByTestId('job-waiting').waitFor({ state: 'visible' });
       return p;
@@ -111,27 +111,37 @@ async function main() {
       }
     });
 
-    await step('following the suggestion starts a 1-GPU copy in its place', async () => {
-      await page.locator('[data-testid="job-wait-suggestion"][data-code="FewerAccelerators"]').getByTestId('job-wait-follow').click();
-      await page.getByTestId('job-wait-follow-confirm').click();
-      const id = await waitFor(
-        async () => {
-          const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
-          return m && m[1] !== waiter ? m[1] : null;
-        },
-        () => 'following the suggestion did not lead to the new job',
-      );
-      let state = null;
-      await waitFor(
-        async () => {
-          state = (await page.getByTestId('job-state').textContent({ timeout: 1000 }).catch(() => null))?.trim() ?? null;
-          return state === 'Running';
-        },
-        () => `the new job ${id} is ${state}, expected Running`,
-        60_000,
-      );
-      log(`${id} runs in place of ${waiter}`);
-    }, STEP_TIMEOUT_MS * 3);
+    await step(
+      'following the suggestion starts a 1-GPU copy in its place',
+      async () => {
+        await page.locator('[data-testid="job-wait-suggestion"][data-code="FewerAccelerators"]').getByTestId('job-wait-follow').click();
+        await page.getByTestId('job-wait-follow-confirm').click();
+        const id = await waitFor(
+          async () => {
+            const m = /^\/jobs\/([^/]+)$/.exec(new URL(page.url()).pathname);
+            return m && m[1] !== waiter ? m[1] : null;
+          },
+          () => 'following the suggestion did not lead to the new job',
+        );
+        let state = null;
+        await waitFor(
+          async () => {
+            state =
+              (
+                await page
+                  .getByTestId('job-state')
+                  .textContent({ timeout: 1000 })
+                  .catch(() => null)
+              )?.trim() ?? null;
+            return state === 'Running';
+          },
+          () => `the new job ${id} is ${state}, expected Running`,
+          60_000,
+        );
+        log(`${id} runs in place of ${waiter}`);
+      },
+      STEP_TIMEOUT_MS * 3,
+    );
 
     log('all checks passed');
     return 0;

@@ -66,11 +66,7 @@ describe('request client', () => {
     );
     const result = await requestJson<{ items: { model: string }[] }>('/cluster/accelerators');
     expect(result.items[0]?.model).toBe('x');
-    expect(calls.map((c) => c.url)).toEqual([
-      '/api/v1/cluster/accelerators',
-      '/api/v1/auth/refresh',
-      '/api/v1/cluster/accelerators',
-    ]);
+    expect(calls.map((c) => c.url)).toEqual(['/api/v1/cluster/accelerators', '/api/v1/auth/refresh', '/api/v1/cluster/accelerators']);
     expect(header(calls[1], 'X-Requested-With')).toBe('crater');
     expect(unauthorized).not.toHaveBeenCalled();
   });
@@ -89,16 +85,17 @@ describe('request client', () => {
 
   it('does not try to refresh for calls marked noAuthRetry (login)', async () => {
     const calls = mockFetch(json(401, { status: 401, title: 'Bad credentials', code: 'InvalidCredentials' }));
-    const error = await requestJson('/auth/login', { method: 'POST', body: {}, noAuthRetry: true }).catch(
-      (e: unknown) => e,
-    );
+    const error = await requestJson('/auth/login', { method: 'POST', body: {}, noAuthRetry: true }).catch((e: unknown) => e);
     expect((error as ApiError).code).toBe('InvalidCredentials');
     expect(calls).toHaveLength(1);
     expect(unauthorized).not.toHaveBeenCalled();
   });
 
   it('turns a fetch failure into a network ApiError', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const error = await requestJson('/cluster/nodes').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).isNetworkError).toBe(true);

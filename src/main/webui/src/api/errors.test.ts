@@ -60,10 +60,7 @@ describe('ApiError.fromResponse', () => {
       ],
     });
     const err = await ApiError.fromResponse(res);
-    expect(err.reasons).toEqual([
-      'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
-      'plain text',
-    ]);
+    expect(err.reasons).toEqual(['a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8', 'plain text']);
     expect(err.problemReasons).toEqual([
       {
         code: 'PodLargerThanAnyNode',

@@ -1,14 +1,5 @@
 import { requestJson, requestVoid } from './client';
-import type {
-  AccessToken,
-  CreatedAccessToken,
-  ItemList,
-  Me,
-  Notification,
-  PasswordChange,
-  ProfileUpdate,
-  SshKey,
-} from './types';
+import type { AccessToken, CreatedAccessToken, ItemList, Me, Notification, PasswordChange, ProfileUpdate, SshKey } from './types';
 
 const enc = encodeURIComponent;
 

@@ -30,11 +30,7 @@ export function deleteTemplate(id: string): Promise<void> {
 }
 
 /** The job spec the template gives with these values (400 InvalidParameters with per-parameter errors). */
-export function renderTemplate(
-  id: string,
-  parameters: Record<string, string>,
-  version?: number,
-): Promise<RenderedTemplate> {
+export function renderTemplate(id: string, parameters: Record<string, string>, version?: number): Promise<RenderedTemplate> {
   return requestJson<RenderedTemplate>(`/templates/${enc(id)}/render`, {
     method: 'POST',
     body: { version, parameters },

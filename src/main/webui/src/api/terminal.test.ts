@@ -56,12 +56,9 @@ describe('parseControl', () => {
     expect(parseControl(text)).toEqual(expected);
   });
 
-  it.each(['', 'not json', '42', 'null', '[]', '{"type":"resize","cols":80,"rows":24}', '{"code":1}'])(
-    'ignores %j',
-    (text) => {
-      expect(parseControl(text)).toBeNull();
-    },
-  );
+  it.each(['', 'not json', '42', 'null', '[]', '{"type":"resize","cols":80,"rows":24}', '{"code":1}'])('ignores %j', (text) => {
+    expect(parseControl(text)).toBeNull();
+  });
 });
 
 describe('closedStatus', () => {

@@ -44,9 +44,7 @@ function SideNav() {
       </div>
       {user.role === 'admin' && (
         <div data-testid="admin-nav">
-          <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">
-            {t('nav.adminArea')}
-          </h2>
+          <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-slate-400">{t('nav.adminArea')}</h2>
           <NavLink to="/admin/nodes" data-testid="nav-nodes" className={navClass}>
             {t('nav.nodes')}
           </NavLink>

@@ -115,7 +115,12 @@ describe('every reason code the server emits', () => {
   }
 
   it('says the same in both languages, each in its own words', () => {
-    const reason: Reason = { code: 'AccountQuotaExceeded', message: SERVER, ...REASONS.AccountQuotaExceeded, numbers: REASONS.AccountQuotaExceeded!.numbers! };
+    const reason: Reason = {
+      code: 'AccountQuotaExceeded',
+      message: SERVER,
+      ...REASONS.AccountQuotaExceeded,
+      numbers: REASONS.AccountQuotaExceeded!.numbers!,
+    };
     const e = formatReason(reason, i18n.getFixedT('en'), NOW, nameOf);
     const z = formatReason(reason, i18n.getFixedT('zh-CN'), NOW, nameOf);
     expect(e).not.toBe(z);
@@ -155,7 +160,14 @@ describe('every history code the server writes', () => {
     for (const lang of LANGUAGES) {
       it(`${code} renders in ${lang}`, () => {
         const sample = HISTORY[code] ?? { quotes: [] };
-        const h: JobTransition = { at: '2026-12-01T10:00:00Z', from: 'Pending', to: 'Running', reason: code, message: SERVER, args: sample.args ?? {} };
+        const h: JobTransition = {
+          at: '2026-12-01T10:00:00Z',
+          from: 'Pending',
+          to: 'Running',
+          reason: code,
+          message: SERVER,
+          args: sample.args ?? {},
+        };
         const text = historyText(h, i18n.getFixedT(lang), nameOf);
         expect(text).not.toContain(SERVER);
         expect(text).not.toMatch(/\{\{|history\./);
@@ -180,7 +192,14 @@ describe('every history code the server writes', () => {
   });
 
   it('keeps the server reason and message for codes it does not know', () => {
-    const h: JobTransition = { at: '2026-12-01T10:00:00Z', from: 'Running', to: 'Failed', reason: 'OOMKilled', message: 'killed', args: null };
+    const h: JobTransition = {
+      at: '2026-12-01T10:00:00Z',
+      from: 'Running',
+      to: 'Failed',
+      reason: 'OOMKilled',
+      message: 'killed',
+      args: null,
+    };
     expect(historyText(h, i18n.getFixedT('zh-CN'))).toBe('OOMKilled: killed');
   });
 });

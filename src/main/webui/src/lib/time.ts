@@ -6,10 +6,7 @@ function pad(n: number): string {
 
 /** Local date-time in the form a datetime-local input expects: "2025-03-04T09:05". */
 export function toLocalInputValue(date: Date): string {
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
-    `T${pad(date.getHours())}:${pad(date.getMinutes())}`
-  );
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` + `T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 /** A datetime-local (or date) input value → ISO-8601 instant; null when empty or invalid. */

@@ -318,7 +318,9 @@ export function formatSignedMoney(micro: number): string {
 
 export function formatMoney(micro: number): string {
   const whole = Math.floor(micro / 1_000_000);
-  const fraction = String(micro % 1_000_000).padStart(6, '0').replace(/0+$/, '');
+  const fraction = String(micro % 1_000_000)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 
@@ -326,7 +328,11 @@ export function formatMoney(micro: number): string {
  * A quota or limit amount of a resource as the console's fields take it: cpu in cores, memory in GiB, an
  * accelerator model in whole devices.
  */
-export function parseResourceAmount(resource: string, text: string, limits: { maxCpuMilli: number; maxMemoryBytes: number; maxAccelerators: number }): Parsed {
+export function parseResourceAmount(
+  resource: string,
+  text: string,
+  limits: { maxCpuMilli: number; maxMemoryBytes: number; maxAccelerators: number },
+): Parsed {
   switch (resourceKind(resource)) {
     case 'cpu':
       return parseCpu(text, limits.maxCpuMilli);
@@ -351,4 +357,9 @@ export function quantityToField(resource: string, quantity: string): string {
     case 'accelerator':
       return trimNumber(milli / 1000, 3);
   }
+}
+
+/** i18n key of a resource's display unit. */
+export function unitKey(resource: string): string {
+  return `units.${resourceKind(resource)}`;
 }

@@ -36,7 +36,13 @@ export function makePod(name: string, overrides: Partial<JobPod> = {}): JobPod {
 export function makeDetail(job: JobSummary, overrides: Partial<JobDetail> = {}): JobDetail {
   return {
     job,
-    spec: { name: job.name, kind: job.kind, image: 'python:3.12', command: ['python', 'train.py'], resources: { cpu: '4', memory: '16Gi' } },
+    spec: {
+      name: job.name,
+      kind: job.kind,
+      image: 'python:3.12',
+      command: ['python', 'train.py'],
+      resources: { cpu: '4', memory: '16Gi' },
+    },
     stateReason: null,
     stateMessage: null,
     history: [],

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
 import { splitFieldErrors } from '../../api/fieldErrors';
-import { describeError } from './States';
+import { describeError } from './errorText';
 import { labelText } from './ui';
 
 /** A labelled form control with an optional hint and error message. */
@@ -37,20 +37,10 @@ export function Field({
  * Inline message for a failed mutation: problem detail plus the field errors and reasons. Field errors the form
  * already shows under their own inputs (`shownFields`) are not repeated here.
  */
-export function FormError({
-  error,
-  message,
-  shownFields,
-}: {
-  error: unknown;
-  message?: string;
-  shownFields?: (field: string) => boolean;
-}) {
+export function FormError({ error, message, shownFields }: { error: unknown; message?: string; shownFields?: (field: string) => boolean }) {
   const { t } = useTranslation();
   if (error === null || error === undefined) return null;
-  const details = isApiError(error)
-    ? [...splitFieldErrors(error, shownFields ?? (() => false)).rest, ...error.reasons]
-    : [];
+  const details = isApiError(error) ? [...splitFieldErrors(error, shownFields ?? (() => false)).rest, ...error.reasons] : [];
   return (
     <div
       role="alert"
@@ -80,15 +70,7 @@ export function SuccessNote({ children, testId }: { children: ReactNode; testId?
 }
 
 /** "Load more" button for cursor-paged lists. */
-export function LoadMore({
-  hasMore,
-  loading,
-  onClick,
-}: {
-  hasMore: boolean;
-  loading: boolean;
-  onClick: () => void;
-}) {
+export function LoadMore({ hasMore, loading, onClick }: { hasMore: boolean; loading: boolean; onClick: () => void }) {
   const { t } = useTranslation();
   if (!hasMore) return null;
   return (

@@ -1,22 +1,8 @@
 import type { InputHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
-import type { Parsed, UnitProblem } from '../../lib/units';
+import type { Parsed } from '../../lib/units';
+import { understoodText, unitProblemText } from './quantityText';
 import { inputClass, inputInvalid } from './ui';
-
-/** A parse problem in the reader's language; its `unit` value is itself an i18n key ("units.cpu"). */
-export function unitProblemText(t: TFunction, problem: UnitProblem): string {
-  const values = { ...(problem.values ?? {}) };
-  const unit = values['unit'];
-  values['unit'] = typeof unit === 'string' && unit !== '' ? t(unit) : '';
-  return t(problem.key, values).trim();
-}
-
-/** The value understood, in the reader's language: "= 64 GiB", "= 1.5 cores". */
-export function understoodText(t: TFunction, parsed: Parsed, unitKey: string | undefined): string | undefined {
-  if (!parsed.ok) return undefined;
-  return t('units.understood', { value: unitKey ? `${parsed.shown} ${t(unitKey)}` : parsed.shown });
-}
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>;
 
@@ -44,8 +30,7 @@ export function QuantityInput({
 }) {
   const { t } = useTranslation();
   const parsed = value.trim() === '' ? null : parse(value);
-  const note =
-    error ?? (parsed === null ? undefined : parsed.ok ? understoodText(t, parsed, unitKey) : unitProblemText(t, parsed.problem));
+  const note = error ?? (parsed === null ? undefined : parsed.ok ? understoodText(t, parsed, unitKey) : unitProblemText(t, parsed.problem));
   const bad = error !== undefined || (parsed !== null && !parsed.ok);
   return (
     <span className="block">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/errors';
+import { describeError } from './errorText';
 
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -57,11 +58,4 @@ export function ErrorState({ title, error, onRetry }: ErrorStateProps) {
       )}
     </div>
   );
-}
-
-/** Human-readable text for an error: the problem detail, else its title, else a fallback. */
-export function describeError(error: unknown, fallback: string): string {
-  if (isApiError(error)) return error.detail ?? error.title;
-  if (error instanceof Error && error.message) return error.message;
-  return fallback;
 }

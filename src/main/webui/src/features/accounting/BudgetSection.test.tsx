@@ -90,7 +90,19 @@ const CHARGE: LedgerEntry = {
   at: '2026-11-02T10:30:05Z',
 };
 
-const MODELS = { items: [{ key: 'nvidia-a100-80gb', displayName: 'NVIDIA A100 80GB', vendor: 'NVIDIA', resource: 'nvidia.com/gpu', labelKey: '', labelValue: '', restricted: false }] };
+const MODELS = {
+  items: [
+    {
+      key: 'nvidia-a100-80gb',
+      displayName: 'NVIDIA A100 80GB',
+      vendor: 'NVIDIA',
+      resource: 'nvidia.com/gpu',
+      labelKey: '',
+      labelValue: '',
+      restricted: false,
+    },
+  ],
+};
 
 function routes(budget: Answer | Answer[], extra: Record<string, Answer | Answer[]> = {}) {
   return mockFetch({
@@ -151,7 +163,11 @@ describe('the budget and usage section', () => {
       'Cost per day in 2026-11: 7.68 points in all over 2 charged days, at most 7.62 points a day',
     );
     const table = screen.getByTestId('daily-cost-table');
-    expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayCost (points)', '2026-11-027.62', '2026-11-190.06']);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['DayCost (points)', '2026-11-027.62', '2026-11-190.06']);
     expect(screen.getByTestId('month-total').textContent).toBe('This month so far: 7.68 points');
     expect(screen.getByText("Only your own jobs' usage is shown.")).toBeTruthy();
 
@@ -195,7 +211,9 @@ describe('the budget and usage section', () => {
     expect(screen.getByTestId('budget-balance').className).not.toContain('text-rose-700');
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('36');
     expect(screen.getByTestId('budget-used').textContent).toBe("36 % of this month's budget used");
-    expect(screen.getByTestId('budget-burn').textContent).toMatch(/^The last 24 h cost 7\.68 points; at that rate the balance runs out on .*2026/);
+    expect(screen.getByTestId('budget-burn').textContent).toMatch(
+      /^The last 24 h cost 7\.68 points; at that rate the balance runs out on .*2026/,
+    );
     expect(screen.queryByText("Only your own jobs' usage is shown.")).toBeNull();
   });
 

@@ -17,7 +17,7 @@ import { GpuUsePanel } from './GpuUsePanel';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
-export function burnText(view: BudgetView, t: TFunction, language: string): string {
+function burnText(view: BudgetView, t: TFunction, language: string): string {
   const { burn, currency } = view;
   if (burn.perDayMicros <= 0) return t('accounting.burn.nothing');
   const cost = moneyText(burn.perDayMicros, currency);
@@ -55,7 +55,10 @@ function Summary({ view }: { view: BudgetView }) {
           {b ? (
             <dd data-testid="budget-info" className="text-sm text-slate-700">
               <span className="block text-lg font-semibold tabular-nums text-slate-900">
-                {t('accounting.budgetAmount', { amount: moneyText(b.amountMicros, view.currency), period: t(`accounting.period.${b.period}`) })}
+                {t('accounting.budgetAmount', {
+                  amount: moneyText(b.amountMicros, view.currency),
+                  period: t(`accounting.period.${b.period}`),
+                })}
               </span>
               <span className="block">
                 {t('accounting.budgetTerms', { policy: t(`accounting.policy.${b.policy}`), renewal: t(`accounting.renewal.${b.renewal}`) })}
@@ -86,9 +89,7 @@ function Summary({ view }: { view: BudgetView }) {
       <p className="text-sm text-slate-700" data-testid="budget-burn">
         {burnText(view, t, i18n.language)}
       </p>
-      {b && b.policy !== 'soft' && (
-        <p className="text-xs text-slate-500">{t(`accounting.policyMeaning.${b.policy}`)}</p>
-      )}
+      {b && b.policy !== 'soft' && <p className="text-xs text-slate-500">{t(`accounting.policyMeaning.${b.policy}`)}</p>}
     </div>
   );
 }
@@ -145,12 +146,8 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
           <LedgerTable slug={slug} currency={query.data.currency} ownOnly={ownOnly} />
         </>
       )}
-      {dialog === 'budget' && query.isSuccess && (
-        <SetBudgetDialog slug={slug} view={query.data} onClose={() => setDialog(null)} />
-      )}
-      {dialog === 'top-up' && query.isSuccess && (
-        <TopUpDialog slug={slug} currency={query.data.currency} onClose={() => setDialog(null)} />
-      )}
+      {dialog === 'budget' && query.isSuccess && <SetBudgetDialog slug={slug} view={query.data} onClose={() => setDialog(null)} />}
+      {dialog === 'top-up' && query.isSuccess && <TopUpDialog slug={slug} currency={query.data.currency} onClose={() => setDialog(null)} />}
     </section>
   );
 }

@@ -27,7 +27,15 @@ const BOOK: PriceBook = { currency: 'points', current: [CPU, A100], history: [CP
 
 const MODELS = {
   items: [
-    { key: 'nvidia-a100-80gb', displayName: 'NVIDIA A100 80GB', vendor: 'NVIDIA', resource: 'nvidia.com/gpu', labelKey: '', labelValue: '', restricted: false },
+    {
+      key: 'nvidia-a100-80gb',
+      displayName: 'NVIDIA A100 80GB',
+      vendor: 'NVIDIA',
+      resource: 'nvidia.com/gpu',
+      labelKey: '',
+      labelValue: '',
+      restricted: false,
+    },
   ],
 };
 
@@ -53,7 +61,11 @@ function renderPage(user: User, prices: Answer | Answer[], extra: Record<string,
 function rowTexts(testId: string): string[][] {
   return within(screen.getByTestId(testId))
     .getAllByTestId('price-row')
-    .map((r) => within(r).getAllByRole('cell').map((c) => c.textContent ?? ''));
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent ?? ''),
+    );
 }
 
 afterEach(() => {

@@ -6,10 +6,12 @@ import { fieldError } from '../../api/errors';
 import type { NewPrice, Price, PriceBook } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field, FormError, SuccessNote } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, card, inputClass, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime, localInputToIso } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
 import { useCurrentUser } from '../auth/session';
 import { useAcceleratorModels, useModelNames } from '../catalog/queries';
 import { parseMoneyIn, priceText, priceUnit, resourceName } from './money';
@@ -18,7 +20,7 @@ import { accountingKeys, pricesQuery } from './queries';
 function PriceTable({ prices, currency, history }: { prices: readonly Price[]; currency: string; history: boolean }) {
   const { t, i18n } = useTranslation();
   const modelName = useModelNames();
-  const now = Date.now();
+  const now = useNow();
   return (
     <div className={tableWrap}>
       <table className="min-w-full" data-testid={history ? 'price-history' : 'price-current'}>
@@ -33,7 +35,12 @@ function PriceTable({ prices, currency, history }: { prices: readonly Price[]; c
         </thead>
         <tbody>
           {prices.map((p) => (
-            <tr key={`${p.resource}@${p.effectiveFrom}`} className="border-t border-slate-100" data-testid="price-row" data-resource={p.resource}>
+            <tr
+              key={`${p.resource}@${p.effectiveFrom}`}
+              className="border-t border-slate-100"
+              data-testid="price-row"
+              data-resource={p.resource}
+            >
               <td className={td}>
                 <span className="block font-medium text-slate-800">{resourceName(t, p.resource, modelName)}</span>
                 <span className="block font-mono text-xs text-slate-500">{p.resource}</span>
@@ -122,7 +129,13 @@ function AddPriceForm({ currency }: { currency: string }) {
           hint={t('accounting.prices.effectiveFromHint')}
           error={fieldError(mutation.error, 'effectiveFrom')}
         >
-          <input type="datetime-local" data-testid="price-from" className={inputClass} value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            type="datetime-local"
+            data-testid="price-from"
+            className={inputClass}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </Field>
       </div>
       {mutation.isError && (

@@ -43,9 +43,7 @@ export function HoldingTable({ holding, currency }: { holding: readonly Holding[
               <td className={`${td} text-right tabular-nums`}>
                 {formatResourceMilli(h.resource, h.milli)} {t(HELD_UNITS[resourceKind(h.resource)])}
               </td>
-              <td className={`${td} text-right tabular-nums`}>
-                {priceText(t, h.pricePerHour, currency, h.resource)}
-              </td>
+              <td className={`${td} text-right tabular-nums`}>{priceText(t, h.pricePerHour, currency, h.resource)}</td>
               <td className={`${td} text-right tabular-nums`}>{moneyText(h.costPerHourMicros, currency)}</td>
             </tr>
           ))}
@@ -89,12 +87,7 @@ export function MonthCost({ slug, ownOnly }: { slug: string; ownOnly: boolean })
     <div className="flex flex-col gap-2" data-testid="month-cost">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-800">{t('accounting.month.title')}</h3>
-        <a
-          href={usageCsvUrl({ account: slug, by: 'user' })}
-          download
-          data-testid="usage-csv"
-          className={btnSecondary}
-        >
+        <a href={usageCsvUrl({ account: slug, by: 'user' })} download data-testid="usage-csv" className={btnSecondary}>
           {t('accounting.month.csv')}
         </a>
       </div>

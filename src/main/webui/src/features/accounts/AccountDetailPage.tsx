@@ -105,9 +105,7 @@ function AccountDetail({ account }: { account: Account }) {
             </div>
             <div className="flex gap-1.5">
               <dt className="text-slate-400">{t('accounts.myRole')}</dt>
-              <dd data-testid="account-my-role">
-                {account.myRole ? t(`members.roles.${account.myRole}`) : t('accounts.notMember')}
-              </dd>
+              <dd data-testid="account-my-role">{account.myRole ? t(`members.roles.${account.myRole}`) : t('accounts.notMember')}</dd>
             </div>
           </dl>
         </div>

@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { createAccount } from '../../api/accounts';
 import { fieldError } from '../../api/errors';
+import type { AccountSummary } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError, LoadMore } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { DataTable, type Column } from '../../components/common/DataTable';
+import { SearchForm } from '../../components/common/SearchForm';
+import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
 import { formatDateTime, isPast } from '../../lib/time';
 import { userListQuery } from '../admin/queries';
 import { useCurrentUser } from '../auth/session';
@@ -60,10 +62,20 @@ function CreateAccountDialog({ onClose }: { onClose: () => void }) {
     <Dialog title={t('accounts.create')} onClose={onClose} testId="account-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
         <Field label={t('accounts.name')} error={err('name', 'name')}>
-          <input data-testid="account-create-name" className={inputClass} value={values.name} onChange={(e) => set('name', e.target.value)} />
+          <input
+            data-testid="account-create-name"
+            className={inputClass}
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
         </Field>
         <Field label={t('accounts.slug')} hint={t('accounts.slugHint')} error={err('slug', 'slug')}>
-          <input data-testid="account-create-slug" className={inputClass} value={values.slug} onChange={(e) => set('slug', e.target.value)} />
+          <input
+            data-testid="account-create-slug"
+            className={inputClass}
+            value={values.slug}
+            onChange={(e) => set('slug', e.target.value)}
+          />
         </Field>
         <Field label={t('accountsAdmin.firstAdmin')} hint={t('accountsAdmin.firstAdminHint')} error={err('admin', 'admin')}>
           <input
@@ -105,11 +117,42 @@ function CreateAccountDialog({ onClose }: { onClose: () => void }) {
 export function AccountsPage() {
   const { t, i18n } = useTranslation();
   const user = useCurrentUser();
-  const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [creating, setCreating] = useState(false);
   const query = useInfiniteQuery(accountListQuery(q));
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const columns: Column<AccountSummary>[] = [
+    {
+      id: 'name',
+      header: t('accounts.name'),
+      cell: (a) => (
+        <>
+          <Link to={`/accounts/${encodeURIComponent(a.slug)}`} className="font-medium text-indigo-700 hover:underline">
+            {a.name}
+          </Link>
+          {a.archivedAt !== null && (
+            <span data-testid="account-archived-tag" className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-600">
+              {t('accountsAdmin.archived')}
+            </span>
+          )}
+        </>
+      ),
+    },
+    { id: 'slug', header: t('accounts.slug'), cell: (a) => a.slug, className: 'font-mono' },
+    { id: 'kind', header: t('accounts.kind'), cell: (a) => t(`accounts.kinds.${a.kind}`) },
+    { id: 'gid', header: t('accounts.gid'), cell: (a) => a.gid, className: 'tabular-nums' },
+    { id: 'members', header: t('accounts.members'), cell: (a) => a.members, className: 'tabular-nums' },
+    {
+      id: 'expires',
+      header: t('accounts.expiresAt'),
+      cell: (a) =>
+        a.expiresAt === null ? (
+          t('accounts.never')
+        ) : (
+          <span className={isPast(a.expiresAt) ? 'text-rose-700' : undefined}>{formatDateTime(a.expiresAt, i18n.language)}</span>
+        ),
+    },
+  ];
 
   return (
     <div className="flex flex-col gap-6">
@@ -121,85 +164,18 @@ export function AccountsPage() {
           </button>
         )}
       </div>
-      <form
-        role="search"
-        className="flex max-w-md gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(search.trim());
-        }}
-      >
-        <input
-          data-testid="account-search"
-          type="search"
-          aria-label={t('common.search')}
-          placeholder={t('accounts.searchPlaceholder')}
-          className={inputClass}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <button type="submit" className={btnSecondary}>
-          {t('common.search')}
-        </button>
-      </form>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <ErrorState title={t('accounts.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title={q ? t('accounts.noMatch', { q }) : t('accounts.empty')} />
-      ) : (
-        <>
-          <div className={tableWrap}>
-            <table className="min-w-full" data-testid="account-table">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th className={th}>{t('accounts.name')}</th>
-                  <th className={th}>{t('accounts.slug')}</th>
-                  <th className={th}>{t('accounts.kind')}</th>
-                  <th className={th}>{t('accounts.gid')}</th>
-                  <th className={th}>{t('accounts.members')}</th>
-                  <th className={th}>{t('accounts.expiresAt')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((a) => (
-                  <tr key={a.slug} data-testid="account-row" data-slug={a.slug} className="border-t border-slate-100 hover:bg-slate-50">
-                    <td className={td}>
-                      <Link to={`/accounts/${encodeURIComponent(a.slug)}`} className="font-medium text-indigo-700 hover:underline">
-                        {a.name}
-                      </Link>
-                      {a.archivedAt !== null && (
-                        <span data-testid="account-archived-tag" className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-600">
-                          {t('accountsAdmin.archived')}
-                        </span>
-                      )}
-                    </td>
-                    <td className={`${td} font-mono`}>{a.slug}</td>
-                    <td className={td}>{t(`accounts.kinds.${a.kind}`)}</td>
-                    <td className={`${td} tabular-nums`}>{a.gid}</td>
-                    <td className={`${td} tabular-nums`}>{a.members}</td>
-                    <td className={td}>
-                      {a.expiresAt === null ? (
-                        t('accounts.never')
-                      ) : (
-                        <span className={isPast(a.expiresAt) ? 'text-rose-700' : undefined}>
-                          {formatDateTime(a.expiresAt, i18n.language)}
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <LoadMore
-            hasMore={query.hasNextPage}
-            loading={query.isFetchingNextPage}
-            onClick={() => void query.fetchNextPage()}
-          />
-        </>
-      )}
+      <SearchForm testId="account-search" placeholder={t('accounts.searchPlaceholder')} onSearch={setQ} />
+      <DataTable
+        query={query}
+        rows={items}
+        columns={columns}
+        rowKey={(a) => a.slug}
+        rowProps={(a) => ({ 'data-testid': 'account-row', 'data-slug': a.slug, className: 'hover:bg-slate-50' })}
+        empty={{ title: q ? t('accounts.noMatch', { q }) : t('accounts.empty') }}
+        errorTitle={t('accounts.loadError')}
+        testId="account-table"
+        footer={<LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />}
+      />
       {creating && <CreateAccountDialog onClose={() => setCreating(false)} />}
     </div>
   );

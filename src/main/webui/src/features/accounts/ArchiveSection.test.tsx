@@ -12,7 +12,16 @@ vi.mock('../../api/accounts', async (importOriginal) => {
 });
 const api = vi.mocked(accountsApi);
 
-const LAB: Account = { slug: 'course-101', name: 'Course 101', kind: 'team', gid: 200002, expiresAt: null, archivedAt: null, myRole: null, quota: [] };
+const LAB: Account = {
+  slug: 'course-101',
+  name: 'Course 101',
+  kind: 'team',
+  gid: 200002,
+  expiresAt: null,
+  archivedAt: null,
+  myRole: null,
+  quota: [],
+};
 
 function renderSection(account: Account, platformAdmin = true) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
@@ -40,7 +49,12 @@ describe('ArchiveSection', () => {
 
   it('shows the refusal', async () => {
     api.archiveAccount.mockRejectedValue(
-      new ApiError({ status: 409, code: 'AccountArchived', title: 'Conflict', detail: "account 'course-101' was archived at 2026-12-01T10:00:00Z" }),
+      new ApiError({
+        status: 409,
+        code: 'AccountArchived',
+        title: 'Conflict',
+        detail: "account 'course-101' was archived at 2026-12-01T10:00:00Z",
+      }),
     );
     renderSection(LAB);
     fireEvent.click(screen.getByTestId('account-archive'));

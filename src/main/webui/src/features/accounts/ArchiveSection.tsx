@@ -25,7 +25,11 @@ export function ArchiveSection({ account, platformAdmin }: { account: Account; p
   });
   if (account.archivedAt !== null) {
     return (
-      <div role="status" data-testid="account-archived" className="rounded-md border border-slate-300 bg-slate-100 px-4 py-3 text-sm text-slate-700">
+      <div
+        role="status"
+        data-testid="account-archived"
+        className="rounded-md border border-slate-300 bg-slate-100 px-4 py-3 text-sm text-slate-700"
+      >
         <p className="font-medium">{t('accountsAdmin.archivedAt', { time: formatDateTime(account.archivedAt, i18n.language) })}</p>
         <p>{t('accountsAdmin.archivedHint')}</p>
         {mutation.data && <p data-testid="account-archive-stopped">{t('accountsAdmin.stopped', { count: mutation.data.jobsStopped })}</p>}

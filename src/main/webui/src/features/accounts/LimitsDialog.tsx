@@ -6,11 +6,12 @@ import type { Limits } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
 import { fieldError } from '../../api/errors';
 import { Field, FormError } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary } from '../../components/common/ui';
 import { resourceKind } from '../../lib/units';
-import { unitKey } from './QuotaSection';
+import { unitKey } from '../../lib/units';
 import { accountKeys, defaultLimitsQuery, limitsQuery } from './queries';
 import {
   formToLimits,
@@ -32,23 +33,19 @@ interface LimitsDialogProps {
   onClose: () => void;
 }
 
-function LimitsEditor({
-  props,
-  initial,
-  defaults,
-}: {
-  props: LimitsDialogProps;
-  initial: Limits;
-  defaults: Limits | undefined;
-}) {
+function LimitsEditor({ props, initial, defaults }: { props: LimitsDialogProps; initial: Limits; defaults: Limits | undefined }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { slug, username, resources, canEdit, onClose } = props;
-  const [form, setForm] = useState<LimitsForm>(() => limitsToForm(initial, resources.map((r) => r.key)));
+  const [form, setForm] = useState<LimitsForm>(() =>
+    limitsToForm(
+      initial,
+      resources.map((r) => r.key),
+    ),
+  );
   const [errors, setErrors] = useState<LimitsFormErrors>({});
   const mutation = useMutation({
-    mutationFn: (limits: Limits) =>
-      username === null ? putDefaultLimits(slug, limits) : putMemberLimits(slug, username, limits),
+    mutationFn: (limits: Limits) => (username === null ? putDefaultLimits(slug, limits) : putMemberLimits(slug, username, limits)),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: accountKeys.detail(slug) });
       onClose();
@@ -63,11 +60,7 @@ function LimitsEditor({
   };
   const inherit = username !== null;
   const placeholder = (value: string | number | null | undefined) =>
-    inherit
-      ? value === null || value === undefined
-        ? t('limits.inheritNone')
-        : t('limits.inheritValue', { value })
-      : t('limits.none');
+    inherit ? (value === null || value === undefined ? t('limits.inheritNone') : t('limits.inheritValue', { value })) : t('limits.none');
   const labels = new Map(resources.map((r) => [r.key, r.label]));
   // The console's own check first; else what the server said about this field.
   const errorFor = (path: string) => {

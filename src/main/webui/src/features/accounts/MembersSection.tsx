@@ -5,8 +5,8 @@ import { putMember, removeMember } from '../../api/accounts';
 import type { AccountRole, FileAccess, Limits, Member } from '../../api/types';
 import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { FormError } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, btnSmall, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { DataTable, type Column } from '../../components/common/DataTable';
+import { btnPrimary, btnSecondary, btnSmall, inputClass } from '../../components/common/ui';
 import { isEmptyLimits } from './limitsForm';
 import { LimitsDialog } from './LimitsDialog';
 import { accountKeys, membersQuery } from './queries';
@@ -44,9 +44,7 @@ export function MembersSection({
   const [username, setUsername] = useState('');
   const users = useInfiniteQuery({ ...userListQuery(username.trim()), enabled: suggestUsers && canManage });
   const already = new Set((members.data?.items ?? []).map((m) => m.username));
-  const suggestions = (users.data?.pages ?? [])
-    .flatMap((p) => p.items.map((u) => u.username))
-    .filter((u) => !already.has(u));
+  const suggestions = (users.data?.pages ?? []).flatMap((p) => p.items.map((u) => u.username)).filter((u) => !already.has(u));
   const [role, setRole] = useState<AccountRole>('member');
   const [fileAccess, setFileAccess] = useState<FileAccess>('rw');
   // undefined = closed, null = account default, string = that member
@@ -80,6 +78,100 @@ export function MembersSection({
     add.mutate({ username: u, role, fileAccess });
   };
 
+  const columns: Column<Member>[] = [
+    {
+      id: 'member',
+      header: t('members.member'),
+      cell: (m) => (
+        <>
+          <span className="block font-medium text-slate-800">{m.displayName || m.username}</span>
+          <span className="block font-mono text-xs text-slate-500">{m.username}</span>
+        </>
+      ),
+    },
+    {
+      id: 'role',
+      header: t('members.role'),
+      cell: (m) => (
+        <>
+          {canManage ? (
+            <select
+              data-testid="member-role"
+              aria-label={t('members.roleOf', { username: m.username })}
+              className={selectClass}
+              value={m.role}
+              disabled={change.isPending}
+              onChange={(e) => change.mutate({ username: m.username, role: e.target.value as AccountRole, fileAccess: m.fileAccess })}
+            >
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`members.roles.${r}`)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <span data-testid="member-role">{t(`members.roles.${m.role}`)}</span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'fileAccess',
+      header: t('members.fileAccess'),
+      cell: (m) => (
+        <>
+          {canManage ? (
+            <select
+              aria-label={t('members.fileAccessOf', { username: m.username })}
+              className={selectClass}
+              value={m.fileAccess}
+              disabled={change.isPending}
+              onChange={(e) => change.mutate({ username: m.username, role: m.role, fileAccess: e.target.value as FileAccess })}
+            >
+              {FILE_ACCESS.map((f) => (
+                <option key={f} value={f}>
+                  {t(`members.fileAccessValues.${f}`)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            t(`members.fileAccessValues.${m.fileAccess}`)
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'limits',
+      header: t('members.effectiveLimits'),
+      testId: 'member-effective-limits',
+      cell: (m) => (
+        <>
+          <LimitsSummary limits={m.effectiveLimits} empty={t('limits.unlimited')} />
+          {!isEmptyLimits(m.limits) && (
+            <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">{t('limits.override')}</span>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'actions',
+      className: 'whitespace-nowrap text-right',
+      cell: (m) => (
+        <>
+          <span className="inline-flex gap-1">
+            <button type="button" data-testid={`member-limits-${m.username}`} className={btnSmall} onClick={() => setLimitsFor(m.username)}>
+              {t('limits.button')}
+            </button>
+            {canManage && (
+              <ConfirmButton testId={`member-remove-${m.username}`} disabled={remove.isPending} onConfirm={() => remove.mutate(m.username)}>
+                {t('common.remove')}
+              </ConfirmButton>
+            )}
+          </span>
+        </>
+      ),
+    },
+  ];
   return (
     <section aria-labelledby="members-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -140,12 +232,7 @@ export function MembersSection({
               ))}
             </select>
           </label>
-          <button
-            type="submit"
-            data-testid="member-add-submit"
-            className={btnPrimary}
-            disabled={add.isPending || username.trim() === ''}
-          >
+          <button type="submit" data-testid="member-add-submit" className={btnPrimary} disabled={add.isPending || username.trim() === ''}>
             {t('members.add')}
           </button>
         </form>
@@ -153,117 +240,18 @@ export function MembersSection({
       {add.isError && <FormError error={add.error} />}
       {change.isError && <FormError error={change.error} />}
       {remove.isError && <FormError error={remove.error} />}
-      {members.isPending ? (
-        <LoadingState />
-      ) : members.isError ? (
-        <ErrorState title={t('members.loadError')} error={members.error} onRetry={() => void members.refetch()} />
-      ) : members.data.items.length === 0 ? (
-        <EmptyState title={t('members.empty')} />
-      ) : (
-        <div className={tableWrap}>
-          <table className="min-w-full" data-testid="member-table">
-            <thead className="bg-slate-50">
-              <tr>
-                <th className={th}>{t('members.member')}</th>
-                <th className={th}>{t('members.role')}</th>
-                <th className={th}>{t('members.fileAccess')}</th>
-                <th className={th}>{t('members.effectiveLimits')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.items.map((m) => (
-                <tr key={m.username} data-testid="member-row" data-username={m.username} className="border-t border-slate-100">
-                  <td className={td}>
-                    <span className="block font-medium text-slate-800">{m.displayName || m.username}</span>
-                    <span className="block font-mono text-xs text-slate-500">{m.username}</span>
-                  </td>
-                  <td className={td}>
-                    {canManage ? (
-                      <select
-                        data-testid="member-role"
-                        aria-label={t('members.roleOf', { username: m.username })}
-                        className={selectClass}
-                        value={m.role}
-                        disabled={change.isPending}
-                        onChange={(e) =>
-                          change.mutate({ username: m.username, role: e.target.value as AccountRole, fileAccess: m.fileAccess })
-                        }
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {t(`members.roles.${r}`)}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <span data-testid="member-role">{t(`members.roles.${m.role}`)}</span>
-                    )}
-                  </td>
-                  <td className={td}>
-                    {canManage ? (
-                      <select
-                        aria-label={t('members.fileAccessOf', { username: m.username })}
-                        className={selectClass}
-                        value={m.fileAccess}
-                        disabled={change.isPending}
-                        onChange={(e) =>
-                          change.mutate({ username: m.username, role: m.role, fileAccess: e.target.value as FileAccess })
-                        }
-                      >
-                        {FILE_ACCESS.map((f) => (
-                          <option key={f} value={f}>
-                            {t(`members.fileAccessValues.${f}`)}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      t(`members.fileAccessValues.${m.fileAccess}`)
-                    )}
-                  </td>
-                  <td className={td} data-testid="member-effective-limits">
-                    <LimitsSummary limits={m.effectiveLimits} empty={t('limits.unlimited')} />
-                    {!isEmptyLimits(m.limits) && (
-                      <span className="ml-2 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">
-                        {t('limits.override')}
-                      </span>
-                    )}
-                  </td>
-                  <td className={`${td} whitespace-nowrap text-right`}>
-                    <span className="inline-flex gap-1">
-                      <button
-                        type="button"
-                        data-testid={`member-limits-${m.username}`}
-                        className={btnSmall}
-                        onClick={() => setLimitsFor(m.username)}
-                      >
-                        {t('limits.button')}
-                      </button>
-                      {canManage && (
-                        <ConfirmButton
-                          testId={`member-remove-${m.username}`}
-                          disabled={remove.isPending}
-                          onConfirm={() => remove.mutate(m.username)}
-                        >
-                          {t('common.remove')}
-                        </ConfirmButton>
-                      )}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={members}
+        rows={members.data?.items ?? []}
+        columns={columns}
+        rowKey={(m) => m.username}
+        rowProps={(m) => ({ 'data-testid': 'member-row', 'data-username': m.username })}
+        empty={{ title: t('members.empty') }}
+        errorTitle={t('members.loadError')}
+        testId="member-table"
+      />
       {limitsFor !== undefined && (
-        <LimitsDialog
-          slug={slug}
-          username={limitsFor}
-          resources={resources}
-          canEdit={canManage}
-          onClose={() => setLimitsFor(undefined)}
-        />
+        <LimitsDialog slug={slug} username={limitsFor} resources={resources} canEdit={canManage} onClose={() => setLimitsFor(undefined)} />
       )}
     </section>
   );

@@ -5,7 +5,8 @@ import { putQuota } from '../../api/accounts';
 import { fieldError } from '../../api/errors';
 import type { Account, ClusterNode, QuotaItem } from '../../api/types';
 import { FormError } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { btnPrimary, btnSecondary, th } from '../../components/common/ui';
 import { resourceKind, type UnitProblem } from '../../lib/units';
 import { useAcceleratorModels } from '../catalog/queries';
@@ -32,7 +33,11 @@ export function CompanionWarningBox({
   const missing = warning.missing.map((c) => label(c)).join(t('quotaEditor.and'));
   const s = warning.suggestion;
   return (
-    <div role="alert" data-testid="quota-companion-warning" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+    <div
+      role="alert"
+      data-testid="quota-companion-warning"
+      className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+    >
       <p>{t('quotaEditor.companionMissing', { models: warning.models.map(label).join(', '), missing })}</p>
       {s ? (
         <div className="mt-2 flex flex-wrap items-center gap-3">
@@ -91,8 +96,7 @@ export function QuotaEditor({
   const names = new Map<string, string>();
   for (const m of models.data?.items ?? []) names.set(m.key, m.displayName);
   for (const l of account.quota) names.set(l.resource, l.displayName);
-  const label = (key: string) =>
-    key === 'cpu' ? t('quota.cpu') : key === 'memory' ? t('quota.memory') : (names.get(key) ?? key);
+  const label = (key: string) => (key === 'cpu' ? t('quota.cpu') : key === 'memory' ? t('quota.memory') : (names.get(key) ?? key));
 
   const update = (i: number, patch: Partial<QuotaItem>) => {
     setEdited(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));

@@ -3,15 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { Account, QuotaLine } from '../../api/types';
 import { EmptyState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, tableWrap, td, th } from '../../components/common/ui';
-import { formatResourceMilli, resourceKind } from '../../lib/units';
+import { formatResourceMilli, unitKey } from '../../lib/units';
 import { QuotaEditor } from './QuotaEditor';
 import { quotaBar } from './quotaBar';
 import { startBlockers } from './quotaEditor';
-
-/** i18n key of a resource's display unit. */
-export function unitKey(resource: string): string {
-  return `units.${resourceKind(resource)}`;
-}
 
 function QuotaBarView({ line }: { line: QuotaLine }) {
   const { t } = useTranslation();
@@ -37,10 +32,7 @@ function QuotaBarView({ line }: { line: QuotaLine }) {
             style={{ left: `${bar.maxPct}%`, width: `${bar.grantedPct}%` }}
           />
         )}
-        <div
-          className={`absolute inset-y-0 left-0 ${bar.overMax ? 'bg-rose-500' : 'bg-indigo-500'}`}
-          style={{ width: `${bar.ownPct}%` }}
-        />
+        <div className={`absolute inset-y-0 left-0 ${bar.overMax ? 'bg-rose-500' : 'bg-indigo-500'}`} style={{ width: `${bar.ownPct}%` }} />
         {bar.borrowedPct > 0 && (
           <div
             data-testid="quota-borrowed-band"
@@ -49,11 +41,7 @@ function QuotaBarView({ line }: { line: QuotaLine }) {
           />
         )}
         {bar.effectiveGuaranteedMilli > 0 && (
-          <div
-            aria-hidden="true"
-            className="absolute inset-y-0 w-0.5 bg-slate-700"
-            style={{ left: `calc(${bar.guaranteedPct}% - 1px)` }}
-          />
+          <div aria-hidden="true" className="absolute inset-y-0 w-0.5 bg-slate-700" style={{ left: `calc(${bar.guaranteedPct}% - 1px)` }} />
         )}
       </div>
     </div>
@@ -152,7 +140,11 @@ export function StartBlockerNote({ lines, platformAdmin }: { lines: QuotaLine[];
   if (blockers.length === 0) return null;
   const missing = blockers.map((c) => t(`quota.${c}`)).join(t('quotaEditor.and'));
   return (
-    <p role="status" data-testid="quota-start-blocker" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+    <p
+      role="status"
+      data-testid="quota-start-blocker"
+      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
       {t('quotaEditor.noJobCanStart', { missing })}{' '}
       {platformAdmin ? t('quotaEditor.noJobCanStartAdmin') : t('quotaEditor.noJobCanStartMember')}
     </p>

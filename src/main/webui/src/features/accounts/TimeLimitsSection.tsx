@@ -159,9 +159,7 @@ export function TimeLimitsSection({ slug }: { slug: string }) {
           </table>
         </div>
       )}
-      {editing && query.isSuccess && (
-        <TimeLimitsDialog slug={slug} limits={query.data} onClose={() => setEditing(false)} />
-      )}
+      {editing && query.isSuccess && <TimeLimitsDialog slug={slug} limits={query.data} onClose={() => setEditing(false)} />}
     </section>
   );
 }

@@ -44,12 +44,7 @@ describe('limits form', () => {
   });
 
   it('knows its own field paths', () => {
-    expect(['resources.memory', 'maxRunningJobs', 'maxInteractiveSessions', 'body'].map(isLimitsField)).toEqual([
-      true,
-      true,
-      true,
-      false,
-    ]);
+    expect(['resources.memory', 'maxRunningJobs', 'maxInteractiveSessions', 'body'].map(isLimitsField)).toEqual([true, true, true, false]);
   });
 
   it('knows an empty override', () => {

@@ -63,7 +63,5 @@ export function formToLimits(form: LimitsForm): { limits: Limits; errors: Limits
 /** Whether the limits set nothing (for a member: everything inherits the account default). */
 export function isEmptyLimits(limits: Limits | undefined | null): boolean {
   if (!limits) return true;
-  return (
-    Object.keys(limits.resources ?? {}).length === 0 && limits.maxRunningJobs == null && limits.maxInteractiveSessions == null
-  );
+  return Object.keys(limits.resources ?? {}).length === 0 && limits.maxRunningJobs == null && limits.maxInteractiveSessions == null;
 }

@@ -45,6 +45,5 @@ export const memberLimitsQuery = (slug: string, username: string) =>
 export const limitsQuery = (slug: string, username: string | null) =>
   queryOptions({
     queryKey: (username === null ? accountKeys.defaultLimits(slug) : accountKeys.memberLimits(slug, username)) as readonly unknown[],
-    queryFn: ({ signal }) =>
-      username === null ? getDefaultLimits(slug, signal) : getMemberLimits(slug, username, signal),
+    queryFn: ({ signal }) => (username === null ? getDefaultLimits(slug, signal) : getMemberLimits(slug, username, signal)),
   });

@@ -1,9 +1,6 @@
 import type { QuotaLine } from '../../api/types';
 
-export type QuotaAmounts = Pick<
-  QuotaLine,
-  'usedMilli' | 'guaranteedMilli' | 'maxMilli' | 'grantedMilli' | 'borrowedMilli'
->;
+export type QuotaAmounts = Pick<QuotaLine, 'usedMilli' | 'guaranteedMilli' | 'maxMilli' | 'grantedMilli' | 'borrowedMilli'>;
 
 /** Geometry of one quota bar; every `*Pct` is a percentage (0–100, one decimal) of `scaleMilli`. */
 export interface QuotaBar {

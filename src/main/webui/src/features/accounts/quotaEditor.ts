@@ -80,10 +80,7 @@ export interface CompanionWarning {
   suggestion: Partial<Record<Companion, Suggested>> | null;
 }
 
-export function companionWarning(
-  rows: readonly QuotaItem[],
-  ratios: ReadonlyMap<string, FleetRatio>,
-): CompanionWarning | null {
+export function companionWarning(rows: readonly QuotaItem[], ratios: ReadonlyMap<string, FleetRatio>): CompanionWarning | null {
   const accelerators = rows.filter((r) => r.resource !== 'cpu' && r.resource !== 'memory' && (amount(r, 'max') ?? 0) > 0);
   if (accelerators.length === 0) return null;
   const missing = (['cpu', 'memory'] as const).filter((c) => {

@@ -48,7 +48,12 @@ describe('time limits form', () => {
     ],
     ['trimmed values', { interactiveMax: ' 90m ', batchDefault: '  ' }, { interactiveMax: '90m' }, {}],
     ['a default equal to the max', { batchDefault: '24h', batchMax: '1d' }, { batchDefault: '24h', batchMax: '1d' }, {}],
-    ['a default shorter than the max in other units', { interactiveDefault: '90m', interactiveMax: '2h' }, { interactiveDefault: '90m', interactiveMax: '2h' }, {}],
+    [
+      'a default shorter than the max in other units',
+      { interactiveDefault: '90m', interactiveMax: '2h' },
+      { interactiveDefault: '90m', interactiveMax: '2h' },
+      {},
+    ],
     ['a default with no max set', { interactiveDefault: '30d' }, { interactiveDefault: '30d' }, {}],
     [
       'a default longer than the max',

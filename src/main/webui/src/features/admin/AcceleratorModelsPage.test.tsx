@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ModelRow, modelChanges } from './AcceleratorModelsPage';
+import { ModelRow } from './AcceleratorModelsPage';
+import { modelChanges } from './modelChanges';
 import type { AcceleratorModel } from '../../api/types';
 
 const a100: AcceleratorModel = {
@@ -37,9 +38,7 @@ describe('the access checkbox of an accelerator model', () => {
     fireEvent.click(box);
     expect(box.checked).toBe(true);
     expect(label.textContent).toBe('Restricted');
-    expect(screen.getByTestId('model-access-meaning').textContent).toBe(
-      'Only accounts with an approved request may use it',
-    );
+    expect(screen.getByTestId('model-access-meaning').textContent).toBe('Only accounts with an approved request may use it');
   });
 
   it('sends only what changed', () => {

@@ -2,21 +2,13 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateAcceleratorModel } from '../../api/acceleratorModels';
-import type { AcceleratorModel, AcceleratorModelUpdate } from '../../api/types';
+import type { AcceleratorModel } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { FormError } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { DataTable } from '../../components/common/DataTable';
+import { btnPrimary, btnSecondary, inputClass, td } from '../../components/common/ui';
 import { catalogKeys, useAcceleratorModels } from '../catalog/queries';
-
-/** Only the fields that differ from the stored model. */
-export function modelChanges(model: AcceleratorModel, draft: Pick<AcceleratorModel, 'displayName' | 'vendor' | 'restricted'>): AcceleratorModelUpdate {
-  const patch: AcceleratorModelUpdate = {};
-  if (draft.displayName.trim() !== model.displayName) patch.displayName = draft.displayName.trim();
-  if (draft.vendor.trim() !== model.vendor) patch.vendor = draft.vendor.trim();
-  if (draft.restricted !== model.restricted) patch.restricted = draft.restricted;
-  return patch;
-}
+import { modelChanges } from './modelChanges';
 
 export function ModelRow({ model }: { model: AcceleratorModel }) {
   const { t } = useTranslation();
@@ -105,32 +97,23 @@ export function AcceleratorModelsPage() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title={t('catalog.title')} subtitle={t('catalog.subtitle')} />
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <ErrorState title={t('catalog.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-      ) : query.data.items.length === 0 ? (
-        <EmptyState title={t('catalog.empty')} />
-      ) : (
-        <div className={tableWrap}>
-          <table className="min-w-full" data-testid="model-table">
-            <thead className="bg-slate-50">
-              <tr>
-                <th className={th}>{t('catalog.key')}</th>
-                <th className={th}>{t('catalog.displayName')}</th>
-                <th className={th}>{t('catalog.vendor')}</th>
-                <th className={th}>{t('catalog.access')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.items.map((m) => (
-                <ModelRow key={`${m.key}:${m.displayName}:${m.vendor}:${m.restricted}`} model={m} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={query}
+        rows={query.data?.items ?? []}
+        columns={[
+          { id: 'key', header: t('catalog.key') },
+          { id: 'displayName', header: t('catalog.displayName') },
+          { id: 'vendor', header: t('catalog.vendor') },
+          { id: 'access', header: t('catalog.access') },
+          { id: 'actions' },
+        ]}
+        // Keyed by what a row edits, so a saved change starts the row's draft afresh.
+        rowKey={(m) => `${m.key}:${m.displayName}:${m.vendor}:${m.restricted}`}
+        renderRow={(m) => <ModelRow model={m} />}
+        empty={{ title: t('catalog.empty') }}
+        errorTitle={t('catalog.loadError')}
+        testId="model-table"
+      />
     </div>
   );
 }

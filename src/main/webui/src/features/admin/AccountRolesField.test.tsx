@@ -15,11 +15,18 @@ const api = vi.mocked(accountsApi);
 const account = (slug: string, kind: AccountSummary['kind'], archivedAt: string | null = null) =>
   ({ slug, name: slug.toUpperCase(), kind, gid: 200001, expiresAt: null, archivedAt }) as AccountSummary;
 
+/** The rows the field last reported to its owner. */
 let rows: AccountRoleRow[] = [];
+const record = (value: AccountRoleRow[]) => {
+  rows = value;
+};
 function Harness({ errors = {} }: { errors?: Record<string, string> }) {
   const [value, setValue] = useState<AccountRoleRow[]>([]);
-  rows = value;
-  return <AccountRolesField value={value} onChange={setValue} errorOf={(f) => errors[f]} />;
+  const onChange = (next: AccountRoleRow[]) => {
+    record(next);
+    setValue(next);
+  };
+  return <AccountRolesField value={value} onChange={onChange} errorOf={(f) => errors[f]} />;
 }
 
 function renderField(errors?: Record<string, string>) {
@@ -31,6 +38,7 @@ function renderField(errors?: Record<string, string>) {
 }
 
 beforeEach(() => {
+  record([]);
   api.listAccounts.mockReset();
   api.listAccounts.mockResolvedValue({
     items: [account('vision', 'team'), account('u-ann', 'personal'), account('old-lab', 'team', '2026-11-01T00:00:00Z')],

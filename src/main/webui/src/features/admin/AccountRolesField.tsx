@@ -27,11 +27,8 @@ export function AccountRolesField({
 }) {
   const { t } = useTranslation();
   const accounts = useInfiniteQuery(accountListQuery(''));
-  const teams = (accounts.data?.pages ?? [])
-    .flatMap((p) => p.items)
-    .filter((a) => a.kind !== 'personal' && !a.archivedAt);
-  const set = (i: number, patch: Partial<AccountRoleRow>) =>
-    onChange(value.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const teams = (accounts.data?.pages ?? []).flatMap((p) => p.items).filter((a) => a.kind !== 'personal' && !a.archivedAt);
+  const set = (i: number, patch: Partial<AccountRoleRow>) => onChange(value.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="flex flex-col gap-2" data-testid="user-create-accounts">
       <legend className="mb-1 text-sm font-medium text-slate-700">{t('users.accounts')}</legend>

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { AuditEntry, AuditFilter } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field, LoadMore, Tabs } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { DataTable } from '../../components/common/DataTable';
 import { StatusBadge } from '../../components/common/StatusBadge';
-import { btnPrimary, btnSecondary, inputClass, tableWrap, td, th } from '../../components/common/ui';
+import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
 import { formatDateTime, localInputToIso } from '../../lib/time';
 import { auditQuery, deniedQuery } from './queries';
 
@@ -21,7 +21,7 @@ interface FilterForm {
 const EMPTY: FilterForm = { actor: '', action: '', account: '', from: '', to: '' };
 
 /** Filter form → query parameters: trimmed, empty ones dropped, times as ISO instants. */
-export function toAuditFilter(f: FilterForm): AuditFilter {
+function toAuditFilter(f: FilterForm): AuditFilter {
   const out: AuditFilter = {};
   if (f.actor.trim()) out.actor = f.actor.trim();
   if (f.action.trim()) out.action = f.action.trim();
@@ -98,53 +98,38 @@ function AuditLog() {
           </button>
         </div>
       </form>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <ErrorState title={t('audit.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title={t('audit.empty')} />
-      ) : (
-        <>
-          <div className={tableWrap}>
-            <table className="min-w-full" data-testid="audit-table">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th className={th}>{t('audit.at')}</th>
-                  <th className={th}>{t('audit.actor')}</th>
-                  <th className={th}>{t('audit.account')}</th>
-                  <th className={th}>{t('audit.action')}</th>
-                  <th className={th}>{t('audit.target')}</th>
-                  <th className={th}>{t('audit.result')}</th>
-                  <th className={th}>{t('audit.client')}</th>
-                  <th className={th}>{t('audit.change')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((e) => (
-                  <tr key={e.id} data-testid="audit-row" className="border-t border-slate-100 align-top">
-                    <td className={`${td} whitespace-nowrap`}>{formatDateTime(e.at, i18n.language)}</td>
-                    <td className={`${td} font-mono`}>{e.actor}</td>
-                    <td className={`${td} font-mono`}>{e.account ?? '—'}</td>
-                    <td className={`${td} font-mono`}>{e.action}</td>
-                    <td className={td}>
-                      <span className="text-slate-500">{e.targetType}</span> <span className="font-mono">{e.targetId}</span>
-                    </td>
-                    <td className={td}>
-                      <StatusBadge tone={e.result === 'ok' ? 'success' : 'danger'} label={e.result} value={e.result} />
-                    </td>
-                    <td className={`${td} font-mono text-xs`}>{e.clientAddress}</td>
-                    <td className={td}>
-                      <Change entry={e} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
-        </>
-      )}
+      <DataTable
+        query={query}
+        rows={items}
+        columns={[
+          { id: 'at', header: t('audit.at'), cell: (e) => formatDateTime(e.at, i18n.language), className: 'whitespace-nowrap' },
+          { id: 'actor', header: t('audit.actor'), cell: (e) => e.actor, className: 'font-mono' },
+          { id: 'account', header: t('audit.account'), cell: (e) => e.account ?? '—', className: 'font-mono' },
+          { id: 'action', header: t('audit.action'), cell: (e) => e.action, className: 'font-mono' },
+          {
+            id: 'target',
+            header: t('audit.target'),
+            cell: (e) => (
+              <>
+                <span className="text-slate-500">{e.targetType}</span> <span className="font-mono">{e.targetId}</span>
+              </>
+            ),
+          },
+          {
+            id: 'result',
+            header: t('audit.result'),
+            cell: (e) => <StatusBadge tone={e.result === 'ok' ? 'success' : 'danger'} label={e.result} value={e.result} />,
+          },
+          { id: 'client', header: t('audit.client'), cell: (e) => e.clientAddress, className: 'font-mono text-xs' },
+          { id: 'change', header: t('audit.change'), cell: (e) => <Change entry={e} /> },
+        ]}
+        rowKey={(e) => e.id}
+        rowProps={() => ({ 'data-testid': 'audit-row', className: 'align-top' })}
+        empty={{ title: t('audit.empty') }}
+        errorTitle={t('audit.loadError')}
+        testId="audit-table"
+        footer={<LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />}
+      />
     </div>
   );
 }
@@ -153,38 +138,25 @@ function DeniedLog() {
   const { t, i18n } = useTranslation();
   const query = useInfiniteQuery(deniedQuery());
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
-  if (query.isPending) return <LoadingState />;
-  if (query.isError) return <ErrorState title={t('audit.loadError')} error={query.error} onRetry={() => void query.refetch()} />;
-  if (items.length === 0) return <EmptyState title={t('audit.deniedEmpty')} />;
   return (
     <div className="flex flex-col gap-4">
-      <div className={tableWrap}>
-        <table className="min-w-full" data-testid="denied-table">
-          <thead className="bg-slate-50">
-            <tr>
-              <th className={th}>{t('audit.at')}</th>
-              <th className={th}>{t('audit.actor')}</th>
-              <th className={th}>{t('audit.request')}</th>
-              <th className={th}>{t('audit.code')}</th>
-              <th className={th}>{t('audit.client')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((e) => (
-              <tr key={e.id} data-testid="denied-row" className="border-t border-slate-100">
-                <td className={`${td} whitespace-nowrap`}>{formatDateTime(e.at, i18n.language)}</td>
-                <td className={`${td} font-mono`}>{e.actor ?? t('audit.anonymous')}</td>
-                <td className={`${td} font-mono text-xs`}>
-                  {e.method} {e.path}
-                </td>
-                <td className={`${td} font-mono`}>{e.code}</td>
-                <td className={`${td} font-mono text-xs`}>{e.clientAddress}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
+      <DataTable
+        query={query}
+        rows={items}
+        columns={[
+          { id: 'at', header: t('audit.at'), cell: (e) => formatDateTime(e.at, i18n.language), className: 'whitespace-nowrap' },
+          { id: 'actor', header: t('audit.actor'), cell: (e) => e.actor ?? t('audit.anonymous'), className: 'font-mono' },
+          { id: 'request', header: t('audit.request'), cell: (e) => `${e.method} ${e.path}`, className: 'font-mono text-xs' },
+          { id: 'code', header: t('audit.code'), cell: (e) => e.code, className: 'font-mono' },
+          { id: 'client', header: t('audit.client'), cell: (e) => e.clientAddress, className: 'font-mono text-xs' },
+        ]}
+        rowKey={(e) => e.id}
+        rowProps={() => ({ 'data-testid': 'denied-row' })}
+        empty={{ title: t('audit.deniedEmpty') }}
+        errorTitle={t('audit.loadError')}
+        testId="denied-table"
+        footer={<LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />}
+      />
     </div>
   );
 }

@@ -56,11 +56,7 @@ function Report({ report }: { report: ImportReport }) {
                   />
                 </td>
                 <td className={td}>
-                  {r.outcome === 'refused'
-                    ? r.detail
-                    : r.detail !== null
-                      ? t('users.passwordGenerated')
-                      : t('users.passwordGiven')}
+                  {r.outcome === 'refused' ? r.detail : r.detail !== null ? t('users.passwordGenerated') : t('users.passwordGiven')}
                 </td>
               </tr>
             ))}
@@ -124,12 +120,7 @@ export function ImportUsersDialog({ onClose }: { onClose: () => void }) {
             <button type="button" className={btnSecondary} onClick={onClose}>
               {t('common.cancel')}
             </button>
-            <button
-              type="submit"
-              data-testid="import-submit"
-              className={btnPrimary}
-              disabled={mutation.isPending || text.trim() === ''}
-            >
+            <button type="submit" data-testid="import-submit" className={btnPrimary} disabled={mutation.isPending || text.trim() === ''}>
               {t('users.importSubmit')}
             </button>
           </div>

@@ -10,9 +10,10 @@ import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { SecretBox } from '../../components/common/CopyButton';
 import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError, LoadMore, SuccessNote } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
+import { DataTable, type Column } from '../../components/common/DataTable';
+import { SearchForm } from '../../components/common/SearchForm';
 import { StatusBadge } from '../../components/common/StatusBadge';
-import { btnPrimary, btnSecondary, btnSmall, inputClass, inputInvalid, tableWrap, td, th } from '../../components/common/ui';
+import { btnPrimary, btnSecondary, btnSmall, inputClass, inputInvalid, td } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { normalizeUsername, usernameProblem } from '../../lib/usernames';
 import { useCurrentUser } from '../auth/session';
@@ -33,7 +34,15 @@ interface Shown {
  * The username input with the server's rules under it from the start; once something is typed, what is wrong
  * with it (before sending) or the lower-case form it will be stored as. A server error wins.
  */
-export function UsernameField({ value, onChange, serverError }: { value: string; onChange: (v: string) => void; serverError?: string | undefined }) {
+export function UsernameField({
+  value,
+  onChange,
+  serverError,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  serverError?: string | undefined;
+}) {
   const { t } = useTranslation();
   const problem = value === '' ? null : usernameProblem(value);
   const stored = normalizeUsername(value);
@@ -83,8 +92,7 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
     if (chosen.length > 0) body.accounts = chosen;
     mutation.mutate(body);
   };
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   return (
     <Dialog title={t('users.create')} onClose={onClose} testId="user-create-dialog">
       <form onSubmit={submit} className="flex flex-col gap-4">
@@ -219,7 +227,6 @@ function UserRow({ u, self, onReset }: { u: ManagedUser; self: boolean; onReset:
 export function UsersPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
-  const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -227,6 +234,16 @@ export function UsersPage() {
   const [created, setCreated] = useState<string | null>(null);
   const query = useInfiniteQuery(userListQuery(q));
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  // Headers only: each row renders its cells itself (UserRow: actions with their own state).
+  const columns: Column<ManagedUser>[] = [
+    { id: 'user', header: t('users.user') },
+    { id: 'email', header: t('users.email') },
+    { id: 'uid', header: t('users.uid') },
+    { id: 'role', header: t('users.role') },
+    { id: 'status', header: t('users.status') },
+    { id: 'created', header: t('common.created') },
+    { id: 'actions' },
+  ];
 
   return (
     <div className="flex flex-col gap-6">
@@ -266,63 +283,24 @@ export function UsersPage() {
           </div>
         </div>
       )}
-      <form
-        role="search"
-        className="flex max-w-md gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(search.trim());
-        }}
-      >
-        <input
-          data-testid="user-search"
-          type="search"
-          aria-label={t('common.search')}
-          placeholder={t('users.searchPlaceholder')}
-          className={inputClass}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <button type="submit" className={btnSecondary}>
-          {t('common.search')}
-        </button>
-      </form>
-      {query.isPending ? (
-        <LoadingState />
-      ) : query.isError ? (
-        <ErrorState title={t('users.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title={q ? t('users.noMatch', { q }) : t('users.empty')} />
-      ) : (
-        <>
-          <div className={tableWrap}>
-            <table className="min-w-full" data-testid="user-table">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th className={th}>{t('users.user')}</th>
-                  <th className={th}>{t('users.email')}</th>
-                  <th className={th}>{t('users.uid')}</th>
-                  <th className={th}>{t('users.role')}</th>
-                  <th className={th}>{t('users.status')}</th>
-                  <th className={th}>{t('common.created')}</th>
-                  <th className={th} />
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((u) => (
-                  <UserRow
-                    key={u.username}
-                    u={u}
-                    self={u.username === me.username}
-                    onReset={(username, password) => setShown({ username, password, reason: 'reset' })}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />
-        </>
-      )}
+      <SearchForm testId="user-search" placeholder={t('users.searchPlaceholder')} onSearch={setQ} />
+      <DataTable
+        query={query}
+        rows={items}
+        columns={columns}
+        rowKey={(u) => u.username}
+        renderRow={(u) => (
+          <UserRow
+            u={u}
+            self={u.username === me.username}
+            onReset={(username, password) => setShown({ username, password, reason: 'reset' })}
+          />
+        )}
+        empty={{ title: q ? t('users.noMatch', { q }) : t('users.empty') }}
+        errorTitle={t('users.loadError')}
+        testId="user-table"
+        footer={<LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} />}
+      />
       {creating && (
         <CreateUserDialog
           onClose={() => setCreating(false)}

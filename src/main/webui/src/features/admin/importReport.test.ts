@@ -16,9 +16,7 @@ const REPORT = {
 
 describe('generatedPasswordsCsv', () => {
   it('lists only users with a generated password, in line order, escaped', () => {
-    expect(generatedPasswordsCsv(REPORT)).toBe(
-      'line,username,password\r\n2,alice,Xy7-generated\r\n4,carol,"p,""q"""\r\n',
-    );
+    expect(generatedPasswordsCsv(REPORT)).toBe('line,username,password\r\n2,alice,Xy7-generated\r\n4,carol,"p,""q"""\r\n');
   });
   it('is null when no password was generated', () => {
     expect(generatedPasswordsCsv({ created: [{ line: 2, username: 'a', password: null }], refused: [] })).toBeNull();
@@ -46,6 +44,11 @@ describe('csv', () => {
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
     expect(csvCell(null)).toBe('');
     expect(csvCell(7)).toBe('7');
-    expect(toCsv([['a', 'b'], [1, null]])).toBe('a,b\r\n1,\r\n');
+    expect(
+      toCsv([
+        ['a', 'b'],
+        [1, null],
+      ]),
+    ).toBe('a,b\r\n1,\r\n');
   });
 });

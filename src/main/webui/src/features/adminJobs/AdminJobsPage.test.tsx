@@ -16,7 +16,17 @@ vi.mock('../../api/jobs', async (importOriginal) => {
 vi.mock('../../api/acceleratorModels', () => ({
   listAcceleratorModels: () =>
     Promise.resolve({
-      items: [{ key: 'nvidia-a100-80gb', displayName: 'NVIDIA A100 80GB', vendor: 'NVIDIA', resource: 'nvidia.com/gpu', labelKey: '', labelValue: '', restricted: false }],
+      items: [
+        {
+          key: 'nvidia-a100-80gb',
+          displayName: 'NVIDIA A100 80GB',
+          vendor: 'NVIDIA',
+          resource: 'nvidia.com/gpu',
+          labelKey: '',
+          labelValue: '',
+          restricted: false,
+        },
+      ],
     }),
 }));
 vi.mock('../../api/accounts', async (importOriginal) => {
@@ -42,7 +52,11 @@ describe('adminJobsFilter', () => {
       search: 'account=vision-lab&owner=Alice&state=Queued&kind=pytorch&model=nvidia-a100-80gb',
       expected: { account: 'vision-lab', owner: 'alice', state: 'Queued', kind: 'pytorch', model: 'nvidia-a100-80gb' },
     },
-    { name: 'unknown state and kind dropped', search: 'state=Sleeping&kind=quantum', expected: { account: '', owner: '', state: '', kind: '', model: '' } },
+    {
+      name: 'unknown state and kind dropped',
+      search: 'state=Sleeping&kind=quantum',
+      expected: { account: '', owner: '', state: '', kind: '', model: '' },
+    },
   ];
   it.each(cases)('reads $name', ({ search, expected }) => {
     expect(filterFromSearch(new URLSearchParams(search))).toEqual(expected);

@@ -38,9 +38,7 @@ function ApprovalDetails({ a }: { a: Approval }) {
             {a.amount} × {a.resource}
           </span>
           {a.until && (
-            <span className="block text-xs text-slate-500">
-              {t('approvals.until', { time: formatDateTime(a.until, i18n.language) })}
-            </span>
+            <span className="block text-xs text-slate-500">{t('approvals.until', { time: formatDateTime(a.until, i18n.language) })}</span>
           )}
         </span>
       );
@@ -51,9 +49,7 @@ function ApprovalDetails({ a }: { a: Approval }) {
         <span>
           <span className="font-mono">{a.jobId}</span>
           {a.until && (
-            <span className="block text-xs text-slate-500">
-              {t('approvals.until', { time: formatDateTime(a.until, i18n.language) })}
-            </span>
+            <span className="block text-xs text-slate-500">{t('approvals.until', { time: formatDateTime(a.until, i18n.language) })}</span>
           )}
         </span>
       );
@@ -62,17 +58,7 @@ function ApprovalDetails({ a }: { a: Approval }) {
   }
 }
 
-function ApprovalRow({
-  a,
-  scope,
-  busy,
-  onDecide,
-}: {
-  a: Approval;
-  scope: ApprovalScope;
-  busy: boolean;
-  onDecide: (d: Decision) => void;
-}) {
+function ApprovalRow({ a, scope, busy, onDecide }: { a: Approval; scope: ApprovalScope; busy: boolean; onDecide: (d: Decision) => void }) {
   const { t, i18n } = useTranslation();
   const [comment, setComment] = useState('');
   const pending = a.state === 'pending';
@@ -171,7 +157,9 @@ function ApprovalList({ scope, state }: { scope: ApprovalScope; state: ApprovalS
     <div className="flex flex-col gap-3">
       {decide.isError && <FormError error={decide.error} message={decisionErrorMessage(decide.error, t)} />}
       {decide.isSuccess && (
-        <SuccessNote testId="approval-decided">{t(`approvals.done.${decide.data.state}`, { defaultValue: t('approvals.done.other') })}</SuccessNote>
+        <SuccessNote testId="approval-decided">
+          {t(`approvals.done.${decide.data.state}`, { defaultValue: t('approvals.done.other') })}
+        </SuccessNote>
       )}
       {query.isPending ? (
         <LoadingState />
@@ -227,9 +215,7 @@ export function ApprovalsPage() {
         </button>
       </div>
       {created && (
-        <SuccessNote testId="request-created">
-          {t('request.created', { kind: t(`approvals.kinds.${created.kind}`) })}
-        </SuccessNote>
+        <SuccessNote testId="request-created">{t('request.created', { kind: t(`approvals.kinds.${created.kind}`) })}</SuccessNote>
       )}
       <Tabs
         label={t('approvals.title')}

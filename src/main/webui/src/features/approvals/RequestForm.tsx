@@ -5,10 +5,11 @@ import { createApproval } from '../../api/approvals';
 import { fieldError } from '../../api/errors';
 import type { Approval, ApprovalKind, ApprovalRequest } from '../../api/types';
 import { Field, FormError } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import { QUOTA_LIMITS } from '../../lib/limits';
 import { parseResourceAmount, resourceKind, type UnitProblem } from '../../lib/units';
-import { unitKey } from '../accounts/QuotaSection';
+import { unitKey } from '../../lib/units';
 import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../components/common/ui';
 import { daysFrom, toLocalInputValue } from '../../lib/time';
 import { useAcceleratorModels } from '../catalog/queries';
@@ -74,8 +75,7 @@ export function RequestForm({
     },
   });
 
-  const set = <K extends keyof RequestFormValues>(key: K, value: RequestFormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof RequestFormValues>(key: K, value: RequestFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   // Resource choices: the given ones first, then cpu, memory and the catalogue.
   const options = new Map<string, string>();
@@ -87,9 +87,10 @@ export function RequestForm({
   if (initialResource && !options.has(initialResource)) options.set(initialResource, initialResource);
 
   const accounts = me.data?.accounts ?? [];
-  const accountChoices = accounts.some((a) => a.slug === values.account) || values.account === ''
-    ? accounts.map((a) => ({ slug: a.slug, name: a.name }))
-    : [{ slug: values.account, name: values.account }, ...accounts.map((a) => ({ slug: a.slug, name: a.name }))];
+  const accountChoices =
+    accounts.some((a) => a.slug === values.account) || values.account === ''
+      ? accounts.map((a) => ({ slug: a.slug, name: a.name }))
+      : [{ slug: values.account, name: values.account }, ...accounts.map((a) => ({ slug: a.slug, name: a.name }))];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -184,7 +185,12 @@ export function RequestForm({
       )}
       {kind === 'job-lock' && (
         <Field label={t('request.jobId')} error={err('jobId')}>
-          <input data-testid="request-job-id" className={cls('jobId')} value={values.jobId} onChange={(e) => set('jobId', e.target.value)} />
+          <input
+            data-testid="request-job-id"
+            className={cls('jobId')}
+            value={values.jobId}
+            onChange={(e) => set('jobId', e.target.value)}
+          />
         </Field>
       )}
       {kind !== 'model-access' && (

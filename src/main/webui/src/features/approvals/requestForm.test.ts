@@ -41,10 +41,7 @@ describe('buildApprovalRequest', () => {
     });
   });
   it('reports missing and invalid fields', () => {
-    const { request, errors } = buildApprovalRequest(
-      { ...base, amount: '1.5', until: '2025-01-09T12:00', reason: ' ' },
-      NOW,
-    );
+    const { request, errors } = buildApprovalRequest({ ...base, amount: '1.5', until: '2025-01-09T12:00', reason: ' ' }, NOW);
     expect(request).toBeNull();
     expect(errors).toEqual({
       amount: { key: 'units.wholeNumber' },

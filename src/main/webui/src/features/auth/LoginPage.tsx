@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -17,16 +17,23 @@ function redirectTarget(state: unknown): string {
   return '/';
 }
 
-/** Seconds left until `until` (epoch ms), counting down once per second. */
-function useCountdown(until: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
+/**
+ * A countdown: `start(seconds)` starts it (null stops it); the seconds left, renewed once per second, or null
+ * while none runs.
+ */
+function useCountdown(): [number | null, (seconds: number | null) => void] {
+  const [clock, setClock] = useState<{ until: number; now: number } | null>(null);
+  const until = clock?.until ?? null;
   useEffect(() => {
     if (until === null) return undefined;
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), 1000);
+    const id = setInterval(() => setClock((c) => c && { ...c, now: Date.now() }), 1000);
     return () => clearInterval(id);
   }, [until]);
-  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
+  const start = useCallback((seconds: number | null) => {
+    const now = Date.now();
+    setClock(seconds === null ? null : { until: now + seconds * 1000, now });
+  }, []);
+  return [clock === null ? null : Math.max(0, Math.ceil((clock.until - clock.now) / 1000)), start];
 }
 
 export function LoginPage() {
@@ -37,8 +44,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState(false);
-  const [retryUntil, setRetryUntil] = useState<number | null>(null);
-  const secondsLeft = useCountdown(retryUntil);
+  const [secondsLeft, startCountdown] = useCountdown();
 
   const mutation = useMutation({
     mutationFn: login,
@@ -52,9 +58,9 @@ export function LoginPage() {
     },
     onError: (error) => {
       if (isApiError(error) && error.retryAfterSeconds !== undefined && error.retryAfterSeconds > 0) {
-        setRetryUntil(Date.now() + error.retryAfterSeconds * 1000);
+        startCountdown(error.retryAfterSeconds);
       } else {
-        setRetryUntil(null);
+        startCountdown(null);
       }
     },
   });
@@ -72,7 +78,7 @@ export function LoginPage() {
   let message: string | null = null;
   if (missing) message = t('login.required');
   else if (mutation.isError) {
-    message = loginErrorMessage(mutation.error, t, retryUntil !== null ? secondsLeft : undefined);
+    message = loginErrorMessage(mutation.error, t, secondsLeft ?? undefined);
   }
 
   return (

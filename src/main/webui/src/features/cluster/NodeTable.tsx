@@ -8,7 +8,7 @@ import { nodeStatus, nodeStatusTone } from './nodeStatus';
 
 const byName = new Intl.Collator('en', { numeric: true });
 
-export function sortNodes(items: ClusterNode[]): ClusterNode[] {
+function sortNodes(items: ClusterNode[]): ClusterNode[] {
   return items.slice().sort((a, b) => byName.compare(a.name, b.name));
 }
 
@@ -37,12 +37,8 @@ function NodeRow({ node }: { node: ClusterNode }) {
           <span className="text-slate-400">{t('nodes.cpuOnly')}</span>
         )}
       </td>
-      <td className="px-4 py-3 text-sm tabular-nums text-slate-700">
-        {formatCoresPair(node.cpu.allocatedMilli, node.cpu.totalMilli)}
-      </td>
-      <td className="px-4 py-3 text-sm tabular-nums text-slate-700">
-        {formatGiBPair(node.memory.allocatedBytes, node.memory.totalBytes)}
-      </td>
+      <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatCoresPair(node.cpu.allocatedMilli, node.cpu.totalMilli)}</td>
+      <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatGiBPair(node.memory.allocatedBytes, node.memory.totalBytes)}</td>
       <td className="px-4 py-3 text-right text-sm tabular-nums text-slate-700">{node.pods}</td>
     </tr>
   );
@@ -56,12 +52,24 @@ export function NodeTable({ items }: { items: ClusterNode[] }) {
       <table data-testid="node-table" className="min-w-full text-left">
         <thead className="bg-slate-50 text-xs font-medium text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2.5">{t('nodes.name')}</th>
-            <th scope="col" className="px-4 py-2.5">{t('nodes.status')}</th>
-            <th scope="col" className="px-4 py-2.5">{t('nodes.accelerator')}</th>
-            <th scope="col" className="px-4 py-2.5">{t('nodes.cpu')}</th>
-            <th scope="col" className="px-4 py-2.5">{t('nodes.memory')}</th>
-            <th scope="col" className="px-4 py-2.5 text-right">{t('nodes.pods')}</th>
+            <th scope="col" className="px-4 py-2.5">
+              {t('nodes.name')}
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              {t('nodes.status')}
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              {t('nodes.accelerator')}
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              {t('nodes.cpu')}
+            </th>
+            <th scope="col" className="px-4 py-2.5">
+              {t('nodes.memory')}
+            </th>
+            <th scope="col" className="px-4 py-2.5 text-right">
+              {t('nodes.pods')}
+            </th>
           </tr>
         </thead>
         <tbody>

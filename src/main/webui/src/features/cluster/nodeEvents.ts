@@ -5,10 +5,7 @@ import type { ClusterNode, ItemList, NodeEvent } from '../../api/types';
  * "updated" replaces the node with the same name (or appends a new one); "deleted" removes it.
  * Without a cached list there is nothing to patch: the next fetch brings the full state.
  */
-export function applyNodeEvent(
-  list: ItemList<ClusterNode> | undefined,
-  event: NodeEvent,
-): ItemList<ClusterNode> | undefined {
+export function applyNodeEvent(list: ItemList<ClusterNode> | undefined, event: NodeEvent): ItemList<ClusterNode> | undefined {
   if (list === undefined) return undefined;
   const name = event.node.name;
   if (event.type === 'deleted') {

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DryRunResult } from '../../api/types';
@@ -55,7 +54,13 @@ export function AccountProposals({
       <h3 className="text-sm font-semibold text-emerald-900">{t('onboarding.proposalsTitle')}</h3>
       <ul className="flex flex-col gap-1.5">
         {found.map((p) => (
-          <li key={p.slug} data-testid="account-proposal" data-slug={p.slug} data-fit={p.fit} className="flex flex-wrap items-center gap-2 text-sm">
+          <li
+            key={p.slug}
+            data-testid="account-proposal"
+            data-slug={p.slug}
+            data-fit={p.fit}
+            className="flex flex-wrap items-center gap-2 text-sm"
+          >
             <span className="text-emerald-900">{t(`onboarding.proposalFit.${p.fit}`, { name: p.name })}</span>
             <button type="button" data-testid={`account-proposal-use-${p.slug}`} className={btnSecondary} onClick={() => select(p.slug)}>
               {t('onboarding.proposalSwitch', { name: p.name })}
@@ -65,26 +70,4 @@ export function AccountProposals({
       </ul>
     </section>
   );
-}
-
-/**
- * Runs a check again when the current account changes (the old result described another account); a check that
- * was not made stays absent.
- */
-export function useRecheckOnAccountChange<T>(mutation: {
-  variables: T | undefined;
-  data: unknown;
-  error: unknown;
-  mutate: (variables: T) => void;
-}): void {
-  const { account } = useCurrentAccount();
-  const last = useRef(account);
-  const latest = useRef(mutation);
-  latest.current = mutation;
-  useEffect(() => {
-    if (last.current === account) return;
-    last.current = account;
-    const m = latest.current;
-    if (m.variables !== undefined && (m.data !== undefined || m.error !== null)) m.mutate(m.variables);
-  }, [account]);
 }

@@ -12,7 +12,8 @@ import { removeJob, type JobListData } from './jobEvents';
 import { isFinished } from './jobState';
 import { jobKeys } from './queries';
 import { SaveTemplateDialog } from './SaveTemplateDialog';
-import { OpenAppButton, opensApp } from './OpenAppButton';
+import { OpenAppButton } from './OpenAppButton';
+import { opensApp } from './openApp';
 import { CurrentUserContext } from '../auth/session';
 
 type Translate = (k: string) => string;
@@ -174,11 +175,22 @@ export function JobActions({ detail }: { detail: JobDetail }) {
         {t('jobs.back')}
       </Link>
       {viewer !== null && opensApp(job, viewer.username) && <OpenAppButton job={job} />}
-      <Link to={`/jobs/new?from=${encodeURIComponent(job.id)}`} data-testid="job-clone" className={btnSecondary} title={t('jobs.actions.cloneHint')}>
+      <Link
+        to={`/jobs/new?from=${encodeURIComponent(job.id)}`}
+        data-testid="job-clone"
+        className={btnSecondary}
+        title={t('jobs.actions.cloneHint')}
+      >
         {t('jobs.actions.clone')}
       </Link>
       {permissions.resubmit && (
-        <button type="button" data-testid="job-resubmit" className={btnSecondary} title={t('jobs.actions.resubmitHint')} onClick={() => setOpen('resubmit')}>
+        <button
+          type="button"
+          data-testid="job-resubmit"
+          className={btnSecondary}
+          title={t('jobs.actions.resubmitHint')}
+          onClick={() => setOpen('resubmit')}
+        >
           {t('jobs.actions.resubmit')}
         </button>
       )}

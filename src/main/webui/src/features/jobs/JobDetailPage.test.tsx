@@ -57,7 +57,14 @@ const running: JobDetail = makeDetail(makeJob('j1', { name: 'train-resnet' }), {
     }),
   ],
   events: [
-    { at: '2025-03-01T10:00:30Z', type: 'Normal', reason: 'Scheduled', object: 'Pod/j1-main-0', message: 'Assigned to gpu-node-1', count: 1 },
+    {
+      at: '2025-03-01T10:00:30Z',
+      type: 'Normal',
+      reason: 'Scheduled',
+      object: 'Pod/j1-main-0',
+      message: 'Assigned to gpu-node-1',
+      count: 1,
+    },
     { at: '2025-03-01T10:05:00Z', type: 'Warning', reason: 'BackOff', object: 'Pod/j1-main-0', message: 'Back-off restarting', count: 3 },
   ],
 });

@@ -139,7 +139,10 @@ function JobView({ detail }: { detail: JobDetail }) {
 
       <section className={card}>
         <h2 className="mb-3 text-sm font-semibold text-slate-900">{t('jobs.spec')}</h2>
-        <pre data-testid="job-spec" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+        <pre
+          data-testid="job-spec"
+          className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+        >
           {JSON.stringify(detail.spec, (_key, value: unknown) => (value === null ? undefined : value), 2)}
         </pre>
       </section>

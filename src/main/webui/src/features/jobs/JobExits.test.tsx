@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import type { ContainerExit } from '../../api/types';
-import { JobExits, stoppedBeforeStart } from './JobExits';
+import { JobExits } from './JobExits';
+import { stoppedBeforeStart } from './exitReason';
 
 const never: ContainerExit = { pod: 'c-j1-main-0', container: 'main', exitCode: null, reason: null, message: null };
 

@@ -1,12 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ContainerExit, JobState } from '../../api/types';
 import { card } from '../../components/common/ui';
-import { exitSucceeded, explainExit } from './exitReason';
-
-/** A container of a stopped job that had not started yet: nothing went wrong, it was stopped first. */
-export function stoppedBeforeStart(exit: ContainerExit, state: JobState | undefined): boolean {
-  return state === 'Stopped' && exit.exitCode === null && !exit.reason;
-}
+import { exitSucceeded, explainExit, stoppedBeforeStart } from './exitReason';
 
 /** How each container of a finished job ended, with a plain-language explanation. */
 export function JobExits({

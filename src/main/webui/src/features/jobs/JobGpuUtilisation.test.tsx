@@ -84,7 +84,9 @@ describe('JobGpuUtilisation', () => {
   });
 
   it('shows a failed load with a retry', async () => {
-    api.getJobGpuUtilisation.mockRejectedValue(new ApiError({ status: 500, code: 'Internal', title: 'Internal Server Error', detail: 'boom' }));
+    api.getJobGpuUtilisation.mockRejectedValue(
+      new ApiError({ status: 500, code: 'Internal', title: 'Internal Server Error', detail: 'boom' }),
+    );
     renderChart();
     expect(await screen.findByTestId('error-state')).toBeTruthy();
     api.getJobGpuUtilisation.mockResolvedValue(makeUtilisation());

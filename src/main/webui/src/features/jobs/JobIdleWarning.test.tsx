@@ -142,7 +142,9 @@ describe('JobIdleWarning', () => {
     fireEvent.change(within(dialog).getByTestId('grant-reason'), { target: { value: 'still training' } });
     fireEvent.click(within(dialog).getByTestId('grant-submit'));
     const sent = await screen.findByTestId('job-idle-extension-sent');
-    expect(approvals.createApproval).toHaveBeenCalledWith(expect.objectContaining({ kind: 'job-lock', jobId: 'j1', reason: 'still training' }));
+    expect(approvals.createApproval).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'job-lock', jobId: 'j1', reason: 'still training' }),
+    );
     expect(sent.textContent).toMatch(/^Extension granted until .+: the job is not stopped for idleness until then\. View my requests$/);
     expect(screen.queryByTestId('job-idle-extend-dialog')).toBeNull();
     // The decision is asked again: the lock exempts the job.

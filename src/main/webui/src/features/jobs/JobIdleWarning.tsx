@@ -7,6 +7,7 @@ import { Dialog } from '../../components/common/Dialog';
 import { SuccessNote } from '../../components/common/Form';
 import { btnPrimary } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
 import { RequestForm } from '../approvals/RequestForm';
 import { approvalListQuery } from '../approvals/queries';
 import { CurrentUserContext } from '../auth/session';
@@ -38,6 +39,7 @@ function ExtensionSent({ approval }: { approval: Approval }) {
  */
 export function JobIdleWarning({ detail }: { detail: JobDetail }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const queryClient = useQueryClient();
   const { job } = detail;
   const user = useContext(CurrentUserContext);
@@ -81,7 +83,7 @@ export function JobIdleWarning({ detail }: { detail: JobDetail }) {
         <p data-testid="job-idle-stop" data-at={warning.stopAt ?? ''} className="font-medium">
           {warning.stopAt === null
             ? t('jobs.idle.stopNext')
-            : t('jobs.idle.stopAt', { time: time(warning.stopAt), relative: relativeText(warning.stopAt, Date.now(), t) })}
+            : t('jobs.idle.stopAt', { time: time(warning.stopAt), relative: relativeText(warning.stopAt, now, t) })}
         </p>
         <p>{t('jobs.idle.hint')}</p>
         {owner && (

@@ -143,21 +143,11 @@ export function JobLogs({ detail }: { detail: JobDetail }) {
           {names.length === 1 && <span className="font-mono text-xs text-slate-500">{pod}</span>}
           {canFollow && (
             <label className="inline-flex items-center gap-1.5 text-slate-600">
-              <input
-                type="checkbox"
-                data-testid="job-log-follow"
-                checked={follow}
-                onChange={(e) => setFollow(e.target.checked)}
-              />
+              <input type="checkbox" data-testid="job-log-follow" checked={follow} onChange={(e) => setFollow(e.target.checked)} />
               {t('jobs.logs.follow')}
             </label>
           )}
-          <a
-            data-testid="job-log-download"
-            className={btnSecondary}
-            href={download}
-            download={`${job.name}${pod ? `-${pod}` : ''}.log`}
-          >
+          <a data-testid="job-log-download" className={btnSecondary} href={download} download={`${job.name}${pod ? `-${pod}` : ''}.log`}>
             {t('jobs.logs.download')}
           </a>
         </div>

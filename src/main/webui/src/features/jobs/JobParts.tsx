@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Reason } from '../../api/types';
+import { useNow } from '../../lib/useNow';
 import { useAcceleratorModels, useModelNames } from '../catalog/queries';
 import { requestEntries } from './jobFormat';
 import { formatReason } from './reasons';
@@ -48,11 +49,12 @@ export function BorrowingTag() {
 export function ReasonList({ reasons, testId = 'job-reason' }: { reasons: readonly Reason[]; testId?: string }) {
   const { t } = useTranslation();
   const nameOf = useModelNames();
+  const now = useNow();
   return (
     <ul className="list-disc space-y-1 pl-5">
       {reasons.map((r, i) => (
         <li key={`${r.code}-${i}`} data-testid={testId} data-code={r.code} title={r.message}>
-          {formatReason(r, t, Date.now(), nameOf)}
+          {formatReason(r, t, now, nameOf)}
         </li>
       ))}
     </ul>

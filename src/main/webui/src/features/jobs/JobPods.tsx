@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/time';
 import { useAcceleratorModels } from '../catalog/queries';
 
 /** Badge colour of a pod phase. */
-export function podPhaseTone(phase: string): BadgeTone {
+function podPhaseTone(phase: string): BadgeTone {
   switch (phase) {
     case 'Running':
       return 'info';
@@ -38,9 +38,7 @@ function ContainerState({ container }: { container: JobContainer }) {
         {container.reason && ` (${container.reason})`}
         {container.exitCode !== null && `, ${t('jobs.pods.exitCode', { code: container.exitCode })}`}
       </span>
-      {container.restarts > 0 && (
-        <span className="ml-1 text-amber-700">· {t('jobs.pods.restarts', { count: container.restarts })}</span>
-      )}
+      {container.restarts > 0 && <span className="ml-1 text-amber-700">· {t('jobs.pods.restarts', { count: container.restarts })}</span>}
     </li>
   );
 }
@@ -73,7 +71,13 @@ export function JobPodsTable({ pods, finished }: { pods: readonly JobPod[]; fini
             </thead>
             <tbody>
               {pods.map((p) => (
-                <tr key={p.name} data-testid="job-pod" data-name={p.name} data-phase={p.phase} className="border-t border-slate-100 align-top">
+                <tr
+                  key={p.name}
+                  data-testid="job-pod"
+                  data-name={p.name}
+                  data-phase={p.phase}
+                  className="border-t border-slate-100 align-top"
+                >
                   <td className={`${td} font-mono text-xs`}>{p.name}</td>
                   <td className={`${td} whitespace-nowrap`}>{t('jobs.pods.taskIndex', { task: p.task, index: p.index })}</td>
                   <td className={td}>

@@ -119,16 +119,28 @@ describe('JobTerminal', () => {
   });
 
   it.each([
-    ['the server\u2019s error', (s: FakeWebSocket) => {
-      s.open();
-      s.receiveText('{"type":"error","message":"the pod main-0 is gone"}');
-      s.serverClose(1011);
-    }, 'The terminal failed: the pod main-0 is gone'],
-    ['a refused connection', (s: FakeWebSocket) => s.serverClose(1006), 'Could not connect to main-0: the job may have stopped, or your session expired'],
-    ['a lost connection', (s: FakeWebSocket) => {
-      s.open();
-      s.serverClose(1006);
-    }, 'The connection to main-0 was lost'],
+    [
+      'the server\u2019s error',
+      (s: FakeWebSocket) => {
+        s.open();
+        s.receiveText('{"type":"error","message":"the pod main-0 is gone"}');
+        s.serverClose(1011);
+      },
+      'The terminal failed: the pod main-0 is gone',
+    ],
+    [
+      'a refused connection',
+      (s: FakeWebSocket) => s.serverClose(1006),
+      'Could not connect to main-0: the job may have stopped, or your session expired',
+    ],
+    [
+      'a lost connection',
+      (s: FakeWebSocket) => {
+        s.open();
+        s.serverClose(1006);
+      },
+      'The connection to main-0 was lost',
+    ],
   ])('says so on %s, and offers to reconnect', async (_name, happen, text) => {
     render(<JobTerminal pods={[pod('main-0')]} />);
     const { socket } = await openTerminal();

@@ -17,7 +17,7 @@ const NOTE_MS = 2500;
 type ClipNote = 'copied' | 'nothingSelected' | 'copyFailed' | 'pasteFailed';
 
 /** The status line: what the session is doing, in words. */
-export function terminalStatusText(status: TerminalStatus | null, pod: string, t: Translate): string {
+function terminalStatusText(status: TerminalStatus | null, pod: string, t: Translate): string {
   if (status === null) return t('jobs.terminal.status.idle');
   switch (status.kind) {
     case 'connecting':

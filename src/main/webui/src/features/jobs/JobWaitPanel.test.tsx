@@ -169,11 +169,19 @@ describe('JobWaitPanel', () => {
     renderPanel();
     const panel = screen.getByTestId('job-waiting');
     // The job's own reasons until the answer comes.
-    expect(within(panel).getAllByTestId('job-reason').map((r) => r.dataset.code)).toEqual(['AccountQuotaExceeded']);
+    expect(
+      within(panel)
+        .getAllByTestId('job-reason')
+        .map((r) => r.dataset.code),
+    ).toEqual(['AccountQuotaExceeded']);
 
     const position = await screen.findByTestId('job-wait-position');
     expect(api.getJobWait).toHaveBeenCalledWith('j1', expect.anything());
-    expect(within(panel).getAllByTestId('job-reason').map((r) => r.dataset.code)).toEqual(['AccountQuotaExceeded', 'Fragmentation']);
+    expect(
+      within(panel)
+        .getAllByTestId('job-reason')
+        .map((r) => r.dataset.code),
+    ).toEqual(['AccountQuotaExceeded', 'Fragmentation']);
     expect(within(panel).getAllByTestId('job-reason')[1]?.textContent).toBe(
       'Free capacity is fragmented: 1 GPU free on the best node, each pod needs 2 (2 free in all)',
     );
@@ -183,7 +191,11 @@ describe('JobWaitPanel', () => {
     expect(estimate.dataset.known).toBe('true');
     expect(within(estimate).getByTestId('job-wait-start-by').textContent).toMatch(/^Should start by .+ at the latest$/);
     expect(within(estimate).getByTestId('job-wait-relative').textContent).toBe('(in 1 h 59 min)');
-    expect(within(estimate).getAllByTestId('job-wait-waits-for').map((a) => a.getAttribute('href'))).toEqual(['/jobs/j3', '/jobs/j4']);
+    expect(
+      within(estimate)
+        .getAllByTestId('job-wait-waits-for')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/jobs/j3', '/jobs/j4']);
 
     const suggestions = screen.getAllByTestId('job-wait-suggestion');
     expect(suggestions.map((s) => s.dataset.code)).toEqual(['FewerAccelerators', 'OtherModel', 'RequestGrant']);
@@ -252,7 +264,12 @@ describe('JobWaitPanel', () => {
 
   it('shows why following failed and stays on the job', async () => {
     api.resubmitJob.mockRejectedValue(
-      new ApiError({ status: 403, code: 'NotJobOwner', title: 'Forbidden', detail: 'only the job\u2019s owner or an admin of its account may replace it' }),
+      new ApiError({
+        status: 403,
+        code: 'NotJobOwner',
+        title: 'Forbidden',
+        detail: 'only the job\u2019s owner or an admin of its account may replace it',
+      }),
     );
     const { router } = renderPanel();
     await screen.findByTestId('job-wait-suggestions');
@@ -299,7 +316,13 @@ describe('JobWaitPanel', () => {
     expect(await screen.findByTestId('job-wait-grant-sent')).toBeTruthy();
     expect(screen.queryByTestId('job-wait-grant-dialog')).toBeNull();
     expect(approvals.createApproval).toHaveBeenCalledWith(
-      expect.objectContaining({ kind: 'quota-grant', account: 'vision-lab', resource: 'nvidia-a100-80gb', amount: '2', reason: 'to start train-resnet' }),
+      expect.objectContaining({
+        kind: 'quota-grant',
+        account: 'vision-lab',
+        resource: 'nvidia-a100-80gb',
+        amount: '2',
+        reason: 'to start train-resnet',
+      }),
     );
   });
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { FormError, SuccessNote } from '../../components/common/Form';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, btnSmall } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
 import { RequestForm } from '../approvals/RequestForm';
 import { useModelNames } from '../catalog/queries';
 import { JobRequests, ReasonList } from './JobParts';
@@ -26,23 +27,9 @@ import {
   type NameOf,
 } from './waitText';
 
-/** How often the relative start time ("in 1 h 59 min") is brought up to date between refreshes. */
-const CLOCK_TICK_MS = 30_000;
-
 const enc = encodeURIComponent;
 const subsection = 'mt-4 border-t border-amber-200 pt-4';
 const subtitle = 'mb-1.5 font-semibold';
-
-/** The current time, renewed every `intervalMs`. */
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(id);
-  }, [intervalMs]);
-  return now;
-}
-
 
 function Position({ position }: { position: WaitPosition }) {
   const { t } = useTranslation();
@@ -50,12 +37,7 @@ function Position({ position }: { position: WaitPosition }) {
   // The jobs ahead are the ones just before it, so the first of them stands this many places ahead.
   const firstPlace = position.inCluster - ahead.length;
   return (
-    <div
-      data-testid="job-wait-position"
-      data-in-account={position.inAccount}
-      data-in-cluster={position.inCluster}
-      className={subsection}
-    >
+    <div data-testid="job-wait-position" data-in-account={position.inAccount} data-in-cluster={position.inCluster} className={subsection}>
       <h3 className={subtitle}>{t('jobs.wait.positionTitle')}</h3>
       <p>{positionText(position, t)}</p>
       {ahead.length > 0 && (
@@ -104,7 +86,8 @@ function Position({ position }: { position: WaitPosition }) {
 
 function Estimate({ estimate, nameOf }: { estimate: WaitEstimate; nameOf: NameOf }) {
   const { t, i18n } = useTranslation();
-  const now = useNow(CLOCK_TICK_MS);
+  // The relative start time ("in 1 h 59 min") is brought up to date between refreshes.
+  const now = useNow();
   const { startBy, unknown } = estimate;
   const known = unknown === null && startBy !== null;
   return (
@@ -153,7 +136,7 @@ function Estimate({ estimate, nameOf }: { estimate: WaitEstimate; nameOf: NameOf
             <>
               {' '}
               <span data-testid="job-wait-unknown-reason" title={unknown.message}>
-                {formatReason(unknown, t, Date.now(), nameOf)}
+                {formatReason(unknown, t, now, nameOf)}
               </span>
             </>
           )}

@@ -18,8 +18,30 @@ vi.mock('../../api/templates', async (importOriginal) => {
     listTemplates: () =>
       Promise.resolve({
         items: [
-          { id: 'mine', name: 'My run', description: 'x', kind: 'custom', builtin: false, visibility: 'private', account: null, owner: 'alice', version: 1, updatedAt: '' },
-          { id: 'jupyter-pytorch', name: 'JupyterLab + PyTorch', description: 'A notebook', kind: 'jupyter', builtin: true, visibility: 'public', account: null, owner: null, version: 1, updatedAt: '' },
+          {
+            id: 'mine',
+            name: 'My run',
+            description: 'x',
+            kind: 'custom',
+            builtin: false,
+            visibility: 'private',
+            account: null,
+            owner: 'alice',
+            version: 1,
+            updatedAt: '',
+          },
+          {
+            id: 'jupyter-pytorch',
+            name: 'JupyterLab + PyTorch',
+            description: 'A notebook',
+            kind: 'jupyter',
+            builtin: true,
+            visibility: 'public',
+            account: null,
+            owner: null,
+            version: 1,
+            updatedAt: '',
+          },
         ],
       }),
   };

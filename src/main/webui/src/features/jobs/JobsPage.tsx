@@ -9,6 +9,7 @@ import { LoadMore } from '../../components/common/Form';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
 import { useCurrentAccount } from '../me/useCurrentAccount';
 import { useModelNames } from '../catalog/queries';
 import { StarterTemplates } from '../onboarding/StarterTemplates';
@@ -22,6 +23,7 @@ import { useJobEvents } from './useJobEvents';
 
 function JobRow({ job, showAccount }: { job: JobSummary; showAccount: boolean }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const firstReason = job.state === 'Queued' ? job.reasons[0] : undefined;
   const nameOf = useModelNames();
   return (
@@ -45,7 +47,7 @@ function JobRow({ job, showAccount }: { job: JobSummary; showAccount: boolean })
         </span>
         {firstReason && (
           <span className="mt-1 block max-w-72 text-xs text-amber-800" title={firstReason.message}>
-            {formatReason(firstReason, t, Date.now(), nameOf)}
+            {formatReason(firstReason, t, now, nameOf)}
           </span>
         )}
       </td>
@@ -170,10 +172,7 @@ export function JobsPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <PageHeader
-          title={t('jobs.title')}
-          subtitle={account ? t('jobs.subtitle', { account }) : t('jobs.subtitleNoAccount')}
-        />
+        <PageHeader title={t('jobs.title')} subtitle={account ? t('jobs.subtitle', { account }) : t('jobs.subtitleNoAccount')} />
         <Link to="/jobs/new" data-testid="job-new" className={btnPrimary}>
           {t('jobs.new')}
         </Link>

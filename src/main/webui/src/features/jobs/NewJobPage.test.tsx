@@ -30,7 +30,15 @@ const BATCH: Template = {
   spec: { kind: 'custom', name: 'batch', image: '${image}', command: ['${command}'] },
   parameters: [
     { name: 'image', label: 'Image', description: null, type: 'string', default: 'python:3.12-slim', required: true, options: null },
-    { name: 'command', label: 'Command', description: 'The command line.', type: 'arguments', default: null, required: true, options: null },
+    {
+      name: 'command',
+      label: 'Command',
+      description: 'The command line.',
+      type: 'arguments',
+      default: null,
+      required: true,
+      options: null,
+    },
     { name: 'accelerators', label: 'Accelerators', description: null, type: 'integer', default: '0', required: false, options: null },
     { name: 'timeLimit', label: 'Time limit', description: null, type: 'duration', default: '1d', required: false, options: null },
   ],
@@ -259,9 +267,7 @@ describe('NewJobPage without parameters', () => {
     fireEvent.change(input('job-image'), { target: { value: 'python:3.12' } });
     fireEvent.change(input('job-command'), { target: { value: 'true' } });
     fireEvent.click(screen.getByTestId('job-submit'));
-    await waitFor(() =>
-      expect(screen.getByTestId('job-memory-note').textContent).toBe('memory needs a unit (examples: 512Mi, 64Gi, 1Ti)'),
-    );
+    await waitFor(() => expect(screen.getByTestId('job-memory-note').textContent).toBe('memory needs a unit (examples: 512Mi, 64Gi, 1Ti)'));
     expect(input('job-memory').getAttribute('aria-invalid')).toBe('true');
     expect(JSON.parse(posts()[0]?.body ?? '{}').resources).toEqual({ cpu: '1', memory: '4Gi' });
     const box = screen.getByTestId('form-error');
@@ -581,7 +587,8 @@ describe('NewJobPage with ?from=', () => {
   });
 
   it('falls back to the spec form when the template cannot be loaded any more', async () => {
-    handler = (c) => (c.path.startsWith('/api/v1/templates/batch') ? { status: 404, body: { title: 'Not Found', status: 404 } } : undefined);
+    handler = (c) =>
+      c.path.startsWith('/api/v1/templates/batch') ? { status: 404, body: { title: 'Not Found', status: 404 } } : undefined;
     renderAt('/jobs/new?from=j-2');
     expect(await screen.findByTestId('clone-template-gone')).toBeTruthy();
     expect(input('job-image').value).toBe('python:3.12');

@@ -7,7 +7,8 @@ import { dryRunJob, getJob, submitJob } from '../../api/jobs';
 import type { JobDetail, JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { Field } from '../../components/common/Form';
-import { QuantityInput, unitProblemText } from '../../components/common/QuantityInput';
+import { QuantityInput } from '../../components/common/QuantityInput';
+import { unitProblemText } from '../../components/common/quantityText';
 import type { UnitProblem } from '../../lib/units';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../components/common/ui';
@@ -37,7 +38,8 @@ import {
 } from './jobForm';
 import type { EnvLineError } from './envLines';
 import { jobKeys } from './queries';
-import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
+import { AccountProposals } from './AccountProposals';
+import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
 
@@ -142,12 +144,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
     <form onSubmit={onSubmit} noValidate data-testid="job-form" className="flex flex-col gap-6">
       <section className={`${card} grid gap-4 sm:grid-cols-2`}>
         <Field label={t('jobs.form.kind')} hint={t(`jobs.kindHints.${kind}`)} error={err('kind')}>
-          <select
-            data-testid="job-kind"
-            className={cls('kind')}
-            value={kind}
-            onChange={(e) => set('kind', e.target.value as JobKind)}
-          >
+          <select data-testid="job-kind" className={cls('kind')} value={kind} onChange={(e) => set('kind', e.target.value as JobKind)}>
             {JOB_KINDS.map((k) => (
               <option key={k} value={k}>
                 {t(`jobs.kinds.${k}`)}
@@ -158,7 +155,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
         <Field label={t('jobs.form.name')} error={longName ?? err('name')}>
           <input
             data-testid="job-name"
-            className={`${inputClass} ${longName ?? err('name') ? inputInvalid : ''}`}
+            className={`${inputClass} ${(longName ?? err('name')) ? inputInvalid : ''}`}
             aria-invalid={(longName ?? err('name')) !== undefined}
             value={values.name}
             onChange={(e) => set('name', e.target.value)}
@@ -219,12 +216,8 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
 
       <section className={`${card} grid gap-4 sm:grid-cols-3`}>
         <h2 className="text-sm font-semibold text-slate-900 sm:col-span-3">{t('jobs.form.resources')}</h2>
-        <Field label={`${t('jobs.form.cpu')} (${t('units.cpu')})`}>
-          {amountInput('cpu', 'resources.cpu', 'job-cpu', 'units.cpu')}
-        </Field>
-        <Field label={`${t('jobs.form.memory')} (${t('units.memory')})`}>
-          {amountInput('memory', 'resources.memory', 'job-memory')}
-        </Field>
+        <Field label={`${t('jobs.form.cpu')} (${t('units.cpu')})`}>{amountInput('cpu', 'resources.cpu', 'job-cpu', 'units.cpu')}</Field>
+        <Field label={`${t('jobs.form.memory')} (${t('units.memory')})`}>{amountInput('memory', 'resources.memory', 'job-memory')}</Field>
         <Field label={`${t('jobs.form.sharedMemory')} (${t('units.memory')})`} hint={t('jobs.form.sharedMemoryHint')}>
           {amountInput('sharedMemory', 'resources.sharedMemory', 'job-shared-memory')}
         </Field>
@@ -369,12 +362,7 @@ function ClonedForm({ jobId, detail }: { jobId: string; detail: JobDetail }) {
         )}
       </div>
       {fromTemplate ? (
-        <TemplateJobForm
-          templateId={fromTemplate.templateId}
-          version={fromTemplate.version}
-          clone={fromTemplate}
-          fallback={specForm}
-        />
+        <TemplateJobForm templateId={fromTemplate.templateId} version={fromTemplate.version} clone={fromTemplate} fallback={specForm} />
       ) : (
         specForm
       )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
-import { openErrorMessage, opensApp } from './OpenAppButton';
+import { openErrorMessage, opensApp } from './openApp';
 
 const t = (k: string) => k;
 
@@ -16,8 +16,7 @@ describe('opensApp', () => {
 
 describe('openErrorMessage', () => {
   it('names why the app could not be opened', () => {
-    const problem = (code: string) =>
-      new ApiError({ status: 409, code, title: 'Conflict', detail: 'x' });
+    const problem = (code: string) => new ApiError({ status: 409, code, title: 'Conflict', detail: 'x' });
     expect(openErrorMessage(problem('AppNotReady'), t)).toBe('jobs.open.notReady');
     expect(openErrorMessage(problem('JobNotRunning'), t)).toBe('jobs.open.notRunning');
     expect(openErrorMessage(new Error('network'), t)).toBe('jobs.open.failed');

@@ -2,25 +2,9 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { openApp } from '../../api/apps';
-import { isApiError } from '../../api/errors';
 import type { JobSummary } from '../../api/types';
 import { btnPrimary, btnSecondary } from '../../components/common/ui';
-
-/** Whether a job serves a web app of its own that the viewer may open: their running notebook or VS Code. */
-export function opensApp(job: Pick<JobSummary, 'kind' | 'state' | 'owner'>, viewer: string): boolean {
-  return (job.kind === 'jupyter' || job.kind === 'webide') && job.state === 'Running' && job.owner === viewer;
-}
-
-/** The message for a refused open, by the problem's code. */
-export function openErrorMessage(error: unknown, t: (k: string) => string): string {
-  if (isApiError(error)) {
-    if (error.code === 'AppNotReady') return t('jobs.open.notReady');
-    if (error.code === 'NotJobOwner') return t('jobs.open.notOwner');
-    if (error.code === 'JobNotRunning') return t('jobs.open.notRunning');
-    return error.detail ?? error.message;
-  }
-  return t('jobs.open.failed');
-}
+import { openErrorMessage } from './openApp';
 
 /**
  * "Open": asks Crater for a one-time URL on the job's own origin and opens it in a new tab. The window is opened

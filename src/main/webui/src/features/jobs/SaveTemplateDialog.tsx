@@ -13,10 +13,7 @@ import { btnPrimary, btnSecondary, inputClass, inputInvalid } from '../../compon
 const VISIBILITIES: readonly TemplateVisibility[] = ['private', 'account', 'public'];
 
 /** The request body: trimmed texts; an `account` template is shared with the job's account. */
-export function saveTemplateBody(
-  form: { name: string; description: string; visibility: TemplateVisibility },
-  account: string,
-): SaveJobAsTemplate {
+function saveTemplateBody(form: { name: string; description: string; visibility: TemplateVisibility }, account: string): SaveJobAsTemplate {
   const body: SaveJobAsTemplate = { name: form.name.trim(), description: form.description.trim(), visibility: form.visibility };
   if (form.visibility === 'account') body.account = account;
   return body;
@@ -106,12 +103,7 @@ export function SaveTemplateDialog({ job, onClose }: { job: JobSummary; onClose:
             <button type="button" className={btnSecondary} onClick={onClose}>
               {t('common.cancel')}
             </button>
-            <button
-              type="submit"
-              data-testid="template-save-confirm"
-              className={btnPrimary}
-              disabled={mutation.isPending || empty}
-            >
+            <button type="submit" data-testid="template-save-confirm" className={btnPrimary} disabled={mutation.isPending || empty}>
               {mutation.isPending ? t('jobs.actions.savingTemplate') : t('jobs.actions.saveTemplateConfirm')}
             </button>
           </div>

@@ -3,7 +3,7 @@ import { isApiError } from '../../api/errors';
 import type { AdmissionDecision, DryRunResult } from '../../api/types';
 import { FormError } from '../../components/common/Form';
 import { StatusBadge, type BadgeTone } from '../../components/common/StatusBadge';
-import { describeError } from '../../components/common/States';
+import { describeError } from '../../components/common/errorText';
 import { card } from '../../components/common/ui';
 import { ReasonList } from './JobParts';
 
@@ -15,7 +15,9 @@ export function SubmitError({ error, shownFields }: { error: unknown; shownField
   if (isApiError(error) && error.problemReasons.length > 0) {
     return (
       <div role="alert" data-testid="form-error" data-code={error.code} className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
-        <p className="font-medium">{error.code === 'JobRejected' ? t('jobs.form.rejected') : describeError(error, t('common.unexpected'))}</p>
+        <p className="font-medium">
+          {error.code === 'JobRejected' ? t('jobs.form.rejected') : describeError(error, t('common.unexpected'))}
+        </p>
         <div className="mt-1">
           <ReasonList reasons={error.problemReasons} testId="job-reject-reason" />
         </div>

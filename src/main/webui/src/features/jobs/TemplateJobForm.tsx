@@ -15,10 +15,11 @@ import { templateQuery } from '../templates/queries';
 import { TemplateParameterForm } from '../templates/TemplateParameterForm';
 import { JOB_PRIORITIES, MAX_JOB_NAME, checkWorkingDir, nameTooLong, type TemplateClone } from './jobForm';
 import { amountParameter, checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
-import { understoodText, unitProblemText } from '../../components/common/QuantityInput';
+import { understoodText, unitProblemText } from '../../components/common/quantityText';
 import type { UnitProblem } from '../../lib/units';
 import { jobKeys } from './queries';
-import { AccountProposals, useRecheckOnAccountChange } from './AccountProposals';
+import { AccountProposals } from './AccountProposals';
+import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 
 /** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */
@@ -200,11 +201,7 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
   const templateDir = typeof template.spec?.workingDir === 'string' ? template.spec.workingDir : '';
   const busy = dryRun.isPending || submit.isPending || render.isPending;
   const invalid =
-    !advanced &&
-    (nameError !== null ||
-      workingDirError !== null ||
-      Object.keys(errors).length > 0 ||
-      Object.keys(amountErrors).length > 0);
+    !advanced && (nameError !== null || workingDirError !== null || Object.keys(errors).length > 0 || Object.keys(amountErrors).length > 0);
 
   return (
     <form onSubmit={onSubmit} noValidate data-testid="template-form" data-template={template.id} className="flex flex-col gap-6">
@@ -229,11 +226,7 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
 
       {advanced ? (
         <section className={`${card} flex flex-col gap-2`}>
-          <Field
-            label={t('jobs.form.yaml')}
-            hint={t('jobs.form.advancedHint')}
-            error={yamlEmpty ? t('jobs.form.yamlRequired') : undefined}
-          >
+          <Field label={t('jobs.form.yaml')} hint={t('jobs.form.advancedHint')} error={yamlEmpty ? t('jobs.form.yamlRequired') : undefined}>
             <textarea
               data-testid="template-yaml"
               rows={22}

@@ -20,9 +20,7 @@ export function worthProposing(result: DryRunResult): boolean {
  * and limits allow it (it would wait only for capacity). An account whose check failed (not a member any more, an
  * archived account) or that refuses the request is left out.
  */
-export function proposals(
-  checked: readonly { slug: string; name: string; result: DryRunResult | undefined }[],
-): Proposal[] {
+export function proposals(checked: readonly { slug: string; name: string; result: DryRunResult | undefined }[]): Proposal[] {
   const out: Proposal[] = [];
   for (const c of checked) {
     if (c.result === undefined || c.result.decision === 'REJECT') continue;

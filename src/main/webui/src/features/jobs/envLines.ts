@@ -47,4 +47,3 @@ export function parseEnvLines(text: string): { env: Record<string, string>; erro
   });
   return { env, errors };
 }
-

@@ -23,8 +23,16 @@ describe('exitExplanation', () => {
     [{ exitCode: 2, reason: 'Error' }, null, 'The program ended with an error (exit code 2); see the end of the log.'],
     [{ exitCode: 126, reason: 'Error' }, null, 'The command could not be run (not executable or permission denied).'],
     [{ exitCode: 127, reason: 'Error' }, null, 'The command was not found in the image.'],
-    [{ exitCode: null, reason: 'ImagePullBackOff' }, null, 'The image could not be pulled: check its name and tag, and that the registry is reachable.'],
-    [{ exitCode: null, reason: 'ErrImagePull' }, null, 'The image could not be pulled: check its name and tag, and that the registry is reachable.'],
+    [
+      { exitCode: null, reason: 'ImagePullBackOff' },
+      null,
+      'The image could not be pulled: check its name and tag, and that the registry is reachable.',
+    ],
+    [
+      { exitCode: null, reason: 'ErrImagePull' },
+      null,
+      'The image could not be pulled: check its name and tag, and that the registry is reachable.',
+    ],
     [{ exitCode: null, reason: 'InvalidImageName' }, null, 'The image name is not valid.'],
     [{ exitCode: 128, reason: 'ContainerCannotRun' }, null, 'The container could not be started; see the message below.'],
     [{ exitCode: 3, reason: 'Error' }, null, 'Exited with code 3.'],
@@ -43,7 +51,23 @@ describe('exitExplanation', () => {
   });
 
   it('has every explanation in both languages', () => {
-    const keys = ['oom', 'oomLimit', 'deadline', 'invalidImage', 'imagePull', 'cannotStart', 'completed', 'programError', 'notExecutable', 'notFound', 'sigkill', 'sigterm', 'code', 'reason', 'unknown'];
+    const keys = [
+      'oom',
+      'oomLimit',
+      'deadline',
+      'invalidImage',
+      'imagePull',
+      'cannotStart',
+      'completed',
+      'programError',
+      'notExecutable',
+      'notFound',
+      'sigkill',
+      'sigterm',
+      'code',
+      'reason',
+      'unknown',
+    ];
     for (const key of keys) {
       expect(i18n.exists(`jobs.exit.explain.${key}`, { lng: 'en' })).toBe(true);
       expect(i18n.exists(`jobs.exit.explain.${key}`, { lng: 'zh-CN' })).toBe(true);

@@ -1,4 +1,4 @@
-import type { ContainerExit } from '../../api/types';
+import type { ContainerExit, JobState } from '../../api/types';
 import { parseQuantityMilli } from '../../lib/units';
 import { amountText, type Translate } from './reasons';
 
@@ -11,7 +11,13 @@ export interface ExitExplanation {
 /** Kubernetes reasons for an image that could not be pulled. */
 const IMAGE_PULL_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'RegistryUnavailable', 'ImageInspectError']);
 /** Reasons for a container that was never started. */
-const CANNOT_START_REASONS = new Set(['ContainerCannotRun', 'CreateContainerError', 'CreateContainerConfigError', 'StartError', 'RunContainerError']);
+const CANNOT_START_REASONS = new Set([
+  'ContainerCannotRun',
+  'CreateContainerError',
+  'CreateContainerConfigError',
+  'StartError',
+  'RunContainerError',
+]);
 
 /** The memory limit as shown to people: "16Gi" → "16 GiB"; the raw text when it cannot be parsed. */
 export function memoryLimitText(limit: string | null | undefined): string | null {
@@ -26,10 +32,7 @@ export function memoryLimitText(limit: string | null | undefined): string | null
  * then its exit code (0 completed, 1/2 program error, 126/127 command not runnable / not found,
  * 137 SIGKILL, 143 SIGTERM, else the bare code). `memoryLimit` is the pod's memory quantity ("16Gi").
  */
-export function exitExplanation(
-  exit: Pick<ContainerExit, 'exitCode' | 'reason'>,
-  memoryLimit?: string | null,
-): ExitExplanation {
+export function exitExplanation(exit: Pick<ContainerExit, 'exitCode' | 'reason'>, memoryLimit?: string | null): ExitExplanation {
   const reason = exit.reason ?? '';
   const code = exit.exitCode;
   if (reason === 'OOMKilled') {
@@ -65,11 +68,7 @@ export function exitExplanation(
 }
 
 /** The explanation as a sentence in the UI language. */
-export function explainExit(
-  exit: Pick<ContainerExit, 'exitCode' | 'reason'>,
-  t: Translate,
-  memoryLimit?: string | null,
-): string {
+export function explainExit(exit: Pick<ContainerExit, 'exitCode' | 'reason'>, t: Translate, memoryLimit?: string | null): string {
   const { key, values } = exitExplanation(exit, memoryLimit);
   return t(`jobs.exit.explain.${key}`, values);
 }
@@ -77,4 +76,9 @@ export function explainExit(
 /** Whether the container ended well (exit code 0 or reason Completed). */
 export function exitSucceeded(exit: Pick<ContainerExit, 'exitCode' | 'reason'>): boolean {
   return exit.exitCode === 0 || (exit.exitCode === null && exit.reason === 'Completed');
+}
+
+/** A container of a stopped job that had not started yet: nothing went wrong, it was stopped first. */
+export function stoppedBeforeStart(exit: ContainerExit, state: JobState | undefined): boolean {
+  return state === 'Stopped' && exit.exitCode === null && !exit.reason;
 }

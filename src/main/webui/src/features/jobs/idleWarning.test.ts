@@ -75,7 +75,10 @@ describe('pendingExtensionOf', () => {
 
   it('ignores other kinds and decided requests', () => {
     expect(
-      pendingExtensionOf([approval({ kind: 'quota-grant', jobId: null }), approval({ state: 'approved' }), approval({ state: 'cancelled' })], 'j1'),
+      pendingExtensionOf(
+        [approval({ kind: 'quota-grant', jobId: null }), approval({ state: 'approved' }), approval({ state: 'cancelled' })],
+        'j1',
+      ),
     ).toBeNull();
   });
 });

@@ -158,10 +158,7 @@ describe('applyJobDeleted', () => {
 
     applyJobDeleted(client, 'b');
 
-    expect(client.getQueryData<JobListData>(jobKeys.list(filter()))?.pages.map((p) => p.items.map((j) => j.id))).toEqual([
-      ['a'],
-      ['c'],
-    ]);
+    expect(client.getQueryData<JobListData>(jobKeys.list(filter()))?.pages.map((p) => p.items.map((j) => j.id))).toEqual([['a'], ['c']]);
     expect(client.getQueryData<JobListData>(jobKeys.list(filter({ mine: true })))?.pages[0]?.items).toEqual([]);
     expect(client.getQueryData(jobKeys.detail('b'))).toBeUndefined();
   });

@@ -120,9 +120,7 @@ export function applyJobToDetail(detail: JobDetail | undefined, job: JobSummary)
 
 /** Applies one `job` event to the query cache (lists and the job's detail); returns the list plan it carried out. */
 export function applyJobEvent(client: QueryClient, job: JobSummary): JobEventPlan {
-  const lists = client
-    .getQueriesData<JobListData>({ queryKey: jobKeys.lists() })
-    .map(([key, data]): CachedJobList => ({ key, data }));
+  const lists = client.getQueriesData<JobListData>({ queryKey: jobKeys.lists() }).map(([key, data]): CachedJobList => ({ key, data }));
   const plan = planJobEvent(lists, job);
   for (const { key, data } of plan.updates) client.setQueryData<JobListData>(key, data);
   for (const key of plan.refetch) void client.invalidateQueries({ queryKey: key, exact: true });

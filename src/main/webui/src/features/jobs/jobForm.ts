@@ -1,14 +1,6 @@
 import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { JOB_LIMITS, MAX_JOB_NAME } from '../../lib/limits';
-import {
-  parseCount,
-  parseCpu,
-  parseDuration,
-  parseMemoryGiB,
-  quantityToField,
-  type Parsed,
-  type UnitProblem,
-} from '../../lib/units';
+import { parseCount, parseCpu, parseDuration, parseMemoryGiB, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
 import { formatCommandLine, parseCommandLine } from './commandLine';
 import { parseEnvLines, type EnvLineError } from './envLines';
 
@@ -138,7 +130,7 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   if (workingDirProblem) errors.workingDir = workingDirProblem;
 
   /** The parsed field, or undefined when it is empty (server default) or wrong (recorded under `field`). */
-  const amount = (field: string, text: string, parse: (t: string) => Parsed): Parsed & { ok: true } | undefined => {
+  const amount = (field: string, text: string, parse: (t: string) => Parsed): (Parsed & { ok: true }) | undefined => {
     if (text.trim() === '') return undefined;
     const p = parse(text);
     if (p.ok) return p;
@@ -157,8 +149,7 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
     else accelerators = p.value;
   }
 
-  const workers =
-    v.kind === 'pytorch' ? amount('workers', v.workers, JOB_FIELD_PARSERS.workers)?.value : undefined;
+  const workers = v.kind === 'pytorch' ? amount('workers', v.workers, JOB_FIELD_PARSERS.workers)?.value : undefined;
 
   const timeLimit = amount('timeLimit', v.timeLimit, JOB_FIELD_PARSERS.timeLimit)?.api ?? '';
 
@@ -229,7 +220,10 @@ export const COPY_SUFFIX = ' (copy)';
 
 /** The name of a copy: the original's with the suffix, the original shortened so that both fit. */
 export function copyName(name: string, suffix: string = COPY_SUFFIX): string {
-  const base = name.trim().slice(0, Math.max(0, MAX_JOB_NAME - suffix.length)).trimEnd();
+  const base = name
+    .trim()
+    .slice(0, Math.max(0, MAX_JOB_NAME - suffix.length))
+    .trimEnd();
   return base + suffix;
 }
 

@@ -8,7 +8,21 @@ function leafKeys(tree: unknown, prefix = ''): string[] {
   return [...new Set(Object.entries(tree).flatMap(([k, v]) => leafKeys(v, prefix ? `${prefix}.${k}` : k)))].sort();
 }
 
-const SECTIONS = ['live', 'origin', 'actions', 'pods', 'events', 'exit', 'logs', 'manifests', 'connect', 'terminal', 'ssh', 'gpu', 'idle'] as const;
+const SECTIONS = [
+  'live',
+  'origin',
+  'actions',
+  'pods',
+  'events',
+  'exit',
+  'logs',
+  'manifests',
+  'connect',
+  'terminal',
+  'ssh',
+  'gpu',
+  'idle',
+] as const;
 const FLAT = ['filterKind', 'allKinds', 'mineOnly', 'emptyFiltered'] as const;
 
 describe('job detail messages', () => {

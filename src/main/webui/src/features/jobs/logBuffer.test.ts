@@ -56,11 +56,9 @@ describe('main pod', () => {
   });
 
   it('lists the live pods, then the archived ones, once each', () => {
-    expect(logPodNames([makePod('j-master-0'), makePod('j-worker-0')], [{ pod: 'j-worker-0' }, { pod: 'j-worker-1' }, { pod: 'j-worker-1' }])).toEqual([
-      'j-master-0',
-      'j-worker-0',
-      'j-worker-1',
-    ]);
+    expect(
+      logPodNames([makePod('j-master-0'), makePod('j-worker-0')], [{ pod: 'j-worker-0' }, { pod: 'j-worker-1' }, { pod: 'j-worker-1' }]),
+    ).toEqual(['j-master-0', 'j-worker-0', 'j-worker-1']);
   });
 
   it('keeps the user choice while the pod exists, else shows the main pod', () => {

@@ -52,11 +52,7 @@ export function logPodNames(pods: readonly Pick<JobPod, 'name'>[], exits: readon
  * The pod to show: the user's choice while it exists, else the main pod among the live pods, else among
  * the readable names (archived exits), else '' (the server's default).
  */
-export function selectedPod(
-  choice: string,
-  pods: readonly Pick<JobPod, 'name' | 'task' | 'index'>[],
-  names: readonly string[],
-): string {
+export function selectedPod(choice: string, pods: readonly Pick<JobPod, 'name' | 'task' | 'index'>[], names: readonly string[]): string {
   if (choice !== '' && names.includes(choice)) return choice;
   return mainPodName(pods) ?? mainPodName(names.map((name) => ({ name, task: '', index: -1 }))) ?? '';
 }

@@ -27,9 +27,7 @@ describe('reasonResource', () => {
 
 describe('formatReason', () => {
   it('rebuilds the quota sentence from the numbers', () => {
-    expect(formatReason(quota, en)).toBe(
-      'The account would use 10 of nvidia-a100-80gb; its max is 8 (6 in use, you ask for 4)',
-    );
+    expect(formatReason(quota, en)).toBe('The account would use 10 of nvidia-a100-80gb; its max is 8 (6 in use, you ask for 4)');
     expect(formatReason({ ...quota, numbers: { ...quota.numbers, granted: 2000, effectiveMax: 10000 } }, en)).toBe(
       'The account would use 10 of nvidia-a100-80gb; its max is 10 including 2 granted (6 in use, you ask for 4)',
     );
@@ -48,7 +46,11 @@ describe('formatReason', () => {
     ).toBe('The account would use 40 GiB of memory; its max is 32 GiB (32 GiB in use, you ask for 8 GiB)');
     expect(
       formatReason(
-        { code: 'MemberLimitReached', message: 'you would use 2500m of cpu in this account; your limit is 2', numbers: { requested: 500, used: 2000, limit: 2000 } },
+        {
+          code: 'MemberLimitReached',
+          message: 'you would use 2500m of cpu in this account; your limit is 2',
+          numbers: { requested: 500, used: 2000, limit: 2000 },
+        },
         en,
       ),
     ).toBe('You would use 2.5 of CPU in this account; your limit is 2 (2 in use, you ask for 0.5)');
@@ -76,7 +78,11 @@ describe('formatReason', () => {
     ).toBe('A pod asks for 16 of nvidia-a100-80gb, but the largest matching node offers 8');
     expect(
       formatReason(
-        { code: 'LargerThanFleet', message: 'the job asks for 200 cpu in all; the matching nodes offer 160', numbers: { requested: 200000, fleet: 160000 } },
+        {
+          code: 'LargerThanFleet',
+          message: 'the job asks for 200 cpu in all; the matching nodes offer 160',
+          numbers: { requested: 200000, fleet: 160000 },
+        },
         en,
       ),
     ).toBe('The job asks for 200 of CPU in all, but the matching nodes offer 160');
@@ -88,13 +94,19 @@ describe('formatReason', () => {
         {
           code: 'InsufficientCapacity',
           message: '0/4 nodes are available for pod pod-0 (0 of 1 pods of the gang placed): 3 Insufficient nvidia-a100-80gb.',
-          numbers: { nodes: 4, placed: 0, pods: 1, 'insufficient.nvidia-a100-80gb': 3, 'insufficient.cpu': 1, largestFree: 2000, requested: 4000 },
+          numbers: {
+            nodes: 4,
+            placed: 0,
+            pods: 1,
+            'insufficient.nvidia-a100-80gb': 3,
+            'insufficient.cpu': 1,
+            largestFree: 2000,
+            requested: 4000,
+          },
         },
         en,
       ),
-    ).toBe(
-      'Not enough free capacity: 0 of 1 pods fit on the 4 nodes right now (1 node short of CPU, 3 nodes short of nvidia-a100-80gb)',
-    );
+    ).toBe('Not enough free capacity: 0 of 1 pods fit on the 4 nodes right now (1 node short of CPU, 3 nodes short of nvidia-a100-80gb)');
   });
 
   it('falls back to the server message for other codes or missing figures', () => {
@@ -128,9 +140,7 @@ describe('formatReason for waiting jobs', () => {
     expect(formatReason({ ...fragmentation, numbers: { largestFreeBlock: 3000, needs: 4000, totalFree: 8000 } }, en)).toBe(
       'Free capacity is fragmented: 3 GPUs free on the best node, each pod needs 4 (8 free in all)',
     );
-    expect(formatReason(fragmentation, zh)).toBe(
-      '空闲资源碎片化：最合适的节点上只有 1 个 GPU 空闲，而每个 Pod 需要 2 个（总共空闲 2 个）',
-    );
+    expect(formatReason(fragmentation, zh)).toBe('空闲资源碎片化：最合适的节点上只有 1 个 GPU 空闲，而每个 Pod 需要 2 个（总共空闲 2 个）');
   });
 
   it('explains capacity held for an older job', () => {
@@ -148,9 +158,9 @@ describe('formatReason for waiting jobs', () => {
   });
 
   it('explains why an admitted job has not started', () => {
-    expect(formatReason({ code: 'CreatingObjects', message: 'admitted; its Volcano Job and pods are being created', numbers: {} }, en)).toBe(
-      'Admitted; its Volcano Job and pods are being created',
-    );
+    expect(
+      formatReason({ code: 'CreatingObjects', message: 'admitted; its Volcano Job and pods are being created', numbers: {} }, en),
+    ).toBe('Admitted; its Volcano Job and pods are being created');
     expect(formatReason({ code: 'VolcanoQueueFull', message: "the account's Volcano Queue has no room: …", numbers: {} }, zh)).toBe(
       '已准入，但账户的 Volcano 队列暂时没有空间',
     );
@@ -169,15 +179,12 @@ describe('formatReason for waiting jobs', () => {
       ),
     ).toBe('Pulling image python:3.12 (for 3 min)');
     expect(
-      formatReason(
-        { code: 'ImagePullFailed', message: 'image pytorch:nope cannot be pulled: manifest unknown', numbers: {} },
-        en,
-      ),
+      formatReason({ code: 'ImagePullFailed', message: 'image pytorch:nope cannot be pulled: manifest unknown', numbers: {} }, en),
     ).toBe('Image pytorch:nope cannot be pulled: manifest unknown');
     expect(formatReason({ code: 'ImagePullFailed', message: '', numbers: {} }, en)).toBe('An image of the job cannot be pulled');
-    expect(
-      formatReason({ code: 'VolumeMountFailed', message: 'Pod/j1-main-0: MountVolume.SetUp failed', numbers: {} }, en),
-    ).toBe('A volume cannot be mounted: Pod/j1-main-0: MountVolume.SetUp failed');
+    expect(formatReason({ code: 'VolumeMountFailed', message: 'Pod/j1-main-0: MountVolume.SetUp failed', numbers: {} }, en)).toBe(
+      'A volume cannot be mounted: Pod/j1-main-0: MountVolume.SetUp failed',
+    );
     expect(
       formatReason({ code: 'NodeNotReady', message: 'pod j1-main-0 is on node a100-80gb-1, which is not ready', numbers: {} }, en),
     ).toBe('Pod j1-main-0 is on node a100-80gb-1, which is not ready');
@@ -193,15 +200,11 @@ describe('formatReason for waiting jobs', () => {
     expect(
       formatReason({ code: 'WaitsForJobsWithoutTimeLimit', message: '1 running job has no time limit …', numbers: { jobs: 1 } }, en),
     ).toBe('A running job without a time limit stands in its way, and it cannot start before it ends');
+    expect(formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, en)).toContain('3000');
+    expect(formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, zh)).toContain('3000');
     expect(
-      formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, en),
-    ).toContain('3000');
-    expect(
-      formatReason({ code: 'TooManyJobsAhead', message: '', numbers: { jobsAhead: 3000, decisions: 20000 } }, zh),
-    ).toContain('3000');
-    expect(formatReason({ code: 'BeyondHorizon', message: 'it would start more than 60 days from now', numbers: { horizonDays: 60 } }, en)).toBe(
-      'It would start more than 60 days from now',
-    );
+      formatReason({ code: 'BeyondHorizon', message: 'it would start more than 60 days from now', numbers: { horizonDays: 60 } }, en),
+    ).toBe('It would start more than 60 days from now');
     expect(formatReason({ code: 'BeyondHorizon', message: '', numbers: { horizonDays: 60 } }, zh)).toBe('预计要在 60 天之后才能开始');
     expect(formatReason({ code: 'CannotStartOnIdleCluster', message: 'even with every running job ended …', numbers: {} }, en)).toBe(
       'Even if every running job ended it would not start as it is: its quota, limits or the nodes do not allow it',

@@ -80,9 +80,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
           requested: amt('requested'),
           granted: amt('granted'),
         };
-        return (n.granted ?? 0) > 0
-          ? t('jobs.reason.AccountQuotaExceededGranted', values)
-          : t('jobs.reason.AccountQuotaExceeded', values);
+        return (n.granted ?? 0) > 0 ? t('jobs.reason.AccountQuotaExceededGranted', values) : t('jobs.reason.AccountQuotaExceeded', values);
       }
       break;
     case 'MemberLimitReached':
@@ -116,9 +114,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([k, count]) => t('jobs.reason.shortOn', { resource: resourceLabel(k.slice('insufficient.'.length), t, nameOf), count }));
         const values = { placed: n.placed, pods: n.pods, nodes: n.nodes, short: short.join(', ') };
-        return short.length > 0
-          ? t('jobs.reason.InsufficientCapacityShort', values)
-          : t('jobs.reason.InsufficientCapacity', values);
+        return short.length > 0 ? t('jobs.reason.InsufficientCapacityShort', values) : t('jobs.reason.InsufficientCapacity', values);
       }
       break;
     case 'Fragmentation':
@@ -152,18 +148,14 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       const image = a.image ?? quoted(reason, /\bpulling image (\S+)/)?.[1];
       if (has(n, 'sinceEpochSeconds')) {
         const duration = durationText(now / 1000 - (n.sinceEpochSeconds ?? 0), t);
-        return image
-          ? t('jobs.reason.ImagePulling', { image, duration })
-          : t('jobs.reason.ImagePullingAny', { duration });
+        return image ? t('jobs.reason.ImagePulling', { image, duration }) : t('jobs.reason.ImagePullingAny', { duration });
       }
       break;
     }
     case 'ImagePullFailed': {
       if (a.image && a.detail) return t('jobs.reason.ImagePullFailed', { image: a.image, detail: a.detail });
       const m = quoted(reason, /^image (\S+) cannot be pulled: ([\s\S]+)$/);
-      return m?.[1] && m[2]
-        ? t('jobs.reason.ImagePullFailed', { image: m[1], detail: m[2].trim() })
-        : t('jobs.reason.ImagePullFailedAny');
+      return m?.[1] && m[2] ? t('jobs.reason.ImagePullFailed', { image: m[1], detail: m[2].trim() }) : t('jobs.reason.ImagePullFailedAny');
     }
     case 'VolumeMountFailed': {
       const detail = (a.detail ?? reason.message ?? '').trim();
@@ -207,8 +199,7 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
         });
       break;
     case 'TooManyJobsAhead':
-      if (has(n, 'jobsAhead', 'decisions'))
-        return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });
+      if (has(n, 'jobsAhead', 'decisions')) return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });
       break;
     case 'BeyondHorizon':
       if (has(n, 'horizonDays')) return t('jobs.reason.BeyondHorizon', { count: n.horizonDays });

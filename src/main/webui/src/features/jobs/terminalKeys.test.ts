@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { terminalKeyAction } from './terminalKeys';
 
-const press = (key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }>, type = 'keydown') => ({
+const press = (
+  key: string,
+  mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }>,
+  type = 'keydown',
+) => ({
   type,
   key,
   code: /^[a-z]$/i.test(key) ? `Key${key.toUpperCase()}` : key,

@@ -1,11 +1,4 @@
-import {
-  closedStatus,
-  encodeBinaryInput,
-  encodeInput,
-  parseControl,
-  resizeMessage,
-  type TerminalStatus,
-} from '../../api/terminal';
+import { closedStatus, encodeBinaryInput, encodeInput, parseControl, resizeMessage, type TerminalStatus } from '../../api/terminal';
 
 /** By its tag, so that an ArrayBuffer of another realm (a worker, a test environment) counts too. */
 function isArrayBuffer(value: unknown): value is ArrayBuffer {

@@ -13,14 +13,14 @@ import { jobKeys } from './queries';
  */
 export function useJobEvents(topic: string | null): StreamStatus {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<StreamStatus>('connecting');
+  // The status is that of the stream of one topic: another topic's stream is still connecting.
+  const [seen, setSeen] = useState<{ topic: string | null; status: StreamStatus }>({ topic, status: 'connecting' });
 
   useEffect(() => {
     if (topic === null || typeof EventSource === 'undefined') return undefined;
-    setStatus('connecting');
     return openEventStream({
       url: API_BASE + withQuery('/events', { topics: topic }),
-      onStatus: setStatus,
+      onStatus: (status) => setSeen({ topic, status }),
       handlers: {
         job: ({ data }) => {
           const job = parseJobEvent(data);
@@ -46,5 +46,5 @@ export function useJobEvents(topic: string | null): StreamStatus {
     });
   }, [queryClient, topic]);
 
-  return status;
+  return seen.topic === topic ? seen.status : 'connecting';
 }

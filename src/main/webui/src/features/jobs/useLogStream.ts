@@ -4,6 +4,12 @@ import { appendLines, nextRetryCount } from './logBuffer';
 /** connecting: opening or reopening; live: lines arrive; ended: the stream ended and is not reopened. */
 export type LogStreamStatus = 'connecting' | 'live' | 'ended';
 
+/** What a follower shows: the last lines and the state of the stream. */
+interface Shown {
+  lines: string[];
+  status: LogStreamStatus;
+}
+
 /** New lines are shown in batches this often, so a chatty log does not re-render per line. */
 const FLUSH_MS = 100;
 
@@ -14,17 +20,17 @@ const FLUSH_MS = 100;
  * when the container does.
  */
 export function useLogStream(url: string | null): { lines: string[]; status: LogStreamStatus } {
-  const [lines, setLines] = useState<string[]>([]);
-  const [status, setStatus] = useState<LogStreamStatus>('connecting');
+  // What was shown of the stream of `stream.url`; a stream of another url starts empty (see the return).
+  const [stream, setStream] = useState<Shown & { url: string | null }>({ url: null, lines: [], status: 'connecting' });
 
   useEffect(() => {
-    if (url === null) return undefined;
-    setLines([]);
-    if (typeof EventSource === 'undefined') {
-      setStatus('ended');
-      return undefined;
-    }
-    setStatus('connecting');
+    if (url === null || typeof EventSource === 'undefined') return undefined;
+    const update = (change: (shown: Shown) => Partial<Shown>) =>
+      setStream((prev) => {
+        const shown = prev.url === url ? prev : { url, lines: [], status: 'connecting' as const };
+        return { ...shown, ...change(shown) };
+      });
+    const setStatus = (status: LogStreamStatus) => update(() => ({ status }));
     let source: EventSource | null = null;
     let stopped = false;
     let retries = 0;
@@ -40,7 +46,7 @@ export function useLogStream(url: string | null): { lines: string[]; status: Log
       const fresh = replace;
       pending = [];
       replace = false;
-      setLines((prev) => appendLines(fresh ? [] : prev, added));
+      update((shown) => ({ lines: appendLines(fresh ? [] : shown.lines, added) }));
     };
 
     const connect = () => {
@@ -82,8 +88,11 @@ export function useLogStream(url: string | null): { lines: string[]; status: Log
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       source?.close();
       source = null;
+      // Coming back to this url later starts from an empty view, as another url would.
+      setStream((prev) => (prev.url === url ? { ...prev, url: null } : prev));
     };
   }, [url]);
 
-  return { lines, status };
+  if (url !== null && stream.url !== url) return { lines: [], status: typeof EventSource === 'undefined' ? 'ended' : 'connecting' };
+  return { lines: stream.lines, status: stream.status };
 }

@@ -69,9 +69,7 @@ export function seriesStats(samples: readonly UtilisationSample[]): {
 
 /** Series in a stable order: by pod, then by accelerator (numerically: 2 before 10). */
 export function sortSeries(series: readonly UtilisationSeries[]): UtilisationSeries[] {
-  return [...series].sort(
-    (a, b) => a.pod.localeCompare(b.pod) || a.accelerator.localeCompare(b.accelerator, undefined, { numeric: true }),
-  );
+  return [...series].sort((a, b) => a.pod.localeCompare(b.pod) || a.accelerator.localeCompare(b.accelerator, undefined, { numeric: true }));
 }
 
 /** Whether a job's requests include accelerators (any resource besides cpu and memory, more than zero). */

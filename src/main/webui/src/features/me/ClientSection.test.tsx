@@ -52,7 +52,10 @@ afterEach(async () => {
 
 describe('ClientSection', () => {
   it('shows progress while the server has not answered', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
     renderWithClient(<ClientSection />);
     const section = await screen.findByTestId('cli-section');
     expect(within(section).getByRole('heading').textContent).toBe('Command-line client');
@@ -104,7 +107,7 @@ describe('ClientSection', () => {
   });
 
   it('copies each line to the clipboard and confirms it', async () => {
-    const writeText = vi.fn((_text: string) => Promise.resolve());
+    const writeText = vi.fn<(text: string) => Promise<void>>(() => Promise.resolve());
     stubClipboard(writeText);
     mockFetch({ 'GET /api/v1/cli': json(AVAILABLE) });
     renderWithClient(<ClientSection />);
@@ -142,7 +145,7 @@ describe('ClientSection', () => {
 
   it('speaks Chinese: title, size with its unit, and the copy confirmation', async () => {
     await i18n.changeLanguage('zh-CN');
-    stubClipboard(vi.fn((_text: string) => Promise.resolve()));
+    stubClipboard(vi.fn<(text: string) => Promise<void>>(() => Promise.resolve()));
     mockFetch({ 'GET /api/v1/cli': json(AVAILABLE) });
     renderWithClient(<ClientSection />);
     const section = await screen.findByTestId('cli-section');

@@ -61,7 +61,7 @@ describe('NotificationsBell', () => {
     expect(within(plain!).queryByTestId('notification-mail-failed')).toBeNull();
   });
 
-  it('counts the requests waiting for one\'s review and links to them', async () => {
+  it("counts the requests waiting for one's review and links to them", async () => {
     me.listMyNotifications.mockResolvedValue({ items: [notification('a', 'none')] });
     const pending = { id: '7', kind: 'quota-grant', state: 'pending' } as unknown as Approval;
     approvals.listApprovals.mockResolvedValue({ items: [pending, { ...pending, id: '8' }], nextCursor: null });

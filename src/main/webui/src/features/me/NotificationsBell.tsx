@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { markNotificationRead } from '../../api/me';
 import type { ItemList, Notification } from '../../api/types';
-import { describeError } from '../../components/common/States';
+import { describeError } from '../../components/common/errorText';
 import { formatDateTime } from '../../lib/time';
 import { useModelNames } from '../catalog/queries';
 import { meKeys, myNotificationsQuery } from './queries';
@@ -138,9 +138,7 @@ export function NotificationsBell() {
                     className={`block w-full px-4 py-2.5 text-left hover:bg-slate-50 ${n.readAt === null ? 'bg-indigo-50/50' : ''}`}
                   >
                     <span className="flex items-start gap-2">
-                      {n.readAt === null && (
-                        <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-500" />
-                      )}
+                      {n.readAt === null && <span aria-hidden="true" className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-indigo-500" />}
                       <span className="min-w-0">
                         <span className="block text-sm text-slate-800" title={n.message}>
                           {notificationText(n, t, nameOf)}

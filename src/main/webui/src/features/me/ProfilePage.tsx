@@ -2,22 +2,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import {
-  addMySshKey,
-  changeMyPassword,
-  createMyToken,
-  deleteMySshKey,
-  revokeMyToken,
-  updateMyProfile,
-} from '../../api/me';
+import { addMySshKey, changeMyPassword, createMyToken, deleteMySshKey, revokeMyToken, updateMyProfile } from '../../api/me';
 import { isApiError } from '../../api/errors';
 import type { CreatedAccessToken, Me } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { SecretBox } from '../../components/common/CopyButton';
 import { Field, FormError, SuccessNote } from '../../components/common/Form';
-import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, inputClass, td, th } from '../../components/common/ui';
+import { DataTable } from '../../components/common/DataTable';
+import { ErrorState, LoadingState } from '../../components/common/States';
+import { btnPrimary, inputClass } from '../../components/common/ui';
 import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
 import { authKeys } from '../auth/session';
 import { ClientSection } from './ClientSection';
@@ -61,13 +55,7 @@ function ProfileForm({ me }: { me: Me }) {
         />
       </Field>
       <Field label={t('profile.email')}>
-        <input
-          data-testid="profile-email"
-          type="email"
-          className={inputClass}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <input data-testid="profile-email" type="email" className={inputClass} value={email} onChange={(e) => setEmail(e.target.value)} />
       </Field>
       <div className="flex flex-col gap-2 sm:col-span-2">
         {mutation.isError && <FormError error={mutation.error} />}
@@ -139,9 +127,7 @@ function PasswordForm() {
         />
       </Field>
       <div className="flex flex-col gap-2 sm:col-span-3">
-        {mutation.isError && (
-          <FormError error={mutation.error} message={wrongCurrent ? t('profile.wrongPassword') : undefined} />
-        )}
+        {mutation.isError && <FormError error={mutation.error} message={wrongCurrent ? t('profile.wrongPassword') : undefined} />}
         {mutation.isSuccess && <SuccessNote>{t('profile.passwordChanged')}</SuccessNote>}
         <div>
           <button type="submit" className={btnPrimary} disabled={mutation.isPending}>
@@ -183,13 +169,7 @@ function TokensSection() {
       <p className="text-sm text-slate-500">{t('profile.tokensHint')}</p>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <Field label={t('profile.tokenName')} className="min-w-56 flex-1">
-          <input
-            data-testid="token-name"
-            className={inputClass}
-            value={name}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input data-testid="token-name" className={inputClass} value={name} required onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label={t('profile.tokenExpires')} hint={t('profile.tokenNoExpiry')}>
           <input
@@ -216,53 +196,47 @@ function TokensSection() {
         </div>
       )}
       {revoke.isError && <FormError error={revoke.error} />}
-      {tokens.isPending ? (
-        <LoadingState />
-      ) : tokens.isError ? (
-        <ErrorState title={t('profile.tokensLoadError')} error={tokens.error} onRetry={() => void tokens.refetch()} />
-      ) : tokens.data.items.length === 0 ? (
-        <EmptyState title={t('profile.noTokens')} />
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full">
-            <thead>
-              <tr>
-                <th className={th}>{t('profile.tokenName')}</th>
-                <th className={th}>{t('profile.tokenPrefix')}</th>
-                <th className={th}>{t('common.created')}</th>
-                <th className={th}>{t('profile.tokenExpires')}</th>
-                <th className={th}>{t('profile.lastUsed')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.items.map((tok) => (
-                <tr key={tok.id} data-testid="token-row" className="border-t border-slate-100">
-                  <td className={td}>{tok.name}</td>
-                  <td className={`${td} font-mono`}>{tok.prefix}…</td>
-                  <td className={td}>{formatDateTime(tok.createdAt, i18n.language)}</td>
-                  <td className={td}>
-                    {tok.expiresAt === null ? (
-                      t('profile.never')
-                    ) : (
-                      <span className={isPast(tok.expiresAt) ? 'text-rose-700' : undefined}>
-                        {formatDateTime(tok.expiresAt, i18n.language)}
-                        {isPast(tok.expiresAt) && ` (${t('profile.expired')})`}
-                      </span>
-                    )}
-                  </td>
-                  <td className={td}>{tok.lastUsedAt ? formatDateTime(tok.lastUsedAt, i18n.language) : t('profile.never')}</td>
-                  <td className={`${td} text-right`}>
-                    <ConfirmButton testId="token-revoke" disabled={revoke.isPending} onConfirm={() => revoke.mutate(tok.id)}>
-                      {t('profile.revoke')}
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={tokens}
+        rows={tokens.data?.items ?? []}
+        columns={[
+          { id: 'name', header: t('profile.tokenName'), cell: (tok) => tok.name },
+          { id: 'prefix', header: t('profile.tokenPrefix'), cell: (tok) => `${tok.prefix}…`, className: 'font-mono' },
+          { id: 'created', header: t('common.created'), cell: (tok) => formatDateTime(tok.createdAt, i18n.language) },
+          {
+            id: 'expires',
+            header: t('profile.tokenExpires'),
+            cell: (tok) =>
+              tok.expiresAt === null ? (
+                t('profile.never')
+              ) : (
+                <span className={isPast(tok.expiresAt) ? 'text-rose-700' : undefined}>
+                  {formatDateTime(tok.expiresAt, i18n.language)}
+                  {isPast(tok.expiresAt) && ` (${t('profile.expired')})`}
+                </span>
+              ),
+          },
+          {
+            id: 'lastUsed',
+            header: t('profile.lastUsed'),
+            cell: (tok) => (tok.lastUsedAt ? formatDateTime(tok.lastUsedAt, i18n.language) : t('profile.never')),
+          },
+          {
+            id: 'revoke',
+            className: 'text-right',
+            cell: (tok) => (
+              <ConfirmButton testId="token-revoke" disabled={revoke.isPending} onConfirm={() => revoke.mutate(tok.id)}>
+                {t('profile.revoke')}
+              </ConfirmButton>
+            ),
+          },
+        ]}
+        rowKey={(tok) => tok.id}
+        rowProps={() => ({ 'data-testid': 'token-row' })}
+        empty={{ title: t('profile.noTokens') }}
+        errorTitle={t('profile.tokensLoadError')}
+        variant="plain"
+      />
     </Section>
   );
 }
@@ -294,13 +268,7 @@ function SshKeysSection() {
     <Section title={t('profile.sshKeys')} testId="ssh-section" id={SSH_KEYS_ANCHOR}>
       <form onSubmit={submit} className="flex flex-col gap-3">
         <Field label={t('profile.sshKeyName')}>
-          <input
-            data-testid="ssh-name"
-            className={inputClass}
-            value={name}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
+          <input data-testid="ssh-name" className={inputClass} value={name} required onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field
           label={t('profile.sshPublicKey')}
@@ -325,46 +293,41 @@ function SshKeysSection() {
         </div>
       </form>
       {remove.isError && <FormError error={remove.error} />}
-      {keys.isPending ? (
-        <LoadingState />
-      ) : keys.isError ? (
-        <ErrorState title={t('profile.sshLoadError')} error={keys.error} onRetry={() => void keys.refetch()} />
-      ) : keys.data.items.length === 0 ? (
-        <EmptyState title={t('profile.noSshKeys')} />
-      ) : (
-        <div className="overflow-x-auto">
-          <table className="min-w-full">
-            <thead>
-              <tr>
-                <th className={th}>{t('profile.sshKeyName')}</th>
-                <th className={th}>{t('profile.sshType')}</th>
-                <th className={th}>{t('profile.fingerprint')}</th>
-                <th className={th}>{t('common.created')}</th>
-                <th className={th}>{t('profile.lastUsed')}</th>
-                <th className={th} />
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((k) => (
-                <tr key={k.id} data-testid="ssh-row" className="border-t border-slate-100">
-                  <td className={td}>{k.name}</td>
-                  <td className={`${td} font-mono text-xs`}>{k.type}</td>
-                  <td className={`${td} break-all font-mono text-xs`} data-testid="ssh-fingerprint">
-                    {k.fingerprint}
-                  </td>
-                  <td className={td}>{formatDateTime(k.createdAt, i18n.language)}</td>
-                  <td className={td}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, i18n.language) : t('profile.never')}</td>
-                  <td className={`${td} text-right`}>
-                    <ConfirmButton testId="ssh-delete" disabled={remove.isPending} onConfirm={() => remove.mutate(k.id)}>
-                      {t('common.delete')}
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={keys}
+        rows={keys.data?.items ?? []}
+        columns={[
+          { id: 'name', header: t('profile.sshKeyName'), cell: (k) => k.name },
+          { id: 'type', header: t('profile.sshType'), cell: (k) => k.type, className: 'font-mono text-xs' },
+          {
+            id: 'fingerprint',
+            header: t('profile.fingerprint'),
+            cell: (k) => k.fingerprint,
+            className: 'break-all font-mono text-xs',
+            testId: 'ssh-fingerprint',
+          },
+          { id: 'created', header: t('common.created'), cell: (k) => formatDateTime(k.createdAt, i18n.language) },
+          {
+            id: 'lastUsed',
+            header: t('profile.lastUsed'),
+            cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt, i18n.language) : t('profile.never')),
+          },
+          {
+            id: 'delete',
+            className: 'text-right',
+            cell: (k) => (
+              <ConfirmButton testId="ssh-delete" disabled={remove.isPending} onConfirm={() => remove.mutate(k.id)}>
+                {t('common.delete')}
+              </ConfirmButton>
+            ),
+          },
+        ]}
+        rowKey={(k) => k.id}
+        rowProps={() => ({ 'data-testid': 'ssh-row' })}
+        empty={{ title: t('profile.noSshKeys') }}
+        errorTitle={t('profile.sshLoadError')}
+        variant="plain"
+      />
     </Section>
   );
 }

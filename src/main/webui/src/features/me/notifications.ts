@@ -45,7 +45,8 @@ export function notificationText(n: Notification, t: Translate, nameOf: (key: st
   if (typeof args.accelerators === 'number') values.count = args.accelerators;
   if (typeof args.peakPercent === 'number') values.peak = args.peakPercent.toFixed(1);
   if (typeof args.periodEnd === 'string') values.periodEnd = `${args.periodEnd.slice(0, 16).replace('T', ' ')} UTC`;
-  if (typeof args.requestKind === 'string') values.requestKind = t(`approvals.kinds.${args.requestKind}`, { defaultValue: args.requestKind });
+  if (typeof args.requestKind === 'string')
+    values.requestKind = t(`approvals.kinds.${args.requestKind}`, { defaultValue: args.requestKind });
   if (n.kind.startsWith('approval.') && typeof args.comment === 'string' && args.comment !== '') {
     return t(`${key}WithComment`, values);
   }

@@ -14,18 +14,14 @@ export const meKeys = {
 
 export const NOTIFICATION_POLL_MS = 30_000;
 
-export const myProfileQuery = () =>
-  queryOptions({ queryKey: meKeys.profile(), queryFn: ({ signal }) => getMyProfile(signal) });
+export const myProfileQuery = () => queryOptions({ queryKey: meKeys.profile(), queryFn: ({ signal }) => getMyProfile(signal) });
 
-export const myTokensQuery = () =>
-  queryOptions({ queryKey: meKeys.tokens(), queryFn: ({ signal }) => listMyTokens(signal) });
+export const myTokensQuery = () => queryOptions({ queryKey: meKeys.tokens(), queryFn: ({ signal }) => listMyTokens(signal) });
 
-export const mySshKeysQuery = () =>
-  queryOptions({ queryKey: meKeys.sshKeys(), queryFn: ({ signal }) => listMySshKeys(signal) });
+export const mySshKeysQuery = () => queryOptions({ queryKey: meKeys.sshKeys(), queryFn: ({ signal }) => listMySshKeys(signal) });
 
 /** The command-line client this server hands out, and the lines that install it and sign in. */
-export const clientInfoQuery = () =>
-  queryOptions({ queryKey: meKeys.client(), queryFn: ({ signal }) => getClientInfo(signal) });
+export const clientInfoQuery = () => queryOptions({ queryKey: meKeys.client(), queryFn: ({ signal }) => getClientInfo(signal) });
 
 export const myNotificationsQuery = () =>
   queryOptions({

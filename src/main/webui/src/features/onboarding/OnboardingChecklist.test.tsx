@@ -91,7 +91,9 @@ describe('OnboardingChecklist', () => {
   });
 
   it('says when it cannot be loaded', async () => {
-    api.getOnboarding.mockRejectedValue(new ApiError({ status: 500, code: 'InternalError', title: 'Internal Server Error', detail: 'boom' }));
+    api.getOnboarding.mockRejectedValue(
+      new ApiError({ status: 500, code: 'InternalError', title: 'Internal Server Error', detail: 'boom' }),
+    );
     renderChecklist();
     expect(await screen.findByText('Could not load the first steps.')).toBeTruthy();
   });

@@ -6,7 +6,7 @@ import { ErrorState, LoadingState } from '../../components/common/States';
 import { card } from '../../components/common/ui';
 import { checklistItems, progress } from './checklist';
 
-export const onboardingKeys = { all: ['onboarding'] as const };
+const onboardingKeys = { all: ['onboarding'] as const };
 
 /**
  * The platform admin's first-run checklist on the overview: change the generated password, create an account with
@@ -55,7 +55,11 @@ export function OnboardingChecklist() {
               {!item.done && <span className="block text-xs text-slate-500">{t(`onboarding.steps.${item.key}.hint`)}</span>}
             </span>
             {!item.done && (
-              <Link to={item.link} data-testid={`onboarding-go-${item.key}`} className="text-sm font-medium text-indigo-700 hover:underline">
+              <Link
+                to={item.link}
+                data-testid={`onboarding-go-${item.key}`}
+                className="text-sm font-medium text-indigo-700 hover:underline"
+              >
                 {t(`onboarding.steps.${item.key}.action`)}
               </Link>
             )}

@@ -169,11 +169,7 @@ describe('TemplateParameterForm', () => {
   });
 
   it('shows each field error in place of the help text and marks the input invalid', () => {
-    render(
-      withClient(
-        <Harness parameters={PARAMETERS} errors={{ image: 'A value is required.', debug: 'must be true or false' }} />,
-      ),
-    );
+    render(withClient(<Harness parameters={PARAMETERS} errors={{ image: 'A value is required.', debug: 'must be true or false' }} />));
     const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
     expect(alerts).toEqual(['A value is required.', 'must be true or false']);
     expect(screen.queryByText('The container image.')).toBeNull();

@@ -41,12 +41,18 @@ function ParameterInput({ p, value, invalid, disabled, models, onChange }: Input
   };
   switch (p.type) {
     case 'text':
-      return (
-        <textarea {...common} rows={4} className={`${cls} font-mono`} value={value} onChange={(e) => onChange(e.target.value)} />
-      );
+      return <textarea {...common} rows={4} className={`${cls} font-mono`} value={value} onChange={(e) => onChange(e.target.value)} />;
     case 'integer':
       return (
-        <input {...common} type="number" step={1} inputMode="numeric" className={cls} value={value} onChange={(e) => onChange(e.target.value)} />
+        <input
+          {...common}
+          type="number"
+          step={1}
+          inputMode="numeric"
+          className={cls}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
       );
     case 'model': {
       // A value not (or not yet) in the catalogue stays selectable so that it is not silently changed.

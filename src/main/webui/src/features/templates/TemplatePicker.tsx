@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { describeError } from '../../components/common/States';
+import { describeError } from '../../components/common/errorText';
 import { card } from '../../components/common/ui';
 import { templateListQuery } from './queries';
 import { templateUseLink } from './templateCard';

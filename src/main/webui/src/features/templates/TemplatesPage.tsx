@@ -43,7 +43,11 @@ function TemplateVersions({ tpl }: { tpl: TemplateSummary }) {
               {v.createdBy ? ` · ${t('templates.owner', { owner: v.createdBy })}` : ''}
             </span>
           </span>
-          <Link to={templateUseLink(tpl.id, v.version)} data-testid={`template-use-${tpl.id}-v${v.version}`} className={`${btnSmall} shrink-0`}>
+          <Link
+            to={templateUseLink(tpl.id, v.version)}
+            data-testid={`template-use-${tpl.id}-v${v.version}`}
+            className={`${btnSmall} shrink-0`}
+          >
             {t('templates.useVersion')}
           </Link>
         </li>
@@ -143,9 +147,7 @@ export function TemplatesPage() {
       {deleted !== null && remove.isSuccess && (
         <SuccessNote testId="template-deleted">{t('templates.deleted', { name: deleted })}</SuccessNote>
       )}
-      {remove.isError && (
-        <FormError error={remove.error} message={t('templates.deleteError', { name: remove.variables?.name ?? '' })} />
-      )}
+      {remove.isError && <FormError error={remove.error} message={t('templates.deleteError', { name: remove.variables?.name ?? '' })} />}
       {query.isPending ? (
         <LoadingState />
       ) : query.isError ? (

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParameterType, TemplateParameter } from '../../api/types';
-import {
-  buildParameters,
-  initialParameterValues,
-  isTrue,
-  serverParameterErrors,
-  validateParameter,
-} from './parameterForm';
+import { buildParameters, initialParameterValues, isTrue, serverParameterErrors, validateParameter } from './parameterForm';
 
 function param(name: string, type: ParameterType, extra: Partial<TemplateParameter> = {}): TemplateParameter {
   return { name, label: name, description: null, type, default: null, required: false, options: null, ...extra };

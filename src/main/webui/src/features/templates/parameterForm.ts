@@ -42,11 +42,7 @@ function normalise(p: TemplateParameter, raw: string): string {
  * acceptable. An empty value is fine unless the parameter is required. `models` are the catalogue keys a
  * `model` may take; when not given (catalogue not loaded) any non-empty key is accepted.
  */
-export function validateParameter(
-  p: TemplateParameter,
-  raw: string | undefined,
-  models?: readonly string[],
-): string | null {
+export function validateParameter(p: TemplateParameter, raw: string | undefined, models?: readonly string[]): string | null {
   const value = normalise(p, raw ?? '');
   const empty = value.trim() === '';
   if (p.type === 'boolean') {

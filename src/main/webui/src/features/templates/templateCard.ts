@@ -20,10 +20,7 @@ export const TEMPLATE_BADGE_TONES: Record<TemplateBadge, BadgeTone> = {
  * template does), so unless the server sends one it follows the server's rule: never a built-in one; its
  * author; a platform admin for shared (non-private) ones. The server checks again on delete.
  */
-export function canEditTemplate(
-  t: TemplateSummary & { canEdit?: unknown },
-  user: { username: string; role: Role },
-): boolean {
+export function canEditTemplate(t: TemplateSummary & { canEdit?: unknown }, user: { username: string; role: Role }): boolean {
   if (typeof t.canEdit === 'boolean') return t.canEdit;
   if (t.builtin) return false;
   if (t.owner !== null && t.owner === user.username) return true;

@@ -1,0 +1,22 @@
+/** Wire types of the Crater REST API (v1): signing in. */
+
+export type Role = 'admin' | 'user';
+
+export interface User {
+  id: string;
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+export interface LoginRequest {
+  username: string;
+  password: string;
+}
+
+export interface SessionResponse {
+  accessToken: string;
+  /** Lifetime of the access token in seconds. */
+  expiresIn: number;
+  user: User;
+}

@@ -1,0 +1,18 @@
+import { isApiError } from '../../api/errors';
+import type { JobSummary } from '../../api/types';
+
+/** Whether a job serves a web app of its own that the viewer may open: their running notebook or VS Code. */
+export function opensApp(job: Pick<JobSummary, 'kind' | 'state' | 'owner'>, viewer: string): boolean {
+  return (job.kind === 'jupyter' || job.kind === 'webide') && job.state === 'Running' && job.owner === viewer;
+}
+
+/** The message for a refused open, by the problem's code. */
+export function openErrorMessage(error: unknown, t: (k: string) => string): string {
+  if (isApiError(error)) {
+    if (error.code === 'AppNotReady') return t('jobs.open.notReady');
+    if (error.code === 'NotJobOwner') return t('jobs.open.notOwner');
+    if (error.code === 'JobNotRunning') return t('jobs.open.notRunning');
+    return error.detail ?? error.message;
+  }
+  return t('jobs.open.failed');
+}
