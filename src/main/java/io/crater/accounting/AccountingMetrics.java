@@ -31,6 +31,7 @@ public class AccountingMetrics {
 
     private MultiGauge balance;
     private MultiGauge held;
+    private MultiGauge deviceHours;
 
     void onStart(@Observes StartupEvent event) {
         balance = MultiGauge.builder("crater.account.balance")
@@ -40,10 +41,47 @@ public class AccountingMetrics {
         held = MultiGauge.builder("crater.account.held")
                 .description("What the account's running jobs hold now: devices, cores or GiB")
                 .register(meters);
+        deviceHours = MultiGauge.builder("crater.account.device.hours")
+                .description("Device-hours the account's jobs held, measured (with utilisation samples) and used"
+                        + " (weighted by utilisation), per accelerator model, since the account's first job;"
+                        + " increase() over a range gives that range's, used/measured its efficiency")
+                .register(meters);
     }
 
-    /** Reads the balances and holdings and replaces the gauges' rows, in the caller's session. */
+    /** Reads the balances, holdings and device-hours and replaces the gauges' rows, in the caller's session. */
     public Uni<Void> refresh() {
+        return balancesAndHoldings().call(this::deviceHours);
+    }
+
+    private Uni<Void> deviceHours() {
+        return Sql.rows(
+                        "SELECT account_id, resource, sum(held_milli_s), sum(measured_ms), sum(used_ms) FROM usage_daily"
+                                + " WHERE resource NOT IN ('cpu', 'memory') GROUP BY account_id, resource")
+                .flatMap(rows -> {
+                    Set<Long> ids = new HashSet<>();
+                    rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    return accounts.slugs(ids).invoke(slugs -> {
+                        List<MultiGauge.Row<?>> out = new ArrayList<>();
+                        for (Object[] r : rows) {
+                            String account = slugs.getOrDefault(Sql.longOf(r[0]), String.valueOf(r[0]));
+                            String resource = (String) r[1];
+                            String[] kinds = {"held", "measured", "used"};
+                            for (int k = 0; k < 3; k++) {
+                                double ms = ((Number) r[2 + k]).doubleValue();
+                                out.add(MultiGauge.Row.of(
+                                        Tags.of("account", account, "resource", resource, "kind", kinds[k]),
+                                        ms / 3_600_000.0));
+                            }
+                        }
+                        if (deviceHours != null) {
+                            deviceHours.register(out, true);
+                        }
+                    });
+                })
+                .replaceWithVoid();
+    }
+
+    private Uni<Void> balancesAndHoldings() {
         return Sql.rows("SELECT book, balance FROM ledger_balances WHERE book LIKE 'account:%'")
                 .flatMap(books -> JobHoldings.openHoldingsByAccount().flatMap(holdings -> {
                     Set<Long> ids = new HashSet<>();
