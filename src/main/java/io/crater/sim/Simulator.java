@@ -167,6 +167,7 @@ public final class Simulator implements AutoCloseable {
     private Kubelet kubelet;
     private GarbageCollector gc;
     private GpuExporter gpus;
+    private GpuCards cards;
 
     public Simulator(Settings settings, Clock clock) {
         this.settings = settings;
@@ -203,7 +204,8 @@ public final class Simulator implements AutoCloseable {
         state = new SimState();
         jobs = new VolcanoJobController(client, state, events, clock);
         scheduler = new SimScheduler(client, state, events);
-        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval());
+        cards = new GpuCards(acceleratorResources(settings.fleet()));
+        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval(), cards);
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
         apiServer.shells().configure(settings.claims(), gpus, clock);
@@ -234,11 +236,33 @@ public final class Simulator implements AutoCloseable {
 
     /**
      * The utilisation samples (percent) the simulated GPU exporter took of a pod's accelerators in [from, to], one
-     * series per accelerator; none for a pod it never sampled or that is gone longer than its retention
-     * (docs/simulator.md).
+     * series per accelerator named by the card's index on its node (the {@code gpu} label of the DCGM endpoint); none
+     * for a pod it never sampled or that is gone longer than its retention (docs/simulator.md).
      */
     public List<GpuSeries> gpuSamples(String namespace, String pod, java.time.Instant from, java.time.Instant to) {
-        return gpus == null ? List.of() : gpus.samples(namespace, pod, from, to);
+        if (gpus == null) {
+            return List.of();
+        }
+        List<GpuSeries> series = gpus.samples(namespace, pod, from, to);
+        if (series.isEmpty() && cards.heldBy(namespace + "/" + pod) == null) {
+            cards.forget(namespace + "/" + pod);
+        }
+        GpuCards.Held held = cards.lastHeldBy(namespace + "/" + pod);
+        if (held == null || held.indexes().size() != series.size()) {
+            return series;
+        }
+        List<GpuSeries> named = new ArrayList<>();
+        for (int i = 0; i < series.size(); i++) {
+            named.add(new GpuSeries(
+                    pod, Integer.toString(held.indexes().get(i)), series.get(i).samples()));
+        }
+        return named;
+    }
+
+    /** The accelerators a pod holds while it runs, by their index on its node; empty when it holds none. */
+    public List<Integer> gpuCards(String namespace, String pod) {
+        GpuCards.Held held = cards == null ? null : cards.heldBy(namespace + "/" + pod);
+        return held == null ? List.of() : held.indexes();
     }
 
     /**
@@ -342,6 +366,8 @@ public final class Simulator implements AutoCloseable {
                                 pod.getMetadata().getNamespace(),
                                 pod.getMetadata().getName());
                 gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), clock.instant());
+                // Its cards are free; its samples, kept for a while, keep their cards' names.
+                cards.release(key);
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }

@@ -121,7 +121,13 @@ class GpuExporterTest {
                 .create();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             List<GpuSeries> busy = samples("c-gpu-busy");
-            assertThat(busy).extracting(GpuSeries::accelerator).containsExactly("0", "1");
+            assertThat(busy)
+                    .extracting(GpuSeries::accelerator)
+                    .as("named by the cards the pod holds on its node")
+                    .hasSize(2)
+                    .containsExactlyElementsOf(sim.gpuCards(NS, "c-gpu-busy-main-0").stream()
+                            .map(String::valueOf)
+                            .toList());
             assertThat(busy.get(0).samples())
                     .extracting(GpuSeries.Sample::percent)
                     .contains(80.0, 3.0);
