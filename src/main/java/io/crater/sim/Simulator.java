@@ -40,6 +40,7 @@ public final class Simulator implements AutoCloseable {
      * @param gpuSampleInterval how often the simulated GPU exporter samples the accelerators of running pods
      * @param claims the host directories backing PersistentVolumeClaims, by claim name: what pods mounting them see
      * @param portBackends real servers on this host serving pods' ports instead of the built-in stand-in apps
+     * @param dcgmPort the port of the simulated DCGM exporter's {@code /metrics} on 127.0.0.1 (0: any free one)
      */
     public record Settings(
             Fleet fleet,
@@ -49,7 +50,8 @@ public final class Simulator implements AutoCloseable {
             Duration logInterval,
             Duration gpuSampleInterval,
             Map<String, java.nio.file.Path> claims,
-            PortBackends portBackends) {
+            PortBackends portBackends,
+            int dcgmPort) {
         public static Settings defaults(Fleet fleet, String jobNamespace) {
             return new Settings(
                     fleet,
@@ -59,7 +61,8 @@ public final class Simulator implements AutoCloseable {
                     Duration.ofSeconds(1),
                     Duration.ofSeconds(15),
                     Map.of(),
-                    PortBackends.NONE);
+                    PortBackends.NONE,
+                    0);
         }
 
         /** These settings with {@code claim} backed by the host directory {@code dir} (created when missing). */
@@ -74,7 +77,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     Map.copyOf(more),
-                    portBackends);
+                    portBackends,
+                    dcgmPort);
         }
 
         /**
@@ -92,7 +96,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     claims,
-                    PortBackends.parse(setting));
+                    PortBackends.parse(setting),
+                    dcgmPort);
         }
 
         /**
@@ -109,7 +114,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     claims,
-                    portBackends);
+                    portBackends,
+                    dcgmPort);
         }
 
         /** These settings with the GPU exporter's interval from {@code crater.sim.gpu-sample-interval} (null: as is). */
@@ -124,7 +130,27 @@ public final class Simulator implements AutoCloseable {
                             logInterval,
                             positive("GPU sample interval", gpuSampleInterval),
                             claims,
-                            portBackends);
+                            portBackends,
+                            dcgmPort);
+        }
+
+        /**
+         * These settings with the simulated DCGM exporter on {@code crater.sim.dcgm-port} / {@code CRATER_SIM_DCGM_PORT}
+         * (null or blank: any free port).
+         */
+        public Settings withDcgmPort(String port) {
+            int p;
+            try {
+                p = port == null || port.isBlank() ? 0 : Integer.parseInt(port.trim());
+            } catch (NumberFormatException e) {
+                p = -1;
+            }
+            if (p < 0 || p > 65535) {
+                throw new IllegalArgumentException(
+                        "the simulated DCGM exporter's port '" + port + "' is not a port number (0-65535)");
+            }
+            return new Settings(
+                    fleet, namespaces, tick, startDelay, logInterval, gpuSampleInterval, claims, portBackends, p);
         }
 
         private static Duration positive(String what, String value) {
@@ -168,6 +194,8 @@ public final class Simulator implements AutoCloseable {
     private GarbageCollector gc;
     private GpuExporter gpus;
     private GpuCards cards;
+    private DcgmEndpoint dcgm;
+    private String dcgmUrl;
 
     public Simulator(Settings settings, Clock clock) {
         this.settings = settings;
@@ -220,6 +248,8 @@ public final class Simulator implements AutoCloseable {
         state.groups = inform(client.resources(PodGroup.class).inAnyNamespace().inform(handler(o -> {})));
         state.jobs = inform(client.resources(VolcanoJob.class).inAnyNamespace().inform(handler(o -> {})));
         state.rebuildLedger();
+        dcgm = new DcgmEndpoint(apiServer.vertx(), state, cards, gpus, clock);
+        dcgmUrl = dcgm.start(settings.dcgmPort());
         loop.scheduleWithFixedDelay(this::tick, 0, settings.tick().toMillis(), TimeUnit.MILLISECONDS);
         LOG.infof("simulated cluster ready: %d nodes", settings.fleet().nodes().size());
         RUNNING.put(url, this);
@@ -275,6 +305,14 @@ public final class Simulator implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /**
+     * The simulated DCGM exporter's metrics URL ({@code http://127.0.0.1:<port>/metrics}, no credentials): one series
+     * per NVIDIA card of every node, as NVIDIA's dcgm-exporter publishes them (docs/simulator.md).
+     */
+    public String dcgmUrl() {
+        return dcgmUrl;
     }
 
     /** Requests the in-process API server has served and the time it spent serving them. */
@@ -412,6 +450,9 @@ public final class Simulator implements AutoCloseable {
             RUNNING.remove(url, this);
         }
         loop.shutdownNow();
+        if (dcgm != null) {
+            dcgm.close();
+        }
         informers.forEach(SharedIndexInformer::close);
         if (client != null) {
             client.close();
