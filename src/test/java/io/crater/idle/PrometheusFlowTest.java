@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.DashboardQueries;
 import io.crater.RealPrometheus;
 import io.crater.job.Flows;
 import io.crater.policy.IdlePolicy;
@@ -150,5 +151,95 @@ class PrometheusFlowTest {
                         .asText())
                 .as("Prometheus scrapes Crater's own /q/metrics")
                 .isEqualTo("1");
+    }
+
+    /**
+     * Every query of every dashboard parses and returns series from the real Prometheus, with {@code $account} and
+     * {@code $model} as "all" and as one real value, and names only metrics and labels that Crater's {@code /q/metrics}
+     * or the simulated DCGM endpoint export. The job of the first test runs; a settlement run and a budget give the
+     * accounting series.
+     */
+    @Test
+    @Order(2)
+    void everyDashboardQueryReturnsSeriesAndNamesOnlyExportedMetricsAndLabels() throws Exception {
+        RealPrometheus p = prometheus();
+        Api.admin()
+                .body(Map.of("amount", "100", "period", "month", "policy", "soft"))
+                .put("/api/v1/accounting/accounts/" + ACCOUNT + "/budget")
+                .then()
+                .statusCode(200);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Api.admin()
+                                .post("/api/v1/accounting/settle")
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .jsonPath()
+                                .getLong("run")
+                        > 0);
+        List<DashboardQueries.Query> queries = DashboardQueries.all(java.nio.file.Path.of("grafana-dashboards"));
+        assertThat(queries)
+                .extracting(DashboardQueries.Query::dashboard)
+                .contains("gpu-cluster.json", "accounts.json", "crater-health.json");
+        List<Map<String, String>> variableSets = List.of(
+                Map.of("account", ".*", "model", ".*"), Map.of("account", ACCOUNT, "model", "NVIDIA GeForce RTX 4090"));
+        for (DashboardQueries.Query q : queries) {
+            for (Map<String, String> vars : variableSets) {
+                String expr = DashboardQueries.substitute(q.expr(), vars);
+                assertThat(expr).as(q.dashboard() + " / " + q.panel()).doesNotContain("$");
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .untilAsserted(() -> {
+                            var answer = p.query(expr);
+                            assertThat(answer.path("status").asText())
+                                    .as(q.dashboard() + " / " + q.panel() + ": " + expr + " -> " + answer)
+                                    .isEqualTo("success");
+                            assertThat(answer.path("data").path("result").size())
+                                    .as(q.dashboard() + " / " + q.panel() + ": " + expr + " returns series")
+                                    .isPositive();
+                        });
+            }
+        }
+
+        Map<String, java.util.Set<String>> exported = new java.util.TreeMap<>(
+                DashboardQueries.exported(RestAssured.get("/q/metrics").asString()));
+        java.net.http.HttpResponse<String> dcgm = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(URI.create(
+                                        CraterTestResource.simulator().dcgmUrl()))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        exported.putAll(DashboardQueries.exported(dcgm.body()));
+        for (DashboardQueries.Query q : queries) {
+            List<DashboardQueries.Selector> selectors =
+                    DashboardQueries.selectors(DashboardQueries.substitute(q.expr(), variableSets.get(0)));
+            assertThat(selectors).as(q.expr()).isNotEmpty();
+            for (DashboardQueries.Selector sel : selectors) {
+                assertThat(exported)
+                        .as(q.dashboard() + " / " + q.panel() + ": " + sel.metric()
+                                + " is exported by Crater or the simulated DCGM endpoint")
+                        .containsKey(sel.metric());
+                assertThat(exported.get(sel.metric()))
+                        .as(q.dashboard() + " / " + q.panel() + ": the labels of " + sel.metric())
+                        .containsAll(sel.labels());
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theDashboardQueryReaderFindsMetricsAndMatcherLabels() {
+        assertThat(
+                        DashboardQueries.selectors(
+                                "histogram_quantile(0.9, sum by (account, le) (rate(crater_queue_wait_seconds_bucket{account=~\".*\"}[1m])))"))
+                .containsExactly(
+                        new DashboardQueries.Selector("crater_queue_wait_seconds_bucket", java.util.Set.of("account")));
+        assertThat(DashboardQueries.selectors(
+                        "count by (modelName) (DCGM_FI_DEV_GPU_UTIL{modelName=~\"a\",pod!=\"\"}) or up * 0 + 1e6"))
+                .extracting(DashboardQueries.Selector::metric)
+                .containsExactly("DCGM_FI_DEV_GPU_UTIL", "up");
+        assertThat(DashboardQueries.substitute(
+                        "rate(x{account=~\"$account\"}[$__rate_interval])", Map.of("account", "lab")))
+                .isEqualTo("rate(x{account=~\"lab\"}[1m])");
     }
 }
