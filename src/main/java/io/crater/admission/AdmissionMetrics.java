@@ -1,7 +1,7 @@
 package io.crater.admission;
 
 import io.crater.account.AccountService;
-import io.crater.job.JobCounts;
+import io.crater.job.JobAdmissions;
 import io.crater.platform.Threads;
 import io.crater.policy.AdmissionRound;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,6 +61,9 @@ public class AdmissionMetrics {
     @Inject
     AdmissionService admission;
 
+    @Inject
+    JobAdmissions jobCounts;
+
     private final ScheduledExecutorService worker = Threads.scheduler("crater-admission-metrics");
     private MultiGauge jobs;
     private MultiGauge queue;
@@ -96,14 +99,15 @@ public class AdmissionMetrics {
 
     /** Replaces the job and queue gauges' rows from one count of the jobs, in the caller's session. */
     Uni<Void> refresh() {
-        return JobCounts.active()
+        return jobCounts
+                .activeCounts()
                 .flatMap(counts -> {
                     Set<Long> ids = new HashSet<>();
                     counts.forEach(c -> ids.add(c.account()));
                     return accounts.slugs(ids).invoke(slugs -> {
                         List<MultiGauge.Row<?>> byState = new ArrayList<>();
                         Map<String, Long> queued = new TreeMap<>();
-                        for (JobCounts.Count c : counts) {
+                        for (JobAdmissions.Count c : counts) {
                             String account = slugs.getOrDefault(c.account(), String.valueOf(c.account()));
                             byState.add(MultiGauge.Row.of(Tags.of("account", account, "state", c.state()), c.jobs()));
                             queued.merge(account, "Queued".equals(c.state()) ? c.jobs() : 0L, Long::sum);
