@@ -139,6 +139,9 @@ public class AdmissionService {
     @Inject
     io.micrometer.core.instrument.MeterRegistry meters;
 
+    @Inject
+    AdmissionMetrics metrics;
+
     private void startLeading() {
         try {
             Long next = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.rows(
@@ -172,6 +175,8 @@ public class AdmissionService {
             meters.timer("crater.admission.round").record(took, TimeUnit.NANOSECONDS);
             lastRoundMillis = took / 1_000_000;
             lastRoundEnd = clock.millis();
+            VertxContextSupport.subscribeAndAwait(
+                    () -> Panache.withSession(() -> metrics.decided(outcome.decided(), clock.instant())));
             List<Long> admitted = outcome.admitted();
             for (String victim : outcome.reclaimed()) {
                 try {
@@ -220,7 +225,7 @@ public class AdmissionService {
     }
 
     /** What a round did: the jobs it admitted and those it took back for an account within its guarantee. */
-    record Outcome(List<Long> admitted, List<String> reclaimed) {}
+    record Outcome(List<Long> admitted, List<String> reclaimed, AdmissionRound.Outcome decided) {}
 
     /** One round: the snapshot read, decided by {@link AdmissionRound}, and its decisions written. */
     private Uni<Outcome> decideAll(long mine) {
@@ -262,7 +267,8 @@ public class AdmissionService {
                                                                                             .map(d -> d.job()
                                                                                                     .sequence())
                                                                                             .toList(),
-                                                                                    reclaimed)));
+                                                                                    reclaimed,
+                                                                                    outcome)));
                                                         }))))));
     }
 

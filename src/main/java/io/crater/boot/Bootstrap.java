@@ -92,12 +92,18 @@ public final class Bootstrap implements AutoCloseable {
                         setting("crater.sim.start-delay", "CRATER_SIM_START_DELAY", null))
                 .sampled(setting("crater.sim.gpu-sample-interval", "CRATER_SIM_GPU_SAMPLE_INTERVAL", null))
                 .withPortBackends(portBackends())
+                .withDcgmPort(dcgmPort())
                 .withClaim(sharedClaim(), spaces(home));
         simulator = new Simulator(settings, Clock.systemUTC());
         started.add(simulator);
         String url = simulator.start(0);
         properties.put("crater.cluster.mode", "simulated");
         properties.put("crater.cluster.api-url", url);
+    }
+
+    /** The simulated DCGM exporter's port ({@code crater.sim.dcgm-port}, none: any free one; docs/simulator.md). */
+    public static String dcgmPort() {
+        return setting("crater.sim.dcgm-port", "CRATER_SIM_DCGM_PORT", null);
     }
 
     /** Real servers on this host serving simulated pods' ports ({@code crater.sim.port-backends}; docs/simulator.md). */

@@ -15,6 +15,7 @@ public final class SimulatedClusterAlone {
         Simulator simulator = new Simulator(
                 Simulator.Settings.defaults(Bootstrap.fleet(Bootstrap.home()), namespace)
                         .withPortBackends(Bootstrap.portBackends())
+                        .withDcgmPort(Bootstrap.dcgmPort())
                         .withClaim(Bootstrap.sharedClaim(), Bootstrap.spaces(Bootstrap.home())),
                 Clock.systemUTC());
         String url = simulator.start(port);
@@ -24,6 +25,7 @@ public final class SimulatedClusterAlone {
             stopped.countDown();
         }));
         System.out.println("Simulated cluster API: " + url);
+        System.out.println("Simulated DCGM exporter: " + simulator.dcgmUrl());
         System.out.println("Point Crater at it with: CRATER_CLUSTER_MODE=kubernetes KUBERNETES_MASTER=" + url
                 + " bin/crater server");
         System.out.flush();

@@ -88,6 +88,23 @@ public class JobAdmissions {
         written.clear();
     }
 
+    /** The states counted by {@link #activeCounts()}: Crater's queue and the states that hold quota. */
+    public static final List<String> ACTIVE = List.of("Queued", "Admitted", "Pending", "Running", "Stopping");
+
+    /** One account's jobs in one active state. */
+    public record Count(long account, String state, long jobs) {}
+
+    /** How many jobs each account has in each active state: one GROUP BY over the jobs' (account, state) index. */
+    public Uni<List<Count>> activeCounts() {
+        return Sql.rows(
+                        "SELECT account_id, state, count(*) FROM jobs WHERE state IN ("
+                                + Sql.placeholders(ACTIVE.size()) + ") GROUP BY account_id, state",
+                        ACTIVE.toArray())
+                .map(rows -> rows.stream()
+                        .map(r -> new Count(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2])))
+                        .toList());
+    }
+
     /** Admitted jobs still without their objects after {@code before}: the repair step creates them again. */
     public Uni<List<Long>> admittedBefore(Instant before) {
         return Sql.rows(

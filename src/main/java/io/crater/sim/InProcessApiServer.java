@@ -98,6 +98,11 @@ public final class InProcessApiServer implements AutoCloseable {
         return shells;
     }
 
+    /** The Vert.x instance serving the API, shared by the simulated cluster's other listeners. */
+    Vertx vertx() {
+        return vertx;
+    }
+
     /** What the simulated pods' ports reach when they are forwarded. */
     PodPorts ports() {
         return ports;

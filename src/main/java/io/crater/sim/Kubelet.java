@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The kubelet of every simulated node: a bound pod starts after a short delay, runs for the time its Volcano
+ * The kubelet of every simulated node: a bound pod starts after a short delay with its node's lowest free
+ * accelerators ({@link GpuCards}, given back when it ends), runs for the time its Volcano
  * Job's {@value #DURATION} annotation gives (until stopped when there is none), writes log lines while it runs
  * and ends Succeeded, or Failed with the exit code of {@value #EXIT_CODE} or when its
  * {@code activeDeadlineSeconds} passes.
@@ -46,6 +47,7 @@ final class Kubelet {
     private final Clock clock;
     private final Duration startDelay;
     private final Duration logInterval;
+    private final GpuCards cards;
     private final Map<String, Instant> boundAt = new HashMap<>();
     private final Map<String, Instant> nextLine = new HashMap<>();
     private final Map<String, Integer> steps = new HashMap<>();
@@ -59,7 +61,8 @@ final class Kubelet {
             PodLogs logs,
             Clock clock,
             Duration startDelay,
-            Duration logInterval) {
+            Duration logInterval,
+            GpuCards cards) {
         this.client = client;
         this.events = events;
         this.state = state;
@@ -67,6 +70,7 @@ final class Kubelet {
         this.clock = clock;
         this.startDelay = startDelay;
         this.logInterval = logInterval;
+        this.cards = cards;
     }
 
     void run() {
@@ -125,6 +129,8 @@ final class Kubelet {
     }
 
     private void start(Pod pod, Instant now) {
+        // The device plugin's part: the container starts with the node's lowest free cards.
+        cards.allocate(pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
         Pod copy = Serialization.clone(pod);
         String ts = ts(now);
         List<ContainerStatus> statuses = new ArrayList<>();
@@ -204,6 +210,7 @@ final class Kubelet {
         copy.getStatus().setContainerStatuses(statuses);
         writes.add(() -> write(copy), () -> {
             state.ledger.release(SimState.key(pod));
+            cards.release(SimState.key(pod));
             logs.append(
                     pod.getMetadata().getNamespace(),
                     pod.getMetadata().getName(),

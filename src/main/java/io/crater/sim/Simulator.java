@@ -40,6 +40,7 @@ public final class Simulator implements AutoCloseable {
      * @param gpuSampleInterval how often the simulated GPU exporter samples the accelerators of running pods
      * @param claims the host directories backing PersistentVolumeClaims, by claim name: what pods mounting them see
      * @param portBackends real servers on this host serving pods' ports instead of the built-in stand-in apps
+     * @param dcgmPort the port of the simulated DCGM exporter's {@code /metrics} on 127.0.0.1 (0: any free one)
      */
     public record Settings(
             Fleet fleet,
@@ -49,7 +50,8 @@ public final class Simulator implements AutoCloseable {
             Duration logInterval,
             Duration gpuSampleInterval,
             Map<String, java.nio.file.Path> claims,
-            PortBackends portBackends) {
+            PortBackends portBackends,
+            int dcgmPort) {
         public static Settings defaults(Fleet fleet, String jobNamespace) {
             return new Settings(
                     fleet,
@@ -59,7 +61,8 @@ public final class Simulator implements AutoCloseable {
                     Duration.ofSeconds(1),
                     Duration.ofSeconds(15),
                     Map.of(),
-                    PortBackends.NONE);
+                    PortBackends.NONE,
+                    0);
         }
 
         /** These settings with {@code claim} backed by the host directory {@code dir} (created when missing). */
@@ -74,7 +77,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     Map.copyOf(more),
-                    portBackends);
+                    portBackends,
+                    dcgmPort);
         }
 
         /**
@@ -92,7 +96,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     claims,
-                    PortBackends.parse(setting));
+                    PortBackends.parse(setting),
+                    dcgmPort);
         }
 
         /**
@@ -109,7 +114,8 @@ public final class Simulator implements AutoCloseable {
                     logInterval,
                     gpuSampleInterval,
                     claims,
-                    portBackends);
+                    portBackends,
+                    dcgmPort);
         }
 
         /** These settings with the GPU exporter's interval from {@code crater.sim.gpu-sample-interval} (null: as is). */
@@ -124,7 +130,27 @@ public final class Simulator implements AutoCloseable {
                             logInterval,
                             positive("GPU sample interval", gpuSampleInterval),
                             claims,
-                            portBackends);
+                            portBackends,
+                            dcgmPort);
+        }
+
+        /**
+         * These settings with the simulated DCGM exporter on {@code crater.sim.dcgm-port} / {@code CRATER_SIM_DCGM_PORT}
+         * (null or blank: any free port).
+         */
+        public Settings withDcgmPort(String port) {
+            int p;
+            try {
+                p = port == null || port.isBlank() ? 0 : Integer.parseInt(port.trim());
+            } catch (NumberFormatException e) {
+                p = -1;
+            }
+            if (p < 0 || p > 65535) {
+                throw new IllegalArgumentException(
+                        "the simulated DCGM exporter's port '" + port + "' is not a port number (0-65535)");
+            }
+            return new Settings(
+                    fleet, namespaces, tick, startDelay, logInterval, gpuSampleInterval, claims, portBackends, p);
         }
 
         private static Duration positive(String what, String value) {
@@ -167,6 +193,9 @@ public final class Simulator implements AutoCloseable {
     private Kubelet kubelet;
     private GarbageCollector gc;
     private GpuExporter gpus;
+    private GpuCards cards;
+    private DcgmEndpoint dcgm;
+    private String dcgmUrl;
 
     public Simulator(Settings settings, Clock clock) {
         this.settings = settings;
@@ -203,7 +232,8 @@ public final class Simulator implements AutoCloseable {
         state = new SimState();
         jobs = new VolcanoJobController(client, state, events, clock);
         scheduler = new SimScheduler(client, state, events);
-        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval());
+        cards = new GpuCards(acceleratorResources(settings.fleet()));
+        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval(), cards);
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
         apiServer.shells().configure(settings.claims(), gpus, clock);
@@ -218,6 +248,8 @@ public final class Simulator implements AutoCloseable {
         state.groups = inform(client.resources(PodGroup.class).inAnyNamespace().inform(handler(o -> {})));
         state.jobs = inform(client.resources(VolcanoJob.class).inAnyNamespace().inform(handler(o -> {})));
         state.rebuildLedger();
+        dcgm = new DcgmEndpoint(apiServer.vertx(), state, cards, gpus, clock);
+        dcgmUrl = dcgm.start(settings.dcgmPort());
         loop.scheduleWithFixedDelay(this::tick, 0, settings.tick().toMillis(), TimeUnit.MILLISECONDS);
         LOG.infof("simulated cluster ready: %d nodes", settings.fleet().nodes().size());
         RUNNING.put(url, this);
@@ -234,11 +266,33 @@ public final class Simulator implements AutoCloseable {
 
     /**
      * The utilisation samples (percent) the simulated GPU exporter took of a pod's accelerators in [from, to], one
-     * series per accelerator; none for a pod it never sampled or that is gone longer than its retention
-     * (docs/simulator.md).
+     * series per accelerator named by the card's index on its node (the {@code gpu} label of the DCGM endpoint); none
+     * for a pod it never sampled or that is gone longer than its retention (docs/simulator.md).
      */
     public List<GpuSeries> gpuSamples(String namespace, String pod, java.time.Instant from, java.time.Instant to) {
-        return gpus == null ? List.of() : gpus.samples(namespace, pod, from, to);
+        if (gpus == null) {
+            return List.of();
+        }
+        List<GpuSeries> series = gpus.samples(namespace, pod, from, to);
+        if (series.isEmpty() && cards.heldBy(namespace + "/" + pod) == null) {
+            cards.forget(namespace + "/" + pod);
+        }
+        GpuCards.Held held = cards.lastHeldBy(namespace + "/" + pod);
+        if (held == null || held.indexes().size() != series.size()) {
+            return series;
+        }
+        List<GpuSeries> named = new ArrayList<>();
+        for (int i = 0; i < series.size(); i++) {
+            named.add(new GpuSeries(
+                    pod, Integer.toString(held.indexes().get(i)), series.get(i).samples()));
+        }
+        return named;
+    }
+
+    /** The accelerators a pod holds while it runs, by their index on its node; empty when it holds none. */
+    public List<Integer> gpuCards(String namespace, String pod) {
+        GpuCards.Held held = cards == null ? null : cards.heldBy(namespace + "/" + pod);
+        return held == null ? List.of() : held.indexes();
     }
 
     /**
@@ -251,6 +305,14 @@ public final class Simulator implements AutoCloseable {
 
     public String url() {
         return url;
+    }
+
+    /**
+     * The simulated DCGM exporter's metrics URL ({@code http://127.0.0.1:<port>/metrics}, no credentials): one series
+     * per NVIDIA card of every node, as NVIDIA's dcgm-exporter publishes them (docs/simulator.md).
+     */
+    public String dcgmUrl() {
+        return dcgmUrl;
     }
 
     /** Requests the in-process API server has served and the time it spent serving them. */
@@ -342,6 +404,8 @@ public final class Simulator implements AutoCloseable {
                                 pod.getMetadata().getNamespace(),
                                 pod.getMetadata().getName());
                 gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), clock.instant());
+                // Its cards are free; its samples, kept for a while, keep their cards' names.
+                cards.release(key);
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }
@@ -386,6 +450,9 @@ public final class Simulator implements AutoCloseable {
             RUNNING.remove(url, this);
         }
         loop.shutdownNow();
+        if (dcgm != null) {
+            dcgm.close();
+        }
         informers.forEach(SharedIndexInformer::close);
         if (client != null) {
             client.close();

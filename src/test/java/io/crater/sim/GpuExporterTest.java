@@ -121,7 +121,13 @@ class GpuExporterTest {
                 .create();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             List<GpuSeries> busy = samples("c-gpu-busy");
-            assertThat(busy).extracting(GpuSeries::accelerator).containsExactly("0", "1");
+            assertThat(busy)
+                    .extracting(GpuSeries::accelerator)
+                    .as("named by the cards the pod holds on its node")
+                    .hasSize(2)
+                    .containsExactlyElementsOf(sim.gpuCards(NS, "c-gpu-busy-main-0").stream()
+                            .map(String::valueOf)
+                            .toList());
             assertThat(busy.get(0).samples())
                     .extracting(GpuSeries.Sample::percent)
                     .contains(80.0, 3.0);
@@ -161,5 +167,84 @@ class GpuExporterTest {
                         .noneMatch(p -> p.getMetadata().getName().startsWith("c-gpu-nb-")));
         assertThat(sim.gpuPods(NS, "c-gpu-nb-")).containsExactly("c-gpu-nb-main-0");
         assertThat(samples("c-gpu-nb")).isNotEmpty();
+    }
+
+    @Test
+    void theDcgmEndpointServesEveryNvidiaCardWithItsHoldersReading() throws Exception {
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-dcgm-busy", 2, "custom", "70"))
+                .create();
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .resource(job("c-dcgm-none", 1, "custom", "none"))
+                .create();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> sim.gpuCards(NS, "c-dcgm-busy-main-0").size() == 2
+                        && sim.gpuCards(NS, "c-dcgm-none-main-0").size() == 1);
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(sim.dcgmUrl()))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).contains("text/plain; version=0.0.4; charset=utf-8");
+        Map<String, DcgmCounters.Family> defaults = DcgmCounters.defaults();
+        DcgmCounters.families(r.body())
+                .forEach((name, family) -> assertThat(defaults.get(name))
+                        .as(name + " is one of dcgm-exporter's default counters, with its type")
+                        .isEqualTo(family));
+        List<String> util = r.body()
+                .lines()
+                .filter(l -> l.startsWith("DCGM_FI_DEV_GPU_UTIL{"))
+                .toList();
+        java.util.regex.Pattern card = java.util.regex.Pattern.compile("\\{gpu=\"(\\d+)\".*Hostname=\"([^\"]+)\"");
+        java.util.Set<String> served = new java.util.TreeSet<>();
+        for (String line : util) {
+            java.util.regex.Matcher m = card.matcher(line);
+            assertThat(m.find()).as(line).isTrue();
+            served.add(m.group(2) + "/" + m.group(1));
+        }
+        String node = client.pods()
+                .inNamespace(NS)
+                .withName("c-dcgm-busy-main-0")
+                .get()
+                .getSpec()
+                .getNodeName();
+        for (int i : sim.gpuCards(NS, "c-dcgm-busy-main-0")) {
+            assertThat(util)
+                    .as("card %d of %s, held by the busy pod", i, node)
+                    .anySatisfy(l -> assertThat(l)
+                            .startsWith("DCGM_FI_DEV_GPU_UTIL{gpu=\"" + i + "\"")
+                            .contains("Hostname=\"" + node + "\"")
+                            .contains("modelName=\"NVIDIA GeForce RTX 4090\"")
+                            .contains(",container=\"main\",namespace=\"crater-jobs\",pod=\"c-dcgm-busy-main-0\"}")
+                            .endsWith(" 70"));
+        }
+        assertThat(util).noneMatch(l -> l.contains("pod=\"c-dcgm-none-main-0\""));
+        String noneNode = client.pods()
+                .inNamespace(NS)
+                .withName("c-dcgm-none-main-0")
+                .get()
+                .getSpec()
+                .getNodeName();
+        assertThat(served)
+                .as("a card held by a pod the exporter never sees has no series")
+                .doesNotContain(
+                        noneNode + "/" + sim.gpuCards(NS, "c-dcgm-none-main-0").get(0));
+        assertThat(served).as("NVIDIA cards only").noneMatch(s -> s.startsWith("ascend-"));
+        int unseen = sim.gpuCards(NS, "c-dcgm-none-main-0").size()
+                + sim.gpuCards(NS, "c-gpu-none-main-0").size();
+        assertThat(served)
+                .as("every other NVIDIA card of the default fleet (4 × 8 A100, 2 × 8 H100, 2 × 4 RTX 4090)")
+                .hasSize(56 - unseen);
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .withName("c-dcgm-busy")
+                .delete();
+        client.resources(VolcanoJob.class)
+                .inNamespace(NS)
+                .withName("c-dcgm-none")
+                .delete();
     }
 }
