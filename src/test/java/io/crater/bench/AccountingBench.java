@@ -53,6 +53,7 @@ class AccountingBench {
         }
         List<Long> times = new ArrayList<>();
         long intervals = 0;
+        long measured = 0;
         for (int i = 0; i < 3; i++) {
             long t0 = System.nanoTime();
             var run = admin().post("/api/v1/accounting/settle")
@@ -62,11 +63,13 @@ class AccountingBench {
                     .jsonPath();
             times.add((System.nanoTime() - t0) / 1_000_000);
             intervals = Math.max(intervals, run.getLong("intervals"));
+            measured = Math.max(measured, run.getLong("measured.intervals"));
         }
         System.out.printf(
-                "accounting: settlement of 10000 running jobs (%d intervals): first run (1 h to charge) %d ms,"
-                        + " then %d ms and %d ms (anchor: Crater (Go) settles per window with one UPDATE per job)%n",
-                intervals, times.get(0), times.get(1), times.get(2));
+                "accounting: settlement of 10000 running jobs (%d intervals) and the usage meter (%d GPU intervals"
+                        + " measured, 100 utilisation queries): first run (1 h to charge) %d ms, then %d ms and %d ms"
+                        + " (anchor: Crater (Go) settles per window with one UPDATE per job and measures nothing)%n",
+                intervals, measured, times.get(0), times.get(1), times.get(2));
         try (Connection c = Db.connection();
                 Statement s = c.createStatement()) {
             s.execute("UPDATE usage_intervals SET ended_at = now(), charged_until = now()"
