@@ -3,6 +3,7 @@ package io.crater.accounting;
 import io.crater.account.AccountService;
 import io.crater.identity.Caller;
 import io.crater.identity.UserService;
+import io.crater.job.JobWaits;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
@@ -77,7 +78,14 @@ public class UsageReports {
             List<Row> rows,
             String total,
             long totalMicros,
-            Summary accelerators) {}
+            Summary accelerators,
+            List<Wait> waits) {}
+
+    /**
+     * How long jobs admitted in the span waited, per group of the report ({@code ""} when grouped by resource): how
+     * many, the mean and the 90th percentile from submission to admission, in seconds.
+     */
+    public record Wait(String key, long jobs, double meanSeconds, double p90Seconds) {}
 
     /**
      * Every accelerator row of a report together: device-hours held, measured and used, efficiency (null when
@@ -112,18 +120,34 @@ public class UsageReports {
             throw ApiException.forbidden("NotPlatformAdmin", "only a platform admin may see every account's usage");
         }
         return Panache.withSession(() -> cluster
-                ? rows(null, null, from, to, by)
-                        .flatMap(rows -> named(rows, by))
-                        .map(rows -> report(null, from, to, by, rows))
+                ? build(null, null, null, from, to, by)
                 : accounts.access(account.trim(), caller).flatMap(a -> {
                     if (!a.admin() && "account".equals(by)) {
                         throw ApiException.forbidden("NotAccountAdmin", "only an account admin may group by account");
                     }
                     Long user = a.admin() ? null : caller.userId();
-                    return rows(a.id(), user, from, to, by)
-                            .flatMap(rows -> named(rows, by))
-                            .map(rows -> report(a.slug(), from, to, by, rows));
+                    return build(a.slug(), a.id(), user, from, to, by);
                 }));
+    }
+
+    /** The rows and the waits of a span, with user and account ids in their keys replaced by names. */
+    private Uni<Report> build(String slug, Long account, Long user, Instant from, Instant to, String by) {
+        return rows(account, user, from, to, by)
+                .flatMap(rows -> JobWaits.of(account, user, from, to, by, config.zone())
+                        .flatMap(waits -> named(rows, waits, by).map(n -> {
+                            Report r = report(slug, from, to, by, n.rows());
+                            return new Report(
+                                    r.account(),
+                                    r.from(),
+                                    r.to(),
+                                    r.by(),
+                                    r.currency(),
+                                    r.rows(),
+                                    r.total(),
+                                    r.totalMicros(),
+                                    r.accelerators(),
+                                    n.waits());
+                        })));
     }
 
     private Report report(String account, Instant from, Instant to, String by, List<Object[]> rows) {
@@ -156,7 +180,8 @@ public class UsageReports {
         }
         Summary summary = new Summary(
                 hours(heldMs), hours(measuredMs), hours(usedMs), ratio(usedMs, measuredMs), Money.format(idle), idle);
-        return new Report(account, from, to, by, config.currency(), out, Money.format(total), total, summary);
+        return new Report(
+                account, from, to, by, config.currency(), out, Money.format(total), total, summary, List.of());
     }
 
     /**
@@ -270,19 +295,35 @@ public class UsageReports {
         };
     }
 
-    /** Replaces user and account ids in the keys by their names. */
-    private Uni<List<Object[]>> named(List<Object[]> rows, String by) {
+    /** Rows and waits with their keys named. */
+    private record Named(List<Object[]> rows, List<Wait> waits) {}
+
+    /** Replaces user and account ids in the keys of the rows and the waits by their names. */
+    private Uni<Named> named(List<Object[]> rows, List<JobWaits.Group> waits, String by) {
         if (!by.equals("user") && !by.equals("account")) {
-            return Uni.createFrom().item(rows);
+            return Uni.createFrom().item(new Named(rows, waits(waits, Map.of())));
         }
         Set<Long> ids = new HashSet<>();
         rows.forEach(r -> ids.add(Long.parseLong((String) r[0])));
+        waits.forEach(w -> ids.add(Long.parseLong(w.key())));
         Uni<Map<Long, String>> names = by.equals("user") ? users.usernames(ids) : accounts.slugs(ids);
-        return names.map(n -> rows.stream()
-                .map(r -> new Object[] {
-                    n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3], r[4], r[5]
-                })
-                .toList());
+        return names.map(n -> new Named(
+                rows.stream()
+                        .map(r -> new Object[] {
+                            n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3], r[4], r[5]
+                        })
+                        .toList(),
+                waits(waits, n)));
+    }
+
+    private static List<Wait> waits(List<JobWaits.Group> groups, Map<Long, String> names) {
+        return groups.stream()
+                .map(g -> new Wait(
+                        names.isEmpty() ? g.key() : names.getOrDefault(Long.parseLong(g.key()), g.key()),
+                        g.jobs(),
+                        g.meanSeconds(),
+                        g.p90Seconds()))
+                .toList();
     }
 
     private Instant monthStart(Instant t) {

@@ -113,6 +113,24 @@ final class UsageCommand extends Verb {
                 : msg.get("usage.line", String.join(", ", parts), total);
     }
 
+    /** The jobs admitted in the span and how long they waited, for a report of one group; null otherwise. */
+    static String waitLine(Messages msg, Object report) {
+        List<Object> waits = Values.list(Values.at(report, "waits"));
+        if (waits.size() != 1 || !"".equals(Values.text(waits.get(0), "key"))) {
+            return null;
+        }
+        Object w = waits.get(0);
+        return msg.get(
+                "usage.waits",
+                String.valueOf(Values.at(w, "jobs")),
+                Values.duration(seconds(Values.at(w, "meanSeconds"))),
+                Values.duration(seconds(Values.at(w, "p90Seconds"))));
+    }
+
+    private static java.time.Duration seconds(Object s) {
+        return java.time.Duration.ofMillis(s instanceof Number n ? Math.round(n.doubleValue() * 1000) : 0);
+    }
+
     @Override
     protected int execute() {
         Map<String, Object> q = new LinkedHashMap<>();
@@ -150,6 +168,10 @@ final class UsageCommand extends Verb {
         String gpus = acceleratorLine(msg(), report);
         if (gpus != null) {
             out().println(gpus);
+        }
+        String waited = waitLine(msg(), report);
+        if (waited != null) {
+            out().println(waited);
         }
         return Exit.OK;
     }

@@ -312,6 +312,20 @@ class AccountingFlowTest {
             s.setString(5, id);
             assertThat(s.executeUpdate()).isEqualTo(1);
         }
+        // Two jobs of the same day that waited 30 s and 90 s for admission.
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement("INSERT INTO jobs (public_id, account_id, user_id, name,"
+                        + " kind, state, created_at, admitted_at) SELECT ?, account_id, user_id, 'waited', 'custom',"
+                        + " 'Succeeded', ?, ? FROM jobs WHERE public_id = ?")) {
+            for (int[] w : new int[][] {{1, 30}, {2, 90}}) {
+                Instant submitted = start.plus(Duration.ofMinutes(w[0]));
+                s.setString(1, "jwaited" + w[0]);
+                s.setTimestamp(2, Timestamp.from(submitted));
+                s.setTimestamp(3, Timestamp.from(submitted.plusSeconds(w[1])));
+                s.setString(4, id);
+                assertThat(s.executeUpdate()).isEqualTo(1);
+            }
+        }
         // The price then: none was in force before this class set it, so the history is free of charge; its
         // held time counts all the same.
         settle();
@@ -329,6 +343,11 @@ class AccountingFlowTest {
         assertThat(report.getDouble("rows[0].held")).isEqualTo(6.0);
         assertThat(report.getString("rows[0].unit")).isEqualTo("device-hours");
         assertThat(report.getLong("totalMicros")).isZero();
+        // Jobs admitted that day: how many, and their mean and 90th-percentile wait (30 + 0.9 × (90 − 30) s).
+        assertThat(report.getList("waits.key", String.class)).containsExactly("2026-11-20");
+        assertThat(report.getLong("waits[0].jobs")).isEqualTo(2);
+        assertThat(report.getDouble("waits[0].meanSeconds")).isEqualTo(60.0);
+        assertThat(report.getDouble("waits[0].p90Seconds")).isEqualTo(84.0);
 
         // A member sees only their own usage; grouping by account is for admins.
         JsonPath theirs = as(other)

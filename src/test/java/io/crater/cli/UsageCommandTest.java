@@ -43,6 +43,19 @@ class UsageCommandTest {
     }
 
     @Test
+    void theWaitLineGivesTheJobsAndTheirMeanAndP90Wait() {
+        Map<String, Object> r =
+                Map.of("waits", List.of(Map.of("key", "", "jobs", 2, "meanSeconds", 60.0, "p90Seconds", 84.0)));
+        assertThat(UsageCommand.waitLine(EN, r))
+                .isEqualTo("Jobs admitted: 2; they waited " + Values.duration(java.time.Duration.ofSeconds(60))
+                        + " on average, " + Values.duration(java.time.Duration.ofSeconds(84))
+                        + " at the 90th percentile");
+        assertThat(UsageCommand.waitLine(EN, Map.of("waits", List.of())))
+                .as("nobody admitted: no line")
+                .isNull();
+    }
+
+    @Test
     void rowsShowUsedAndEfficiencyOnlyWhereTheyApply() {
         Map<String, Object> gpu = new HashMap<>(Map.of("used", 1.234, "efficiency", 0.6154));
         Map<String, Object> cpu = new HashMap<>();
