@@ -20,24 +20,13 @@ class RowMapperTest {
 
     /** Files still reading {@code r[N]} outside a row mapper. */
     static final Set<String> STILL_POSITIONAL = Set.of(
-            "account/AccountService.java",
-            "account/MemberService.java",
-            "account/Memberships.java",
-            "account/QueueReconciler.java",
-            "account/QuotaService.java",
             "accounting/AccountingMetrics.java",
             "accounting/BudgetWatch.java",
             "accounting/Ledger.java",
             "accounting/PriceService.java",
             "accounting/UsageReports.java",
             "approval/ApprovalService.java",
-            "audit/AuditQueries.java",
             "cli/JobDescribe.java",
-            "cluster/AcceleratorCatalogue.java",
-            "identity/AccessTokens.java",
-            "identity/SshKeys.java",
-            "identity/UserImport.java",
-            "identity/UserService.java",
             "idle/IdleQueries.java",
             "idle/IdleService.java",
             "interactive/AppSessions.java",
@@ -55,8 +44,6 @@ class RowMapperTest {
             "job/TemplateService.java",
             "job/TimeLimitService.java",
             "job/WaitService.java",
-            "notify/MailOutbox.java",
-            "notify/NotificationService.java",
             "sim/FileCommands.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");

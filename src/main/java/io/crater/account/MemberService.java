@@ -34,23 +34,34 @@ public class MemberService {
     @Inject
     AuditService audit;
 
+    /** A member as listed: the user and their membership. */
+    record Listed(long userId, String username, String displayName, String role, String fileAccess) {
+        static final String COLUMNS = "u.id, u.username, u.display_name, m.role, m.file_access";
+
+        static Listed of(Object[] r) {
+            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3], (String) r[4]);
+        }
+    }
+
     public Uni<List<Member>> list(String slug, Caller caller) {
         return Panache.withSession(() -> accounts.visible(slug, caller)
                 .flatMap(a -> quotas.storedLimits(a.id(), null)
                         .flatMap(defaults -> Sql.rows(
-                                        "SELECT u.id, u.username, u.display_name, m.role, m.file_access FROM account_members m JOIN users u ON u.id = m.user_id"
+                                        "SELECT " + Listed.COLUMNS
+                                                + " FROM account_members m JOIN users u ON u.id = m.user_id"
                                                 + " WHERE m.account_id = ?1 ORDER BY u.username",
                                         a.id())
                                 .flatMap(rows -> {
                                     Uni<List<Member>> acc = Uni.createFrom().item(new ArrayList<>());
-                                    for (Object[] r : rows) {
-                                        acc = acc.flatMap(list -> quotas.storedLimits(a.id(), Sql.longOf(r[0]))
+                                    for (Listed m :
+                                            rows.stream().map(Listed::of).toList()) {
+                                        acc = acc.flatMap(list -> quotas.storedLimits(a.id(), m.userId())
                                                 .map(own -> {
                                                     list.add(new Member(
-                                                            (String) r[1],
-                                                            (String) r[2],
-                                                            (String) r[3],
-                                                            (String) r[4],
+                                                            m.username(),
+                                                            m.displayName(),
+                                                            m.role(),
+                                                            m.fileAccess(),
                                                             QuotaService.view(own),
                                                             QuotaService.view(MemberLimits.effective(defaults, own))));
                                                     return list;

@@ -36,17 +36,23 @@ public class SshKeys {
 
     public Uni<List<KeyView>> list(Caller caller) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, name, key_type, fingerprint, created_at, last_used_at FROM ssh_keys WHERE user_id = ?1 ORDER BY id",
-                        caller.userId()))
-                .map(rows -> rows.stream()
-                        .map(r -> new KeyView(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                Sql.instant(r[4]),
-                                Sql.instant(r[5])))
-                        .toList());
+                        "SELECT " + KeyRows.COLUMNS + " FROM ssh_keys WHERE user_id = ?1 ORDER BY id", caller.userId()))
+                .map(rows -> rows.stream().map(KeyRows::of).toList());
+    }
+
+    /** The columns of a key as its owner sees it, and how they read. */
+    private static final class KeyRows {
+        static final String COLUMNS = "id, name, key_type, fingerprint, created_at, last_used_at";
+
+        static KeyView of(Object[] r) {
+            return new KeyView(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    (String) r[2],
+                    (String) r[3],
+                    Sql.instant(r[4]),
+                    Sql.instant(r[5]));
+        }
     }
 
     public Uni<KeyView> add(AddKey req, Caller caller) {

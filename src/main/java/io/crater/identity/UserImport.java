@@ -157,6 +157,13 @@ public class UserImport {
 
     private record Known(Set<String> users, Map<String, Long> accounts) {}
 
+    /** A team account's slug and id. */
+    record Team(String slug, long id) {
+        static Team of(Object[] r) {
+            return new Team((String) r[0], Sql.longOf(r[1]));
+        }
+    }
+
     private Uni<Known> existing(List<Row> rows) {
         List<String> names = rows.stream().map(r -> r.user().username()).toList();
         List<String> slugs = rows.stream()
@@ -164,10 +171,10 @@ public class UserImport {
                 .filter(a -> !a.isEmpty())
                 .distinct()
                 .toList();
-        Uni<List<Object[]>> users = names.isEmpty()
+        Uni<List<String>> users = names.isEmpty()
                 ? Uni.createFrom().item(List.of())
-                : Sql.rows(
-                        "SELECT lower(username), id FROM users WHERE lower(username) IN (" + placeholders(names.size())
+                : Sql.strings(
+                        "SELECT lower(username) FROM users WHERE lower(username) IN (" + placeholders(names.size())
                                 + ")",
                         names.toArray());
         Uni<List<Object[]>> teams = slugs.isEmpty()
@@ -177,10 +184,9 @@ public class UserImport {
                                 + ")",
                         slugs.toArray());
         return users.flatMap(u -> teams.map(a -> {
-            Set<String> taken = new HashSet<>();
-            u.forEach(r -> taken.add((String) r[0]));
+            Set<String> taken = new HashSet<>(u);
             Map<String, Long> accounts = new HashMap<>();
-            a.forEach(r -> accounts.put((String) r[0], Sql.longOf(r[1])));
+            a.stream().map(Team::of).forEach(t -> accounts.put(t.slug(), t.id()));
             return new Known(taken, accounts);
         }));
     }
