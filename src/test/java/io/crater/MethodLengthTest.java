@@ -20,7 +20,6 @@ class MethodLengthTest {
             Map.entry("account/MemberService.java#put", 61),
             Map.entry("accounting/BudgetService.java#put", 80),
             Map.entry("approval/ApprovalService.java#decide", 73),
-            Map.entry("approval/ApprovalService.java#jobLock", 73),
             Map.entry("identity/UserImport.java#importCsv", 104),
             Map.entry("identity/UserService.java#update", 77),
             Map.entry("job/JobReconciler.java#update", 61),

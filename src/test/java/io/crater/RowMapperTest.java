@@ -25,25 +25,9 @@ class RowMapperTest {
             "accounting/Ledger.java",
             "accounting/PriceService.java",
             "accounting/UsageReports.java",
-            "approval/ApprovalService.java",
-            "cli/JobDescribe.java",
             "idle/IdleQueries.java",
             "idle/IdleService.java",
-            "interactive/AppSessions.java",
-            "interactive/SshEntries.java",
-            "job/AccountJobStops.java",
-            "job/JobAdmissions.java",
-            "job/JobApplier.java",
             "job/JobHoldings.java",
-            "job/JobLogs.java",
-            "job/JobObjects.java",
-            "job/JobQueries.java",
-            "job/JobReconciler.java",
-            "job/JobService.java",
-            "job/JobStream.java",
-            "job/TemplateService.java",
-            "job/TimeLimitService.java",
-            "job/WaitService.java",
             "sim/FileCommands.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
@@ -68,7 +52,7 @@ class RowMapperTest {
 
     private static boolean isMapper(String src, JavaSources.Method m) {
         String before = src.substring(Math.max(0, m.open() - 200), m.open());
-        return before.matches("(?s).*\\bstatic\\s+\\w+\\s+of\\s*\\(\\s*Object\\[\\]\\s+r\\s*\\)\\s*$");
+        return before.matches("(?s).*\\bstatic\\s+[\\w.]+\\s+of\\s*\\(\\s*Object\\[\\]\\s+r\\s*\\)\\s*$");
     }
 
     @Test

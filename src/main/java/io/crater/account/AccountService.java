@@ -95,6 +95,31 @@ public class AccountService implements io.crater.identity.UserCreated {
                 });
     }
 
+    /**
+     * What a member's job needs of its account: slug, kind, GID and whether the member's file access is read-only
+     * (someone no longer a member reads and writes as before), in the caller's session.
+     */
+    public record JobAccount(String slug, String kind, int gid, boolean readOnly) {
+        static JobAccount of(Object[] r) {
+            return new JobAccount((String) r[0], (String) r[1], ((Number) r[2]).intValue(), "ro".equals(r[3]));
+        }
+    }
+
+    /** {@link JobAccount} of the member's account. */
+    public Uni<JobAccount> jobAccount(long accountId, long userId) {
+        return Sql.row(
+                        "SELECT a.slug, a.kind, a.gid, COALESCE(m.file_access, 'rw') FROM accounts a"
+                                + " LEFT JOIN account_members m ON m.account_id = a.id AND m.user_id = ?2 WHERE a.id = ?1",
+                        accountId,
+                        userId)
+                .map(r -> JobAccount.of(r.orElseThrow(() -> ApiException.notFound("no account " + accountId))));
+    }
+
+    /** The ids of the accounts the user is a member of, in the caller's session. */
+    public Uni<List<Long>> accountIdsOf(long userId) {
+        return Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1", userId);
+    }
+
     /** The ids of an account's members (only its admins when {@code adminsOnly}), in the caller's session. */
     public Uni<List<Long>> memberIds(long accountId, boolean adminsOnly) {
         return Sql.longs(

@@ -64,25 +64,6 @@ public class UserService {
     @Inject
     Vertx vertx;
 
-    /** How a user selected by {@link #COLUMNS} reads. */
-    static final class UserRows {
-        private UserRows() {}
-
-        static UserView of(Object[] r) {
-            return new UserView(
-                    Sql.longOf(r[0]),
-                    (String) r[1],
-                    (String) r[2],
-                    ((Number) r[3]).intValue(),
-                    (String) r[4],
-                    (String) r[5],
-                    (String) r[6],
-                    (Boolean) r[7],
-                    Sql.instant(r[8]),
-                    (String) r[9]);
-        }
-    }
-
     /** Checks the fields of a new user; errors carry {@code prefix} before each field name. */
     NewUser check(CreateUser req, String prefix, List<Problem.FieldError> errors) {
         String username = Usernames.normalize(req.username());

@@ -33,6 +33,15 @@ public class SshEntries implements PublickeyAuthenticator {
     private static final Logger LOG = Logger.getLogger(SshEntries.class);
     private static final AttributeRepository.AttributeKey<Entry> ENTRY = new AttributeRepository.AttributeKey<>();
 
+    /** The user a presented key belongs to, and their slug. */
+    record KeyOwner(TokenService.TokenUser user, String slug) {
+        static KeyOwner of(Object[] r) {
+            return new KeyOwner(
+                    new TokenService.TokenUser(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]),
+                    (String) r[4]);
+        }
+    }
+
     /**
      * An authenticated connection: the user, the pod (or why not), and the session's record.
      *
@@ -92,10 +101,8 @@ public class SshEntries implements PublickeyAuthenticator {
                         if (row.isEmpty()) {
                             return io.smallrye.mutiny.Uni.createFrom().nullItem();
                         }
-                        Object[] r = row.get();
-                        var user = new TokenService.TokenUser(
-                                Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
-                        return check(user, (String) r[4], login.get(), client);
+                        KeyOwner r = KeyOwner.of(row.get());
+                        return check(r.user(), r.slug(), login.get(), client);
                     })));
             if (entry == null) {
                 LOG.infof("ssh: key %s refused for %s from %s", fingerprint, username, client);

@@ -103,11 +103,10 @@ public class JobReconciler {
             return;
         }
         try {
-            List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+            List<String> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.strings(
                     "SELECT public_id FROM jobs WHERE state IN ('Pending', 'Running', 'Stopping') AND admitted_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
-            for (Object[] r : rows) {
-                String id = (String) r[0];
+            for (String id : rows) {
                 if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) == null
                         && !latest.containsKey(id)) {
                     // A job that ends notifies crater_admission in the same transaction (JobStates.move).
@@ -115,11 +114,10 @@ public class JobReconciler {
                 }
             }
             // A stop that deleted the Volcano Job while it was still being created leaves one behind: delete again.
-            List<Object[]> stopping = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+            List<String> stopping = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.strings(
                     "SELECT public_id FROM jobs WHERE state = 'Stopping' AND stop_requested AND updated_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
-            for (Object[] r : stopping) {
-                String id = (String) r[0];
+            for (String id : stopping) {
                 if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) != null) {
                     LOG.infof("job %s: its Volcano Job outlived its stop; deleting it again", id);
                     client.resources(VolcanoJob.class)
