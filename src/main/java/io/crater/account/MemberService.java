@@ -71,6 +71,37 @@ public class MemberService {
                                 }))));
     }
 
+    /** Adds the member or changes their role and file access, never leaving the account without an admin. */
+    private Uni<Void> store(
+            long accountId, long uid, String slug, String username, String role, String access, Caller caller) {
+        return Sql.rows(
+                        "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
+                        accountId,
+                        uid)
+                .flatMap(before -> {
+                    Map<String, String> was = before.isEmpty()
+                            ? null
+                            : Map.of("role", (String) before.get(0)[0], "fileAccess", (String) before.get(0)[1]);
+                    Uni<Void> guard = was != null && "admin".equals(was.get("role")) && !"admin".equals(role)
+                            ? keepsAnAdmin(accountId, uid)
+                            : Uni.createFrom().voidItem();
+                    return guard.flatMap(v -> Sql.update(
+                                    "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, ?3, ?4)"
+                                            + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access",
+                                    accountId,
+                                    uid,
+                                    role,
+                                    access))
+                            .flatMap(x -> audit.record(
+                                    caller.actor(slug),
+                                    was == null ? "member.add" : "member.update",
+                                    "member",
+                                    slug + "/" + username,
+                                    was,
+                                    Map.of("role", role, "fileAccess", access)));
+                });
+    }
+
     public Uni<Member> put(String slug, String username, MemberUpdate req, Caller caller) {
         List<Problem.FieldError> errors = new ArrayList<>();
         String role = req == null || req.role() == null ? "member" : req.role();
@@ -96,35 +127,7 @@ public class MemberService {
                                 null,
                                 null);
                     }
-                    return userId(username)
-                            .flatMap(uid -> Sql.rows(
-                                            "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
-                                            a.id(),
-                                            uid)
-                                    .flatMap(before -> {
-                                        Map<String, String> was = before.isEmpty()
-                                                ? null
-                                                : Map.of("role", (String) before.get(0)[0], "fileAccess", (String)
-                                                        before.get(0)[1]);
-                                        Uni<Void> guard =
-                                                was != null && "admin".equals(was.get("role")) && !"admin".equals(role)
-                                                        ? keepsAnAdmin(a.id(), uid)
-                                                        : Uni.createFrom().voidItem();
-                                        return guard.flatMap(v -> Sql.update(
-                                                        "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, ?3, ?4)"
-                                                                + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access",
-                                                        a.id(),
-                                                        uid,
-                                                        role,
-                                                        access))
-                                                .flatMap(x -> audit.record(
-                                                        caller.actor(slug),
-                                                        was == null ? "member.add" : "member.update",
-                                                        "member",
-                                                        slug + "/" + username,
-                                                        was,
-                                                        Map.of("role", role, "fileAccess", access)));
-                                    }));
+                    return userId(username).flatMap(uid -> store(a.id(), uid, slug, username, role, access, caller));
                 }))
                 .flatMap(v -> list(slug, caller))
                 .map(members -> members.stream()

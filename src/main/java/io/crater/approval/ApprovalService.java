@@ -366,7 +366,6 @@ public class ApprovalService {
                                 "SELECT " + COLUMNS + FROM + " WHERE p.id = ?1 FOR UPDATE OF p", id)
                         .flatMap(found -> {
                             Row r = row(found.orElseThrow(() -> ApiException.notFound("no approval " + id)));
-                            Approval a = r.view();
                             if (decision.equals("cancel")) {
                                 if (r.requesterId() != caller.userId()) {
                                     throw ApiException.forbidden(
@@ -377,54 +376,7 @@ public class ApprovalService {
                             }
                             Uni<Void> allowed =
                                     decision.equals("cancel") ? Uni.createFrom().voidItem() : mayReview(r, caller);
-                            return allowed.flatMap(v -> {
-                                if (!a.state().equals("pending")) {
-                                    throw new ApiException(
-                                            409,
-                                            "ApprovalNotPending",
-                                            "Conflict",
-                                            "this request is " + a.state() + " already",
-                                            null,
-                                            null,
-                                            null);
-                                }
-                                String next = switch (decision) {
-                                    case "approve" -> "approved";
-                                    case "reject" -> "rejected";
-                                    default -> "cancelled";
-                                };
-                                String text = comment == null ? "" : comment.trim();
-                                return Sql.update(
-                                                "UPDATE approvals SET state = ?2, reviewer_id = ?3, comment = ?4, decided_at = ?5 WHERE id = ?1",
-                                                id,
-                                                next,
-                                                caller.userId(),
-                                                text,
-                                                now)
-                                        .flatMap(x -> audit.record(
-                                                caller.actor(a.account()),
-                                                "approval." + decision,
-                                                "approval",
-                                                Long.toString(id),
-                                                Map.of("state", "pending"),
-                                                Map.of("state", next)))
-                                        .flatMap(x -> decision.equals("cancel")
-                                                ? Uni.createFrom().voidItem()
-                                                : notifications.notify(
-                                                        r.requesterId(),
-                                                        "approval." + next,
-                                                        "Your " + a.kind() + " request #" + id + " was " + next
-                                                                + (text.isEmpty() ? "" : ": " + text),
-                                                        "/approvals",
-                                                        Map.of(
-                                                                "request",
-                                                                id,
-                                                                "requestKind",
-                                                                a.kind(),
-                                                                "comment",
-                                                                text)))
-                                        .replaceWith(a);
-                            });
+                            return allowed.flatMap(v -> settle(r, decision, comment, caller, now));
                         }))
                 .invoke(a -> {
                     if (a.kind().equals("quota-grant")) {
@@ -432,6 +384,52 @@ public class ApprovalService {
                     }
                 })
                 .flatMap(a -> get(id));
+    }
+
+    /** Writes a pending request's decision, audits it and tells the requester (unless they cancelled). */
+    private Uni<Approval> settle(Row r, String decision, String comment, Caller caller, Instant now) {
+        Approval a = r.view();
+        long id = a.id();
+        if (!a.state().equals("pending")) {
+            throw new ApiException(
+                    409,
+                    "ApprovalNotPending",
+                    "Conflict",
+                    "this request is " + a.state() + " already",
+                    null,
+                    null,
+                    null);
+        }
+        String next = switch (decision) {
+            case "approve" -> "approved";
+            case "reject" -> "rejected";
+            default -> "cancelled";
+        };
+        String text = comment == null ? "" : comment.trim();
+        return Sql.update(
+                        "UPDATE approvals SET state = ?2, reviewer_id = ?3, comment = ?4, decided_at = ?5 WHERE id = ?1",
+                        id,
+                        next,
+                        caller.userId(),
+                        text,
+                        now)
+                .flatMap(x -> audit.record(
+                        caller.actor(a.account()),
+                        "approval." + decision,
+                        "approval",
+                        Long.toString(id),
+                        Map.of("state", "pending"),
+                        Map.of("state", next)))
+                .flatMap(x -> decision.equals("cancel")
+                        ? Uni.createFrom().voidItem()
+                        : notifications.notify(
+                                r.requesterId(),
+                                "approval." + next,
+                                "Your " + a.kind() + " request #" + id + " was " + next
+                                        + (text.isEmpty() ? "" : ": " + text),
+                                "/approvals",
+                                Map.of("request", id, "requestKind", a.kind(), "comment", text)))
+                .replaceWith(a);
     }
 
     /** Platform admins decide everything; account admins decide locks and model access in their account. */

@@ -74,8 +74,59 @@ public class UserImport {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidCsv", "at most " + MAX_ROWS + " rows per import", null));
         }
-        List<Row> candidates = new ArrayList<>();
         List<RefusedRow> refused = new ArrayList<>();
+        List<Row> candidates = candidates(lines, header, refused);
+        return Panache.withSession(() -> existing(candidates)).flatMap(known -> {
+            List<Row> valid = new ArrayList<>();
+            for (Row r : candidates) {
+                if (known.users().contains(r.user().username())) {
+                    refused.add(new RefusedRow(r.line(), r.user().username(), "a user with this name exists already"));
+                } else if (!r.account().isEmpty() && !known.accounts().containsKey(r.account())) {
+                    refused.add(new RefusedRow(r.line(), r.user().username(), "no team account '" + r.account() + "'"));
+                } else {
+                    valid.add(r);
+                }
+            }
+            return create(valid, known, refused, caller);
+        });
+    }
+
+    /** Hashes the passwords off the event loop, creates the users in one transaction and reports every line. */
+    private Uni<Report> create(List<Row> valid, Known known, List<RefusedRow> refused, Caller caller) {
+        return vertx.executeBlocking(Uni.createFrom()
+                        .item(() -> valid.stream()
+                                .map(r -> new Row(
+                                        r.line(),
+                                        new NewUser(
+                                                r.user().username(),
+                                                r.user().displayName(),
+                                                r.user().email(),
+                                                "user",
+                                                r.user().password(),
+                                                PasswordHasher.hash(r.user().password()),
+                                                r.user().generated()),
+                                        r.account(),
+                                        r.accountRole()))
+                                .toList()))
+                .flatMap(
+                        hashed -> Panache.withTransaction(() -> insertAll(hashed, known.accounts(), caller.actor(null)))
+                                .replaceWith(hashed))
+                .map(hashed -> {
+                    List<CreatedRow> created = hashed.stream()
+                            .map(r -> new CreatedRow(
+                                    r.line(),
+                                    r.user().username(),
+                                    r.user().generated() ? r.user().password() : null))
+                            .toList();
+                    List<RefusedRow> sorted = new ArrayList<>(refused);
+                    sorted.sort(java.util.Comparator.comparingInt(RefusedRow::line));
+                    return new Report(created, sorted);
+                });
+    }
+
+    /** The rows that may be created, as far as the file alone tells; the others go to {@code refused}. */
+    private List<Row> candidates(List<List<String>> lines, List<String> header, List<RefusedRow> refused) {
+        List<Row> candidates = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 1; i < lines.size(); i++) {
             List<String> cells = lines.get(i);
@@ -112,47 +163,7 @@ public class UserImport {
                 candidates.add(new Row(lineNo, u, row.getOrDefault("account", ""), role));
             }
         }
-        return Panache.withSession(() -> existing(candidates)).flatMap(known -> {
-            List<Row> valid = new ArrayList<>();
-            for (Row r : candidates) {
-                if (known.users().contains(r.user().username())) {
-                    refused.add(new RefusedRow(r.line(), r.user().username(), "a user with this name exists already"));
-                } else if (!r.account().isEmpty() && !known.accounts().containsKey(r.account())) {
-                    refused.add(new RefusedRow(r.line(), r.user().username(), "no team account '" + r.account() + "'"));
-                } else {
-                    valid.add(r);
-                }
-            }
-            return vertx.executeBlocking(Uni.createFrom()
-                            .item(() -> valid.stream()
-                                    .map(r -> new Row(
-                                            r.line(),
-                                            new NewUser(
-                                                    r.user().username(),
-                                                    r.user().displayName(),
-                                                    r.user().email(),
-                                                    "user",
-                                                    r.user().password(),
-                                                    PasswordHasher.hash(r.user().password()),
-                                                    r.user().generated()),
-                                            r.account(),
-                                            r.accountRole()))
-                                    .toList()))
-                    .flatMap(hashed -> Panache.withTransaction(
-                                    () -> insertAll(hashed, known.accounts(), caller.actor(null)))
-                            .replaceWith(hashed))
-                    .map(hashed -> {
-                        List<CreatedRow> created = hashed.stream()
-                                .map(r -> new CreatedRow(
-                                        r.line(),
-                                        r.user().username(),
-                                        r.user().generated() ? r.user().password() : null))
-                                .toList();
-                        List<RefusedRow> sorted = new ArrayList<>(refused);
-                        sorted.sort(java.util.Comparator.comparingInt(RefusedRow::line));
-                        return new Report(created, sorted);
-                    });
-        });
+        return candidates;
     }
 
     private record Known(Set<String> users, Map<String, Long> accounts) {}

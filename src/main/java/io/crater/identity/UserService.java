@@ -276,8 +276,23 @@ public class UserService {
                 });
     }
 
-    public Uni<UserView> update(String username, UpdateUser req, Caller caller) {
-        requireAdmin(caller);
+    /** The user as a change leaves it. */
+    private static UserView changed(UserView before, String display, String email, String role, boolean disabled) {
+        return new UserView(
+                before.id(),
+                before.username(),
+                before.slug(),
+                before.uid(),
+                display,
+                email,
+                role,
+                disabled,
+                before.createdAt(),
+                before.defaultAccount());
+    }
+
+    /** The field errors of a change to a user, empty when it is sound. */
+    private static List<Problem.FieldError> checkUpdate(UpdateUser req) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (req == null) {
             errors.add(new Problem.FieldError("body", "required"));
@@ -295,6 +310,12 @@ public class UserService {
                 errors.add(new Problem.FieldError("role", "admin or user"));
             }
         }
+        return errors;
+    }
+
+    public Uni<UserView> update(String username, UpdateUser req, Caller caller) {
+        requireAdmin(caller);
+        List<Problem.FieldError> errors = checkUpdate(req);
         if (!errors.isEmpty()) {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be changed as given", errors));
@@ -339,17 +360,7 @@ public class UserService {
                             "user",
                             before.username(),
                             summary(before),
-                            summary(new UserView(
-                                    before.id(),
-                                    before.username(),
-                                    before.slug(),
-                                    before.uid(),
-                                    display,
-                                    email,
-                                    role,
-                                    disabled,
-                                    before.createdAt(),
-                                    before.defaultAccount()))))
+                            summary(changed(before, display, email, role, disabled))))
                     .flatMap(v -> byUsername(username));
         }));
     }
