@@ -87,8 +87,6 @@ class TableOwnershipTest {
             Map.entry("identity/UserService.java", Set.of("accounts")),
             Map.entry("idle/IdleQueries.java", Set.of("jobs", "users")),
             Map.entry("idle/IdleService.java", Set.of("approvals", "job_requests", "jobs")),
-            Map.entry("interactive/AppProxy.java", Set.of("users")),
-            Map.entry("interactive/SshEntries.java", Set.of("ssh_keys", "users")),
             // The waiting line leaves out jobs of archived accounts in the same statement (a submission racing an
             // archive never starts).
             Map.entry("job/JobAdmissions.java", Set.of("accounts")),

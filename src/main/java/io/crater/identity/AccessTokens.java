@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Personal access tokens for scripts and the CLI: {@code crt_} + 43 random characters, shown once, stored as a
@@ -159,5 +160,18 @@ public class AccessTokens {
                             .replaceWith(
                                     new TokenService.TokenUser(f.userId(), f.username(), f.displayName(), f.role()));
                 }));
+    }
+
+    /** Who a session of the user speaks for, if the user is not disabled (empty otherwise), in the caller's session. */
+    public Uni<Optional<TokenService.TokenUser>> activeUser(long userId) {
+        return Sql.row("SELECT id, username, display_name, role FROM users WHERE id = ?1 AND NOT disabled", userId)
+                .map(r -> r.map(ActiveRows::of));
+    }
+
+    /** How a user as a session speaks for them reads. */
+    private static final class ActiveRows {
+        static TokenService.TokenUser of(Object[] r) {
+            return new TokenService.TokenUser(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
+        }
     }
 }
