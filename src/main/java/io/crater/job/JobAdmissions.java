@@ -96,7 +96,11 @@ public class JobAdmissions {
     public static final List<String> ACTIVE = List.of("Queued", "Admitted", "Pending", "Running", "Stopping");
 
     /** One account's jobs in one active state. */
-    public record Count(long account, String state, long jobs) {}
+    public record Count(long account, String state, long jobs) {
+        static Count of(Object[] r) {
+            return new Count(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]));
+        }
+    }
 
     /** How many jobs each account has in each active state: one GROUP BY over the jobs' (account, state) index. */
     public Uni<List<Count>> activeCounts() {
@@ -104,9 +108,7 @@ public class JobAdmissions {
                         "SELECT account_id, state, count(*) FROM jobs WHERE state IN ("
                                 + Sql.placeholders(ACTIVE.size()) + ") GROUP BY account_id, state",
                         ACTIVE.toArray())
-                .map(rows -> rows.stream()
-                        .map(r -> new Count(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2])))
-                        .toList());
+                .map(rows -> rows.stream().map(Count::of).toList());
     }
 
     /** Admitted jobs still without their objects after {@code before}: the repair step creates them again. */
