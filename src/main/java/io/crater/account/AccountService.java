@@ -90,18 +90,49 @@ public class AccountService implements io.crater.identity.UserCreated {
                         String.join(",", ids.stream().map(String::valueOf).toList()))
                 .map(rows -> {
                     java.util.Map<Long, String> out = new java.util.HashMap<>();
-                    rows.forEach(r -> out.put(Sql.longOf(r[0]), (String) r[1]));
+                    rows.stream().map(IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));
                     return out;
                 });
     }
 
+    /**
+     * What a member's job needs of its account: slug, kind, GID and whether the member's file access is read-only
+     * (someone no longer a member reads and writes as before), in the caller's session.
+     */
+    public record JobAccount(String slug, String kind, int gid, boolean readOnly) {
+        static JobAccount of(Object[] r) {
+            return new JobAccount((String) r[0], (String) r[1], ((Number) r[2]).intValue(), "ro".equals(r[3]));
+        }
+    }
+
+    /** {@link JobAccount} of the member's account. */
+    public Uni<JobAccount> jobAccount(long accountId, long userId) {
+        return Sql.row(
+                        "SELECT a.slug, a.kind, a.gid, COALESCE(m.file_access, 'rw') FROM accounts a"
+                                + " LEFT JOIN account_members m ON m.account_id = a.id AND m.user_id = ?2 WHERE a.id = ?1",
+                        accountId,
+                        userId)
+                .map(r -> JobAccount.of(r.orElseThrow(() -> ApiException.notFound("no account " + accountId))));
+    }
+
+    /** The ids of the accounts the user is a member of, in the caller's session. */
+    public Uni<List<Long>> accountIdsOf(long userId) {
+        return Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1", userId);
+    }
+
     /** The ids of an account's members (only its admins when {@code adminsOnly}), in the caller's session. */
     public Uni<List<Long>> memberIds(long accountId, boolean adminsOnly) {
-        return Sql.rows(
-                        "SELECT user_id FROM account_members WHERE account_id = ?1"
-                                + (adminsOnly ? " AND role = 'admin'" : "") + " ORDER BY user_id",
-                        accountId)
-                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList());
+        return Sql.longs(
+                "SELECT user_id FROM account_members WHERE account_id = ?1" + (adminsOnly ? " AND role = 'admin'" : "")
+                        + " ORDER BY user_id",
+                accountId);
+    }
+
+    /** An account's id and slug. */
+    record IdSlug(long id, String slug) {
+        static IdSlug of(Object[] r) {
+            return new IdSlug(Sql.longOf(r[0]), (String) r[1]);
+        }
     }
 
     /** The caller's access to an account they are a member of (or any, for a platform admin); 404/403 otherwise. */
@@ -131,6 +162,13 @@ public class AccountService implements io.crater.identity.UserCreated {
         return administered(slug, caller).map(AccountRow::id);
     }
 
+    /** An account as listed: its row and its member count. */
+    record Listed(AccountRow account, long members) {
+        static Listed of(Object[] r) {
+            return new Listed(AccountRow.of(r), Sql.longOf(r[7]));
+        }
+    }
+
     public Uni<Page<AccountSummary>> list(Caller caller, String q, String cursor, Integer limit) {
         int n = Page.limit(limit);
         long after = Page.afterId(cursor);
@@ -158,15 +196,10 @@ public class AccountService implements io.crater.identity.UserCreated {
                     List<AccountSummary> items = new ArrayList<>();
                     long last = 0;
                     for (Object[] r : rows.subList(0, Math.min(n, rows.size()))) {
-                        AccountRow a = AccountRow.of(r);
+                        Listed l = Listed.of(r);
+                        AccountRow a = l.account();
                         items.add(new AccountSummary(
-                                a.slug(),
-                                a.name(),
-                                a.kind(),
-                                a.gid(),
-                                a.expiresAt(),
-                                a.archivedAt(),
-                                Sql.longOf(r[7])));
+                                a.slug(), a.name(), a.kind(), a.gid(), a.expiresAt(), a.archivedAt(), l.members()));
                         last = a.id();
                     }
                     return new Page<>(items, rows.size() > n ? Long.toString(last) : null);

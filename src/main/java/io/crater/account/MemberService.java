@@ -34,23 +34,34 @@ public class MemberService {
     @Inject
     AuditService audit;
 
+    /** A member as listed: the user and their membership. */
+    record Listed(long userId, String username, String displayName, String role, String fileAccess) {
+        static final String COLUMNS = "u.id, u.username, u.display_name, m.role, m.file_access";
+
+        static Listed of(Object[] r) {
+            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3], (String) r[4]);
+        }
+    }
+
     public Uni<List<Member>> list(String slug, Caller caller) {
         return Panache.withSession(() -> accounts.visible(slug, caller)
                 .flatMap(a -> quotas.storedLimits(a.id(), null)
                         .flatMap(defaults -> Sql.rows(
-                                        "SELECT u.id, u.username, u.display_name, m.role, m.file_access FROM account_members m JOIN users u ON u.id = m.user_id"
+                                        "SELECT " + Listed.COLUMNS
+                                                + " FROM account_members m JOIN users u ON u.id = m.user_id"
                                                 + " WHERE m.account_id = ?1 ORDER BY u.username",
                                         a.id())
                                 .flatMap(rows -> {
                                     Uni<List<Member>> acc = Uni.createFrom().item(new ArrayList<>());
-                                    for (Object[] r : rows) {
-                                        acc = acc.flatMap(list -> quotas.storedLimits(a.id(), Sql.longOf(r[0]))
+                                    for (Listed m :
+                                            rows.stream().map(Listed::of).toList()) {
+                                        acc = acc.flatMap(list -> quotas.storedLimits(a.id(), m.userId())
                                                 .map(own -> {
                                                     list.add(new Member(
-                                                            (String) r[1],
-                                                            (String) r[2],
-                                                            (String) r[3],
-                                                            (String) r[4],
+                                                            m.username(),
+                                                            m.displayName(),
+                                                            m.role(),
+                                                            m.fileAccess(),
                                                             QuotaService.view(own),
                                                             QuotaService.view(MemberLimits.effective(defaults, own))));
                                                     return list;
@@ -58,6 +69,37 @@ public class MemberService {
                                     }
                                     return acc;
                                 }))));
+    }
+
+    /** Adds the member or changes their role and file access, never leaving the account without an admin. */
+    private Uni<Void> store(
+            long accountId, long uid, String slug, String username, String role, String access, Caller caller) {
+        return Sql.rows(
+                        "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
+                        accountId,
+                        uid)
+                .flatMap(before -> {
+                    Map<String, String> was = before.isEmpty()
+                            ? null
+                            : Map.of("role", (String) before.get(0)[0], "fileAccess", (String) before.get(0)[1]);
+                    Uni<Void> guard = was != null && "admin".equals(was.get("role")) && !"admin".equals(role)
+                            ? keepsAnAdmin(accountId, uid)
+                            : Uni.createFrom().voidItem();
+                    return guard.flatMap(v -> Sql.update(
+                                    "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, ?3, ?4)"
+                                            + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access",
+                                    accountId,
+                                    uid,
+                                    role,
+                                    access))
+                            .flatMap(x -> audit.record(
+                                    caller.actor(slug),
+                                    was == null ? "member.add" : "member.update",
+                                    "member",
+                                    slug + "/" + username,
+                                    was,
+                                    Map.of("role", role, "fileAccess", access)));
+                });
     }
 
     public Uni<Member> put(String slug, String username, MemberUpdate req, Caller caller) {
@@ -85,35 +127,7 @@ public class MemberService {
                                 null,
                                 null);
                     }
-                    return userId(username)
-                            .flatMap(uid -> Sql.rows(
-                                            "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
-                                            a.id(),
-                                            uid)
-                                    .flatMap(before -> {
-                                        Map<String, String> was = before.isEmpty()
-                                                ? null
-                                                : Map.of("role", (String) before.get(0)[0], "fileAccess", (String)
-                                                        before.get(0)[1]);
-                                        Uni<Void> guard =
-                                                was != null && "admin".equals(was.get("role")) && !"admin".equals(role)
-                                                        ? keepsAnAdmin(a.id(), uid)
-                                                        : Uni.createFrom().voidItem();
-                                        return guard.flatMap(v -> Sql.update(
-                                                        "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, ?3, ?4)"
-                                                                + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access",
-                                                        a.id(),
-                                                        uid,
-                                                        role,
-                                                        access))
-                                                .flatMap(x -> audit.record(
-                                                        caller.actor(slug),
-                                                        was == null ? "member.add" : "member.update",
-                                                        "member",
-                                                        slug + "/" + username,
-                                                        was,
-                                                        Map.of("role", role, "fileAccess", access)));
-                                    }));
+                    return userId(username).flatMap(uid -> store(a.id(), uid, slug, username, role, access, caller));
                 }))
                 .flatMap(v -> list(slug, caller))
                 .map(members -> members.stream()

@@ -10,6 +10,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,13 +41,13 @@ public class Memberships implements io.crater.identity.UserAccounts {
     /** Loads (or reloads) the accounts of a user; call before relying on {@link #isMember}. */
     public Uni<Set<Long>> load(long userId) {
         long seen = changes.getOrDefault(userId, 0L);
-        return Panache.withSession(() -> Sql.rows("SELECT account_id FROM account_members WHERE user_id = ?1", userId))
+        return Panache.withSession(() -> Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1", userId))
                 .flatMap(rows -> {
                     if (changes.getOrDefault(userId, 0L) != seen) {
                         return load(userId);
                     }
                     Set<Long> ids = ConcurrentHashMap.newKeySet();
-                    rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    ids.addAll(rows);
                     accounts.put(userId, ids);
                     return Uni.createFrom().item(Set.copyOf(ids));
                 });
@@ -55,18 +56,25 @@ public class Memberships implements io.crater.identity.UserAccounts {
     @Override
     public Uni<List<MeResource.Membership>> of(long userId) {
         return Sql.rows(
-                        "SELECT a.slug, a.name, a.kind, m.role, m.file_access, a.expires_at FROM account_members m"
+                        "SELECT " + MembershipRow.COLUMNS + " FROM account_members m"
                                 + " JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1 ORDER BY a.kind DESC, a.slug",
                         userId)
-                .map(rows -> rows.stream()
-                        .map(r -> new MeResource.Membership(
-                                (String) r[0],
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                (String) r[4],
-                                Sql.instant(r[5])))
-                        .toList());
+                .map(rows -> rows.stream().map(r -> MembershipRow.of(r).view()).toList());
+    }
+
+    /** A membership as {@code /api/v1/me} shows it. */
+    private record MembershipRow(
+            String slug, String name, String kind, String role, String fileAccess, Instant expiresAt) {
+        static final String COLUMNS = "a.slug, a.name, a.kind, m.role, m.file_access, a.expires_at";
+
+        static MembershipRow of(Object[] r) {
+            return new MembershipRow(
+                    (String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4], Sql.instant(r[5]));
+        }
+
+        MeResource.Membership view() {
+            return new MeResource.Membership(slug, name, kind, role, fileAccess, expiresAt);
+        }
     }
 
     /** Whether the user is a member of the account, as far as the loaded memberships know. */

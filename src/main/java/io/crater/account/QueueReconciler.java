@@ -120,6 +120,13 @@ public class QueueReconciler {
         }
     }
 
+    /** An account's max of one resource with its active grants (no resource when it has no quota). */
+    record Capacity(String slug, String kind, String resource, long milli) {
+        static Capacity of(Object[] r) {
+            return new Capacity((String) r[0], (String) r[1], (String) r[2], r[3] == null ? 0 : Sql.longOf(r[3]));
+        }
+    }
+
     /** Desired queue name → capability (Kubernetes resource name → quantity), from the database. */
     Map<String, Map<String, String>> desired() throws Throwable {
         List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
@@ -131,16 +138,16 @@ public class QueueReconciler {
                 .collect(Collectors.toMap(AcceleratorModel::key, AcceleratorModel::resource));
         Map<String, Map<String, Long>> milli = new TreeMap<>();
         milli.put(PERSONAL, new TreeMap<>());
-        for (Object[] r : rows) {
-            String queue = "personal".equals(r[1]) ? PERSONAL : "crater-" + r[0];
+        for (Capacity r : rows.stream().map(Capacity::of).toList()) {
+            String queue = "personal".equals(r.kind()) ? PERSONAL : "crater-" + r.slug();
             Map<String, Long> cap = milli.computeIfAbsent(queue, q -> new TreeMap<>());
-            if (r[2] != null) {
-                String k8s = switch ((String) r[2]) {
-                    case "cpu", "memory" -> (String) r[2];
-                    default -> resourceOf.get((String) r[2]);
+            if (r.resource() != null) {
+                String k8s = switch (r.resource()) {
+                    case "cpu", "memory" -> r.resource();
+                    default -> resourceOf.get(r.resource());
                 };
                 if (k8s != null) {
-                    cap.merge(k8s, Sql.longOf(r[3]), Long::sum);
+                    cap.merge(k8s, r.milli(), Long::sum);
                 }
             }
         }

@@ -3,6 +3,14 @@ package io.crater.account;
 import io.crater.account.AccountViews.Limits;
 import io.crater.account.AccountViews.QuotaItem;
 import io.crater.account.AccountViews.QuotaLineView;
+import io.crater.account.QuotaRows.AccountSum;
+import io.crater.account.QuotaRows.Amount;
+import io.crater.account.QuotaRows.GrantRow;
+import io.crater.account.QuotaRows.Limit;
+import io.crater.account.QuotaRows.MemberCount;
+import io.crater.account.QuotaRows.MemberLimit;
+import io.crater.account.QuotaRows.StoredLimit;
+import io.crater.account.QuotaRows.Usage;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
@@ -83,11 +91,10 @@ public class QuotaService {
     }
 
     Uni<Map<String, QuotaLimit>> limits(long accountId) {
-        return Sql.rows("SELECT resource, guaranteed_milli, max_milli FROM quotas WHERE account_id = ?1", accountId)
+        return Sql.rows("SELECT " + Limit.COLUMNS + " FROM quotas WHERE account_id = ?1", accountId)
                 .map(rows -> {
                     Map<String, QuotaLimit> out = new TreeMap<>();
-                    rows.forEach(r ->
-                            out.put((String) r[0], new QuotaLimit((String) r[0], Sql.longOf(r[1]), Sql.longOf(r[2]))));
+                    rows.stream().map(Limit::of).forEach(l -> out.put(l.resource(), l.limit()));
                     return out;
                 });
     }
@@ -95,13 +102,11 @@ public class QuotaService {
     /** Approved quota grants of the account that have not ended. */
     public Uni<List<Grant>> grants(long accountId) {
         return Sql.rows(
-                        "SELECT resource, amount_milli, decided_at, until FROM approvals WHERE account_id = ?1 AND kind = 'quota-grant'"
+                        "SELECT " + GrantRow.COLUMNS + " FROM approvals WHERE account_id = ?1 AND kind = 'quota-grant'"
                                 + " AND state = 'approved' AND until > ?2",
                         accountId,
                         clock.instant())
-                .map(rows -> rows.stream()
-                        .map(r -> new Grant((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]), Sql.instant(r[3])))
-                        .toList());
+                .map(rows -> rows.stream().map(r -> GrantRow.of(r).grant()).toList());
     }
 
     /** Summed requests of the account's jobs in active states, per resource (backfill jobs are outside quota). */
@@ -113,7 +118,7 @@ public class QuotaService {
                         accountId)
                 .map(rows -> {
                     Map<String, Long> m = new TreeMap<>();
-                    rows.forEach(r -> m.put((String) r[0], Sql.longOf(r[1])));
+                    rows.stream().map(Amount::of).forEach(a -> m.put(a.resource(), a.milli()));
                     return new Resources(m);
                 });
     }
@@ -132,9 +137,9 @@ public class QuotaService {
      */
     public Uni<Map<Long, Map<String, QuotaLine>>> snapshots() {
         Instant now = clock.instant();
-        return Sql.rows("SELECT account_id, resource, guaranteed_milli, max_milli FROM quotas")
+        return Sql.rows("SELECT " + Limit.COLUMNS + " FROM quotas")
                 .flatMap(limits -> Sql.rows(
-                                "SELECT account_id, resource, amount_milli, decided_at, until FROM approvals WHERE kind = 'quota-grant'"
+                                "SELECT " + GrantRow.COLUMNS + " FROM approvals WHERE kind = 'quota-grant'"
                                         + " AND state = 'approved' AND until > ?1",
                                 now)
                         .flatMap(grants -> Sql.rows(
@@ -143,20 +148,20 @@ public class QuotaService {
                                                 + " GROUP BY j.account_id, r.resource")
                                 .map(usage -> {
                                     Map<Long, Map<String, QuotaLimit>> l = new java.util.HashMap<>();
-                                    limits.forEach(r -> l.computeIfAbsent(Sql.longOf(r[0]), a -> new TreeMap<>())
-                                            .put(
-                                                    (String) r[1],
-                                                    new QuotaLimit((String) r[1], Sql.longOf(r[2]), Sql.longOf(r[3]))));
+                                    limits.stream()
+                                            .map(Limit::of)
+                                            .forEach(q -> l.computeIfAbsent(q.accountId(), a -> new TreeMap<>())
+                                                    .put(q.resource(), q.limit()));
                                     Map<Long, List<Grant>> g = new java.util.HashMap<>();
-                                    grants.forEach(r -> g.computeIfAbsent(Sql.longOf(r[0]), a -> new ArrayList<>())
-                                            .add(new Grant(
-                                                    (String) r[1],
-                                                    Sql.longOf(r[2]),
-                                                    Sql.instant(r[3]),
-                                                    Sql.instant(r[4]))));
+                                    grants.stream()
+                                            .map(GrantRow::of)
+                                            .forEach(q -> g.computeIfAbsent(q.accountId(), a -> new ArrayList<>())
+                                                    .add(q.grant()));
                                     Map<Long, Map<String, Long>> u = new java.util.HashMap<>();
-                                    usage.forEach(r -> u.computeIfAbsent(Sql.longOf(r[0]), a -> new TreeMap<>())
-                                            .put((String) r[1], Sql.longOf(r[2])));
+                                    usage.stream()
+                                            .map(AccountSum::of)
+                                            .forEach(q -> u.computeIfAbsent(q.accountId(), a -> new TreeMap<>())
+                                                    .put(q.resource(), q.milli()));
                                     Set<Long> ids = new HashSet<>(l.keySet());
                                     ids.addAll(g.keySet());
                                     ids.addAll(u.keySet());
@@ -189,20 +194,20 @@ public class QuotaService {
                                         + " FROM jobs j WHERE" + active + " GROUP BY j.account_id, j.user_id")
                         .map(counts -> {
                             Map<String, Map<String, Long>> resources = new java.util.HashMap<>();
-                            rows.forEach(r -> resources
-                                    .computeIfAbsent(
-                                            Sql.longOf(r[0]) + "/" + Sql.longOf(r[1]), k -> new java.util.HashMap<>())
-                                    .put((String) r[2], Sql.longOf(r[3])));
+                            rows.stream()
+                                    .map(Usage::of)
+                                    .forEach(u -> resources
+                                            .computeIfAbsent(u.member(), k -> new java.util.HashMap<>())
+                                            .put(u.resource(), u.milli()));
                             Map<String, QuotaMath.MemberUsage> out = new java.util.HashMap<>();
-                            counts.forEach(c -> {
-                                String key = Sql.longOf(c[0]) + "/" + Sql.longOf(c[1]);
-                                out.put(
-                                        key,
-                                        new QuotaMath.MemberUsage(
-                                                new Resources(resources.getOrDefault(key, Map.of())),
-                                                (int) Sql.longOf(c[2]),
-                                                (int) Sql.longOf(c[3])));
-                            });
+                            counts.stream()
+                                    .map(MemberCount::of)
+                                    .forEach(c -> out.put(
+                                            c.member(),
+                                            new QuotaMath.MemberUsage(
+                                                    new Resources(resources.getOrDefault(c.member(), Map.of())),
+                                                    c.jobs(),
+                                                    c.interactive())));
                             return out;
                         }));
     }
@@ -219,29 +224,27 @@ public class QuotaService {
 
     /** {@link #effectiveLimits} of every member at once. */
     public Uni<LimitBook> limitBook() {
-        return Sql.rows(
-                        "SELECT m.id, m.account_id, m.user_id, m.max_running_jobs, m.max_interactive_sessions, r.resource, r.max_milli"
-                                + " FROM member_limits m LEFT JOIN member_limit_resources r ON r.limit_id = m.id ORDER BY m.id")
+        return Sql.rows("SELECT " + MemberLimit.COLUMNS
+                        + " FROM member_limits m LEFT JOIN member_limit_resources r ON r.limit_id = m.id ORDER BY m.id")
                 .map(rows -> {
-                    record Stored(Object[] row, Map<String, Long> resources) {}
+                    record Stored(MemberLimit row, Map<String, Long> resources) {}
                     Map<Long, Stored> byId = new LinkedHashMap<>();
-                    for (Object[] r : rows) {
-                        Stored st = byId.computeIfAbsent(Sql.longOf(r[0]), id -> new Stored(r, new TreeMap<>()));
-                        if (r[5] != null) {
-                            st.resources().put((String) r[5], Sql.longOf(r[6]));
+                    for (MemberLimit r : rows.stream().map(MemberLimit::of).toList()) {
+                        Stored st = byId.computeIfAbsent(r.id(), id -> new Stored(r, new TreeMap<>()));
+                        if (r.resource() != null) {
+                            st.resources().put(r.resource(), r.maxMilli());
                         }
                     }
                     Map<Long, MemberLimits> defaults = new java.util.HashMap<>();
                     Map<String, MemberLimits> overrides = new java.util.HashMap<>();
                     for (Stored st : byId.values()) {
-                        Object[] r = st.row();
+                        MemberLimit r = st.row();
                         MemberLimits limits =
-                                new MemberLimits(st.resources(), Sql.intOrNull(r[3]), Sql.intOrNull(r[4]));
-                        long account = Sql.longOf(r[1]);
-                        if (r[2] == null) {
-                            defaults.putIfAbsent(account, limits);
+                                new MemberLimits(st.resources(), r.maxRunningJobs(), r.maxInteractiveSessions());
+                        if (r.userId() == null) {
+                            defaults.putIfAbsent(r.accountId(), limits);
                         } else {
-                            overrides.putIfAbsent(account + "/" + Sql.longOf(r[2]), limits);
+                            overrides.putIfAbsent(r.accountId() + "/" + r.userId(), limits);
                         }
                     }
                     return new LimitBook(defaults, overrides);
@@ -377,21 +380,20 @@ public class QuotaService {
         String where = userId == null ? "user_id IS NULL" : "user_id = ?2";
         Object[] params = userId == null ? new Object[] {accountId} : new Object[] {accountId, userId};
         return Sql.rows(
-                        "SELECT id, max_running_jobs, max_interactive_sessions FROM member_limits WHERE account_id = ?1 AND "
-                                + where,
+                        "SELECT " + StoredLimit.COLUMNS + " FROM member_limits WHERE account_id = ?1 AND " + where,
                         params)
                 .flatMap(rows -> {
                     if (rows.isEmpty()) {
                         return Uni.createFrom().item(MemberLimits.NONE);
                     }
-                    Object[] r = rows.get(0);
+                    StoredLimit l = StoredLimit.of(rows.get(0));
                     return Sql.rows(
                                     "SELECT resource, max_milli FROM member_limit_resources WHERE limit_id = ?1",
-                                    Sql.longOf(r[0]))
+                                    l.id())
                             .map(res -> {
                                 Map<String, Long> m = new TreeMap<>();
-                                res.forEach(x -> m.put((String) x[0], Sql.longOf(x[1])));
-                                return new MemberLimits(m, Sql.intOrNull(r[1]), Sql.intOrNull(r[2]));
+                                res.stream().map(Amount::of).forEach(a -> m.put(a.resource(), a.milli()));
+                                return new MemberLimits(m, l.maxRunningJobs(), l.maxInteractiveSessions());
                             });
                 });
     }

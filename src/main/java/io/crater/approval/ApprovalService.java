@@ -8,6 +8,7 @@ import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.identity.Caller;
 import io.crater.identity.GovernanceConfig;
+import io.crater.job.JobQueries;
 import io.crater.notify.NotificationService;
 import io.crater.platform.ApiException;
 import io.crater.platform.Page;
@@ -61,34 +62,37 @@ public class ApprovalService {
     @Inject
     Clock clock;
 
+    @Inject
+    JobQueries jobs;
+
     /** A stored approval with the ids needed for checks. */
     record Row(Approval view, long requesterId, long accountId) {}
 
-    Row row(Object[] r) {
-        String state = (String) r[2];
-        Instant until = Sql.instant(r[8]);
+    Row row(Object[] columns) {
+        ApprovalRow r = ApprovalRow.of(columns);
+        Instant until = r.until();
         String shown = until != null
                         && !clock.instant().isBefore(until)
-                        && (state.equals("pending") || state.equals("approved"))
+                        && (r.state().equals("pending") || r.state().equals("approved"))
                 ? "expired"
-                : state;
+                : r.state();
         Approval a = new Approval(
-                Sql.longOf(r[0]),
-                (String) r[1],
+                r.id(),
+                r.kind(),
                 shown,
-                (String) r[3],
-                new Person((String) r[4], (String) r[5]),
-                (String) r[6],
-                r[7] == null ? null : Quantities.format(Sql.longOf(r[7])),
+                r.account(),
+                new Person(r.requesterUsername(), r.requesterName()),
+                r.resource(),
+                r.amountMilli() == null ? null : Quantities.format(r.amountMilli()),
                 until,
-                (String) r[9],
-                (String) r[10],
-                (String) r[11],
-                r[12] == null ? null : new Person((String) r[12], (String) r[13]),
-                (String) r[14],
-                Sql.instant(r[15]),
-                Sql.instant(r[16]));
-        return new Row(a, Sql.longOf(r[17]), Sql.longOf(r[18]));
+                r.model(),
+                r.job(),
+                r.reason(),
+                r.reviewerUsername() == null ? null : new Person(r.reviewerUsername(), r.reviewerName()),
+                r.comment(),
+                r.createdAt(),
+                r.decidedAt());
+        return new Row(a, r.requesterId(), r.accountId());
     }
 
     public Uni<Approval> create(CreateApproval req, Caller caller) {
@@ -201,63 +205,63 @@ public class ApprovalService {
                     .failure(ApiException.badRequest("InvalidApproval", "the request cannot be made as given", errors));
         }
         boolean auto = Duration.between(now, req.until()).compareTo(config.lockAutoApproveBelow()) < 0;
-        return Panache.withTransaction(() -> Sql.rows(
-                                "SELECT account_id, user_id FROM jobs WHERE public_id = ?1", req.jobId())
-                        .flatMap(jobs -> {
-                            if (jobs.isEmpty() || Sql.longOf(jobs.get(0)[1]) != caller.userId()) {
-                                throw ApiException.notFound("you have no job '" + req.jobId() + "'");
-                            }
-                            long accountId = Sql.longOf(jobs.get(0)[0]);
-                            return Sql.count(
-                                            "SELECT count(*) FROM approvals WHERE kind = 'job-lock' AND job_public_id = ?1 AND created_at > ?2",
-                                            req.jobId(),
-                                            now.minus(config.lockWindow()))
-                                    .flatMap(n -> {
-                                        if (n >= config.lockMaxPerJob()) {
-                                            throw new ApiException(
-                                                    409,
-                                                    "TooManyLockRequests",
-                                                    "Conflict",
-                                                    "a job may ask for a lock " + config.lockMaxPerJob() + " times in "
-                                                            + config.lockWindow()
-                                                                    .toDays() + " days",
-                                                    null,
-                                                    null,
-                                                    null);
-                                        }
-                                        String state = auto ? "approved" : "pending";
-                                        String sql =
-                                                "INSERT INTO approvals (kind, state, account_id, requester_id, until, job_public_id, reason"
-                                                        + (auto ? ", decided_at, comment" : "")
-                                                        + ") VALUES ('job-lock', ?1, ?2, ?3, ?4, ?5, ?6"
-                                                        + (auto
-                                                                ? ", ?7, 'approved by Crater: shorter than "
-                                                                        + config.lockAutoApproveBelow()
-                                                                                .toHours() + " h'"
-                                                                : "")
-                                                        + ") RETURNING id";
-                                        Object[] params = auto
-                                                ? new Object[] {
-                                                    state,
-                                                    accountId,
-                                                    caller.userId(),
-                                                    req.until(),
-                                                    req.jobId(),
-                                                    req.reason().trim(),
-                                                    now
-                                                }
-                                                : new Object[] {
-                                                    state,
-                                                    accountId,
-                                                    caller.userId(),
-                                                    req.until(),
-                                                    req.jobId(),
-                                                    req.reason().trim()
-                                                };
-                                        return insert(caller, accountId, sql, params);
-                                    });
-                        }))
+        return Panache.withTransaction(() -> jobs.holder(req.jobId()).flatMap(job -> {
+                    if (job.isEmpty() || job.get().userId() != caller.userId()) {
+                        throw ApiException.notFound("you have no job '" + req.jobId() + "'");
+                    }
+                    long accountId = job.get().accountId();
+                    return Sql.count(
+                                    "SELECT count(*) FROM approvals WHERE kind = 'job-lock' AND job_public_id = ?1 AND created_at > ?2",
+                                    req.jobId(),
+                                    now.minus(config.lockWindow()))
+                            .flatMap(n -> {
+                                if (n >= config.lockMaxPerJob()) {
+                                    throw new ApiException(
+                                            409,
+                                            "TooManyLockRequests",
+                                            "Conflict",
+                                            "a job may ask for a lock " + config.lockMaxPerJob() + " times in "
+                                                    + config.lockWindow().toDays() + " days",
+                                            null,
+                                            null,
+                                            null);
+                                }
+                                return insertLock(req, caller, accountId, auto, now);
+                            });
+                }))
                 .flatMap(this::get);
+    }
+
+    /** Stores a lock request, approved at once when it is shorter than {@code lock-auto-approve-below}. */
+    private Uni<Long> insertLock(CreateApproval req, Caller caller, long accountId, boolean auto, Instant now) {
+        String state = auto ? "approved" : "pending";
+        String sql = "INSERT INTO approvals (kind, state, account_id, requester_id, until, job_public_id, reason"
+                + (auto ? ", decided_at, comment" : "")
+                + ") VALUES ('job-lock', ?1, ?2, ?3, ?4, ?5, ?6"
+                + (auto
+                        ? ", ?7, 'approved by Crater: shorter than "
+                                + config.lockAutoApproveBelow().toHours() + " h'"
+                        : "")
+                + ") RETURNING id";
+        Object[] params = auto
+                ? new Object[] {
+                    state,
+                    accountId,
+                    caller.userId(),
+                    req.until(),
+                    req.jobId(),
+                    req.reason().trim(),
+                    now
+                }
+                : new Object[] {
+                    state,
+                    accountId,
+                    caller.userId(),
+                    req.until(),
+                    req.jobId(),
+                    req.reason().trim()
+                };
+        return insert(caller, accountId, sql, params);
     }
 
     private Uni<Long> insert(Caller caller, long accountId, String sql, Object... params) {
@@ -362,7 +366,6 @@ public class ApprovalService {
                                 "SELECT " + COLUMNS + FROM + " WHERE p.id = ?1 FOR UPDATE OF p", id)
                         .flatMap(found -> {
                             Row r = row(found.orElseThrow(() -> ApiException.notFound("no approval " + id)));
-                            Approval a = r.view();
                             if (decision.equals("cancel")) {
                                 if (r.requesterId() != caller.userId()) {
                                     throw ApiException.forbidden(
@@ -373,54 +376,7 @@ public class ApprovalService {
                             }
                             Uni<Void> allowed =
                                     decision.equals("cancel") ? Uni.createFrom().voidItem() : mayReview(r, caller);
-                            return allowed.flatMap(v -> {
-                                if (!a.state().equals("pending")) {
-                                    throw new ApiException(
-                                            409,
-                                            "ApprovalNotPending",
-                                            "Conflict",
-                                            "this request is " + a.state() + " already",
-                                            null,
-                                            null,
-                                            null);
-                                }
-                                String next = switch (decision) {
-                                    case "approve" -> "approved";
-                                    case "reject" -> "rejected";
-                                    default -> "cancelled";
-                                };
-                                String text = comment == null ? "" : comment.trim();
-                                return Sql.update(
-                                                "UPDATE approvals SET state = ?2, reviewer_id = ?3, comment = ?4, decided_at = ?5 WHERE id = ?1",
-                                                id,
-                                                next,
-                                                caller.userId(),
-                                                text,
-                                                now)
-                                        .flatMap(x -> audit.record(
-                                                caller.actor(a.account()),
-                                                "approval." + decision,
-                                                "approval",
-                                                Long.toString(id),
-                                                Map.of("state", "pending"),
-                                                Map.of("state", next)))
-                                        .flatMap(x -> decision.equals("cancel")
-                                                ? Uni.createFrom().voidItem()
-                                                : notifications.notify(
-                                                        r.requesterId(),
-                                                        "approval." + next,
-                                                        "Your " + a.kind() + " request #" + id + " was " + next
-                                                                + (text.isEmpty() ? "" : ": " + text),
-                                                        "/approvals",
-                                                        Map.of(
-                                                                "request",
-                                                                id,
-                                                                "requestKind",
-                                                                a.kind(),
-                                                                "comment",
-                                                                text)))
-                                        .replaceWith(a);
-                            });
+                            return allowed.flatMap(v -> settle(r, decision, comment, caller, now));
                         }))
                 .invoke(a -> {
                     if (a.kind().equals("quota-grant")) {
@@ -428,6 +384,52 @@ public class ApprovalService {
                     }
                 })
                 .flatMap(a -> get(id));
+    }
+
+    /** Writes a pending request's decision, audits it and tells the requester (unless they cancelled). */
+    private Uni<Approval> settle(Row r, String decision, String comment, Caller caller, Instant now) {
+        Approval a = r.view();
+        long id = a.id();
+        if (!a.state().equals("pending")) {
+            throw new ApiException(
+                    409,
+                    "ApprovalNotPending",
+                    "Conflict",
+                    "this request is " + a.state() + " already",
+                    null,
+                    null,
+                    null);
+        }
+        String next = switch (decision) {
+            case "approve" -> "approved";
+            case "reject" -> "rejected";
+            default -> "cancelled";
+        };
+        String text = comment == null ? "" : comment.trim();
+        return Sql.update(
+                        "UPDATE approvals SET state = ?2, reviewer_id = ?3, comment = ?4, decided_at = ?5 WHERE id = ?1",
+                        id,
+                        next,
+                        caller.userId(),
+                        text,
+                        now)
+                .flatMap(x -> audit.record(
+                        caller.actor(a.account()),
+                        "approval." + decision,
+                        "approval",
+                        Long.toString(id),
+                        Map.of("state", "pending"),
+                        Map.of("state", next)))
+                .flatMap(x -> decision.equals("cancel")
+                        ? Uni.createFrom().voidItem()
+                        : notifications.notify(
+                                r.requesterId(),
+                                "approval." + next,
+                                "Your " + a.kind() + " request #" + id + " was " + next
+                                        + (text.isEmpty() ? "" : ": " + text),
+                                "/approvals",
+                                Map.of("request", id, "requestKind", a.kind(), "comment", text)))
+                .replaceWith(a);
     }
 
     /** Platform admins decide everything; account admins decide locks and model access in their account. */

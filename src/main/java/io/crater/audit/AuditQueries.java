@@ -17,9 +17,7 @@ class AuditQueries {
     Uni<Page<AuditResource.Entry>> entries(
             String actor, String action, String account, Instant from, Instant to, String cursor, Integer limit) {
         int n = Page.limit(limit);
-        StringBuilder sql = new StringBuilder(
-                "SELECT id, at, actor, account, action, target_type, target_id, CAST(before AS text), CAST(after AS text),"
-                        + " result, client_address FROM audit_log WHERE id < ?1");
+        StringBuilder sql = new StringBuilder("SELECT " + EntryRows.COLUMNS + " FROM audit_log WHERE id < ?1");
         List<Object> params = new ArrayList<>(List.of(before(cursor)));
         filter(sql, params, "actor = ?", actor);
         filter(sql, params, "action = ?", action);
@@ -28,21 +26,8 @@ class AuditQueries {
         filter(sql, params, "at < ?", to);
         sql.append(" ORDER BY id DESC LIMIT ").append(n + 1);
         return Sql.rows(sql.toString(), params.toArray()).map(rows -> {
-            List<AuditResource.Entry> items = rows.stream()
-                    .limit(n)
-                    .map(r -> new AuditResource.Entry(
-                            Sql.longOf(r[0]),
-                            Sql.instant(r[1]),
-                            (String) r[2],
-                            (String) r[3],
-                            (String) r[4],
-                            (String) r[5],
-                            (String) r[6],
-                            Json.read((String) r[7]),
-                            Json.read((String) r[8]),
-                            (String) r[9],
-                            (String) r[10]))
-                    .toList();
+            List<AuditResource.Entry> items =
+                    rows.stream().limit(n).map(EntryRows::of).toList();
             return Page.of(items, rows.size() > n, i -> i.id());
         });
     }
@@ -51,23 +36,51 @@ class AuditQueries {
     Uni<Page<AuditResource.Denied>> denied(String cursor, Integer limit) {
         int n = Page.limit(limit);
         return Sql.rows(
-                        "SELECT id, at, actor, method, path, code, client_address FROM denied_attempts WHERE id < ?1"
+                        "SELECT " + DeniedRows.COLUMNS + " FROM denied_attempts WHERE id < ?1"
                                 + " ORDER BY id DESC LIMIT " + (n + 1),
                         before(cursor))
                 .map(rows -> {
-                    List<AuditResource.Denied> items = rows.stream()
-                            .limit(n)
-                            .map(r -> new AuditResource.Denied(
-                                    Sql.longOf(r[0]),
-                                    Sql.instant(r[1]),
-                                    (String) r[2],
-                                    (String) r[3],
-                                    (String) r[4],
-                                    (String) r[5],
-                                    (String) r[6]))
-                            .toList();
+                    List<AuditResource.Denied> items =
+                            rows.stream().limit(n).map(DeniedRows::of).toList();
                     return Page.of(items, rows.size() > n, i -> i.id());
                 });
+    }
+
+    /** The columns of an audit entry and how they read. */
+    private static final class EntryRows {
+        static final String COLUMNS = "id, at, actor, account, action, target_type, target_id, CAST(before AS text),"
+                + " CAST(after AS text), result, client_address";
+
+        static AuditResource.Entry of(Object[] r) {
+            return new AuditResource.Entry(
+                    Sql.longOf(r[0]),
+                    Sql.instant(r[1]),
+                    (String) r[2],
+                    (String) r[3],
+                    (String) r[4],
+                    (String) r[5],
+                    (String) r[6],
+                    Json.read((String) r[7]),
+                    Json.read((String) r[8]),
+                    (String) r[9],
+                    (String) r[10]);
+        }
+    }
+
+    /** The columns of a denied attempt and how they read. */
+    private static final class DeniedRows {
+        static final String COLUMNS = "id, at, actor, method, path, code, client_address";
+
+        static AuditResource.Denied of(Object[] r) {
+            return new AuditResource.Denied(
+                    Sql.longOf(r[0]),
+                    Sql.instant(r[1]),
+                    (String) r[2],
+                    (String) r[3],
+                    (String) r[4],
+                    (String) r[5],
+                    (String) r[6]);
+        }
     }
 
     private static long before(String cursor) {

@@ -125,12 +125,12 @@ final class JobDescribe {
     /** {@code Label:   value} lines, the values aligned (rows without a value are left out). */
     static void labelled(PrintStream out, List<String[]> rows) {
         int width = 0;
-        for (String[] r : rows) {
-            width = Math.max(width, Table.width(r[0]));
+        for (String[] line : rows) {
+            width = Math.max(width, Table.width(line[0]));
         }
-        for (String[] r : rows) {
-            if (!r[1].isEmpty()) {
-                out.println(r[0] + " ".repeat(width - Table.width(r[0]) + 2) + r[1]);
+        for (String[] line : rows) {
+            if (!line[1].isEmpty()) {
+                out.println(line[0] + " ".repeat(width - Table.width(line[0]) + 2) + line[1]);
             }
         }
     }

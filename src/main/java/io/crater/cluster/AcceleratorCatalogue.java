@@ -29,19 +29,20 @@ public class AcceleratorCatalogue {
     /** Reads the catalogue again (after an edit). */
     public Uni<Void> reloadAsync() {
         return Panache.withSession(
-                        () -> Sql.rows(
-                                "SELECT key, resource, label_key, label_value, display_name, vendor, restricted FROM accelerator_models ORDER BY key"))
-                .invoke(rows -> models = rows.stream()
-                        .map(r -> new AcceleratorModel(
-                                (String) r[0],
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                (String) r[4],
-                                (String) r[5],
-                                (Boolean) r[6]))
-                        .toList())
+                        () -> Sql.rows("SELECT " + ModelRows.COLUMNS + " FROM accelerator_models ORDER BY key"))
+                .invoke(rows -> models = rows.stream().map(ModelRows::of).toList())
                 .replaceWithVoid();
+    }
+
+    /** The columns of a catalogue entry and how they read. */
+    private static final class ModelRows {
+        static final String COLUMNS = "key, resource, label_key, label_value, display_name, vendor, restricted";
+
+        static AcceleratorModel of(Object[] r) {
+            return new AcceleratorModel(
+                    (String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4], (String) r[5], (Boolean)
+                            r[6]);
+        }
     }
 
     public List<AcceleratorModel> models() {

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Personal access tokens for scripts and the CLI: {@code crt_} + 43 random characters, shown once, stored as a
@@ -43,18 +44,32 @@ public class AccessTokens {
 
     public Uni<List<TokenView>> list(Caller caller) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, name, prefix, expires_at, last_used_at, created_at FROM personal_access_tokens"
+                        "SELECT " + TokenRows.COLUMNS + " FROM personal_access_tokens"
                                 + " WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY id",
                         caller.userId()))
-                .map(rows -> rows.stream()
-                        .map(r -> new TokenView(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                (String) r[2],
-                                Sql.instant(r[3]),
-                                Sql.instant(r[4]),
-                                Sql.instant(r[5])))
-                        .toList());
+                .map(rows -> rows.stream().map(TokenRows::of).toList());
+    }
+
+    /** The columns of a token as its owner sees it, and how they read. */
+    private static final class TokenRows {
+        static final String COLUMNS = "id, name, prefix, expires_at, last_used_at, created_at";
+
+        static TokenView of(Object[] r) {
+            return new TokenView(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    (String) r[2],
+                    Sql.instant(r[3]),
+                    Sql.instant(r[4]),
+                    Sql.instant(r[5]));
+        }
+    }
+
+    /** A valid token found by its hash, with its user. */
+    record Found(long tokenId, long userId, String username, String displayName, String role) {
+        static Found of(Object[] r) {
+            return new Found(Sql.longOf(r[0]), Sql.longOf(r[1]), (String) r[2], (String) r[3], (String) r[4]);
+        }
     }
 
     public Uni<NewToken> create(CreateToken req, Caller caller) {
@@ -135,15 +150,28 @@ public class AccessTokens {
                     if (rows.isEmpty()) {
                         return Uni.createFrom().nullItem();
                     }
-                    Object[] r = rows.get(0);
+                    Found f = Found.of(rows.get(0));
                     return Sql.update(
                                     "UPDATE personal_access_tokens SET last_used_at = ?2 WHERE id = ?1"
                                             + " AND (last_used_at IS NULL OR last_used_at < ?3)",
-                                    Sql.longOf(r[0]),
+                                    f.tokenId(),
                                     now,
                                     now.minusSeconds(60))
-                            .replaceWith(new TokenService.TokenUser(
-                                    Sql.longOf(r[1]), (String) r[2], (String) r[3], (String) r[4]));
+                            .replaceWith(
+                                    new TokenService.TokenUser(f.userId(), f.username(), f.displayName(), f.role()));
                 }));
+    }
+
+    /** Who a session of the user speaks for, if the user is not disabled (empty otherwise), in the caller's session. */
+    public Uni<Optional<TokenService.TokenUser>> activeUser(long userId) {
+        return Sql.row("SELECT id, username, display_name, role FROM users WHERE id = ?1 AND NOT disabled", userId)
+                .map(r -> r.map(ActiveRows::of));
+    }
+
+    /** How a user as a session speaks for them reads. */
+    private static final class ActiveRows {
+        static TokenService.TokenUser of(Object[] r) {
+            return new TokenService.TokenUser(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
+        }
     }
 }

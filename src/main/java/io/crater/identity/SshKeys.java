@@ -12,6 +12,7 @@ import java.security.PublicKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.sshd.common.config.keys.AuthorizedKeyEntry;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntryResolver;
@@ -36,17 +37,23 @@ public class SshKeys {
 
     public Uni<List<KeyView>> list(Caller caller) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, name, key_type, fingerprint, created_at, last_used_at FROM ssh_keys WHERE user_id = ?1 ORDER BY id",
-                        caller.userId()))
-                .map(rows -> rows.stream()
-                        .map(r -> new KeyView(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                Sql.instant(r[4]),
-                                Sql.instant(r[5])))
-                        .toList());
+                        "SELECT " + KeyRows.COLUMNS + " FROM ssh_keys WHERE user_id = ?1 ORDER BY id", caller.userId()))
+                .map(rows -> rows.stream().map(KeyRows::of).toList());
+    }
+
+    /** The columns of a key as its owner sees it, and how they read. */
+    private static final class KeyRows {
+        static final String COLUMNS = "id, name, key_type, fingerprint, created_at, last_used_at";
+
+        static KeyView of(Object[] r) {
+            return new KeyView(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    (String) r[2],
+                    (String) r[3],
+                    Sql.instant(r[4]),
+                    Sql.instant(r[5]));
+        }
     }
 
     public Uni<KeyView> add(AddKey req, Caller caller) {
@@ -142,5 +149,29 @@ public class SshKeys {
 
     private static ApiException invalid(String detail) {
         return ApiException.badRequest("InvalidSshKey", detail, List.of(new Problem.FieldError("publicKey", detail)));
+    }
+
+    /** The user a presented key belongs to, with their slug: someone not disabled whose username matches. */
+    public record KeyOwner(TokenService.TokenUser user, String slug) {
+        static KeyOwner of(Object[] r) {
+            return new KeyOwner(
+                    new TokenService.TokenUser(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]),
+                    (String) r[4]);
+        }
+    }
+
+    /** {@link KeyOwner} of the key with this fingerprint if it is {@code username}'s, in the caller's session. */
+    public Uni<Optional<KeyOwner>> owner(String fingerprint, String username) {
+        return Sql.row(
+                        "SELECT u.id, u.username, u.display_name, u.role, u.slug FROM ssh_keys k JOIN users u ON u.id = k.user_id"
+                                + " WHERE k.fingerprint = ?1 AND lower(u.username) = lower(?2) AND NOT u.disabled",
+                        fingerprint,
+                        username)
+                .map(r -> r.map(KeyOwner::of));
+    }
+
+    /** Records that the key with this fingerprint was used to sign in, in the caller's transaction. */
+    public Uni<Integer> used(String fingerprint) {
+        return Sql.update("UPDATE ssh_keys SET last_used_at = now() WHERE fingerprint = ?1", fingerprint);
     }
 }

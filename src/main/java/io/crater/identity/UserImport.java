@@ -74,8 +74,59 @@ public class UserImport {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidCsv", "at most " + MAX_ROWS + " rows per import", null));
         }
-        List<Row> candidates = new ArrayList<>();
         List<RefusedRow> refused = new ArrayList<>();
+        List<Row> candidates = candidates(lines, header, refused);
+        return Panache.withSession(() -> existing(candidates)).flatMap(known -> {
+            List<Row> valid = new ArrayList<>();
+            for (Row r : candidates) {
+                if (known.users().contains(r.user().username())) {
+                    refused.add(new RefusedRow(r.line(), r.user().username(), "a user with this name exists already"));
+                } else if (!r.account().isEmpty() && !known.accounts().containsKey(r.account())) {
+                    refused.add(new RefusedRow(r.line(), r.user().username(), "no team account '" + r.account() + "'"));
+                } else {
+                    valid.add(r);
+                }
+            }
+            return create(valid, known, refused, caller);
+        });
+    }
+
+    /** Hashes the passwords off the event loop, creates the users in one transaction and reports every line. */
+    private Uni<Report> create(List<Row> valid, Known known, List<RefusedRow> refused, Caller caller) {
+        return vertx.executeBlocking(Uni.createFrom()
+                        .item(() -> valid.stream()
+                                .map(r -> new Row(
+                                        r.line(),
+                                        new NewUser(
+                                                r.user().username(),
+                                                r.user().displayName(),
+                                                r.user().email(),
+                                                "user",
+                                                r.user().password(),
+                                                PasswordHasher.hash(r.user().password()),
+                                                r.user().generated()),
+                                        r.account(),
+                                        r.accountRole()))
+                                .toList()))
+                .flatMap(
+                        hashed -> Panache.withTransaction(() -> insertAll(hashed, known.accounts(), caller.actor(null)))
+                                .replaceWith(hashed))
+                .map(hashed -> {
+                    List<CreatedRow> created = hashed.stream()
+                            .map(r -> new CreatedRow(
+                                    r.line(),
+                                    r.user().username(),
+                                    r.user().generated() ? r.user().password() : null))
+                            .toList();
+                    List<RefusedRow> sorted = new ArrayList<>(refused);
+                    sorted.sort(java.util.Comparator.comparingInt(RefusedRow::line));
+                    return new Report(created, sorted);
+                });
+    }
+
+    /** The rows that may be created, as far as the file alone tells; the others go to {@code refused}. */
+    private List<Row> candidates(List<List<String>> lines, List<String> header, List<RefusedRow> refused) {
+        List<Row> candidates = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 1; i < lines.size(); i++) {
             List<String> cells = lines.get(i);
@@ -112,50 +163,17 @@ public class UserImport {
                 candidates.add(new Row(lineNo, u, row.getOrDefault("account", ""), role));
             }
         }
-        return Panache.withSession(() -> existing(candidates)).flatMap(known -> {
-            List<Row> valid = new ArrayList<>();
-            for (Row r : candidates) {
-                if (known.users().contains(r.user().username())) {
-                    refused.add(new RefusedRow(r.line(), r.user().username(), "a user with this name exists already"));
-                } else if (!r.account().isEmpty() && !known.accounts().containsKey(r.account())) {
-                    refused.add(new RefusedRow(r.line(), r.user().username(), "no team account '" + r.account() + "'"));
-                } else {
-                    valid.add(r);
-                }
-            }
-            return vertx.executeBlocking(Uni.createFrom()
-                            .item(() -> valid.stream()
-                                    .map(r -> new Row(
-                                            r.line(),
-                                            new NewUser(
-                                                    r.user().username(),
-                                                    r.user().displayName(),
-                                                    r.user().email(),
-                                                    "user",
-                                                    r.user().password(),
-                                                    PasswordHasher.hash(r.user().password()),
-                                                    r.user().generated()),
-                                            r.account(),
-                                            r.accountRole()))
-                                    .toList()))
-                    .flatMap(hashed -> Panache.withTransaction(
-                                    () -> insertAll(hashed, known.accounts(), caller.actor(null)))
-                            .replaceWith(hashed))
-                    .map(hashed -> {
-                        List<CreatedRow> created = hashed.stream()
-                                .map(r -> new CreatedRow(
-                                        r.line(),
-                                        r.user().username(),
-                                        r.user().generated() ? r.user().password() : null))
-                                .toList();
-                        List<RefusedRow> sorted = new ArrayList<>(refused);
-                        sorted.sort(java.util.Comparator.comparingInt(RefusedRow::line));
-                        return new Report(created, sorted);
-                    });
-        });
+        return candidates;
     }
 
     private record Known(Set<String> users, Map<String, Long> accounts) {}
+
+    /** A team account's slug and id. */
+    record Team(String slug, long id) {
+        static Team of(Object[] r) {
+            return new Team((String) r[0], Sql.longOf(r[1]));
+        }
+    }
 
     private Uni<Known> existing(List<Row> rows) {
         List<String> names = rows.stream().map(r -> r.user().username()).toList();
@@ -164,10 +182,10 @@ public class UserImport {
                 .filter(a -> !a.isEmpty())
                 .distinct()
                 .toList();
-        Uni<List<Object[]>> users = names.isEmpty()
+        Uni<List<String>> users = names.isEmpty()
                 ? Uni.createFrom().item(List.of())
-                : Sql.rows(
-                        "SELECT lower(username), id FROM users WHERE lower(username) IN (" + placeholders(names.size())
+                : Sql.strings(
+                        "SELECT lower(username) FROM users WHERE lower(username) IN (" + placeholders(names.size())
                                 + ")",
                         names.toArray());
         Uni<List<Object[]>> teams = slugs.isEmpty()
@@ -177,10 +195,9 @@ public class UserImport {
                                 + ")",
                         slugs.toArray());
         return users.flatMap(u -> teams.map(a -> {
-            Set<String> taken = new HashSet<>();
-            u.forEach(r -> taken.add((String) r[0]));
+            Set<String> taken = new HashSet<>(u);
             Map<String, Long> accounts = new HashMap<>();
-            a.forEach(r -> accounts.put((String) r[0], Sql.longOf(r[1])));
+            a.stream().map(Team::of).forEach(t -> accounts.put(t.slug(), t.id()));
             return new Known(taken, accounts);
         }));
     }

@@ -64,20 +64,6 @@ public class UserService {
     @Inject
     Vertx vertx;
 
-    static UserView view(Object[] r) {
-        return new UserView(
-                Sql.longOf(r[0]),
-                (String) r[1],
-                (String) r[2],
-                ((Number) r[3]).intValue(),
-                (String) r[4],
-                (String) r[5],
-                (String) r[6],
-                (Boolean) r[7],
-                Sql.instant(r[8]),
-                (String) r[9]);
-    }
-
     /** Checks the fields of a new user; errors carry {@code prefix} before each field name. */
     NewUser check(CreateUser req, String prefix, List<Problem.FieldError> errors) {
         String username = Usernames.normalize(req.username());
@@ -217,10 +203,9 @@ public class UserService {
     }
 
     private Uni<String> uniqueSlug(String base) {
-        return Sql.rows("SELECT slug, id FROM users WHERE slug = ?1 OR slug LIKE ?2", base, base + "-%")
+        return Sql.strings("SELECT slug FROM users WHERE slug = ?1 OR slug LIKE ?2", base, base + "-%")
                 .map(rows -> {
-                    Set<String> taken = new java.util.HashSet<>();
-                    rows.forEach(r -> taken.add((String) r[0]));
+                    Set<String> taken = new java.util.HashSet<>(rows);
                     if (!taken.contains(base)) {
                         return base;
                     }
@@ -242,22 +227,28 @@ public class UserService {
                         String.join(",", ids.stream().map(String::valueOf).toList()))
                 .map(rows -> {
                     java.util.Map<Long, String> out = new java.util.HashMap<>();
-                    rows.forEach(r -> out.put(Sql.longOf(r[0]), (String) r[1]));
+                    rows.stream().map(IdName::of).forEach(u -> out.put(u.id(), u.username()));
                     return out;
                 });
     }
 
+    /** A user's id and username. */
+    record IdName(long id, String username) {
+        static IdName of(Object[] r) {
+            return new IdName(Sql.longOf(r[0]), (String) r[1]);
+        }
+    }
+
     public Uni<UserView> get(long id) {
         return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", id))
-                .map(r -> r.map(UserService::view).orElseThrow(() -> ApiException.notFound("no such user")));
+                .map(r -> r.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no such user")));
     }
 
     Uni<UserView> byUsername(String username) {
         return Sql.row(
                         "SELECT " + COLUMNS + FROM + " WHERE lower(u.username) = lower(?1)",
                         username == null ? "" : username)
-                .map(r -> r.map(UserService::view)
-                        .orElseThrow(() -> ApiException.notFound("no user '" + username + "'")));
+                .map(r -> r.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no user '" + username + "'")));
     }
 
     public Uni<UserView> find(String username, Caller caller) {
@@ -280,13 +271,28 @@ public class UserService {
         return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
                 .map(rows -> {
                     List<UserView> items =
-                            rows.stream().limit(n).map(UserService::view).toList();
+                            rows.stream().limit(n).map(UserRows::of).toList();
                     return Page.of(items, rows.size() > n, i -> i.id());
                 });
     }
 
-    public Uni<UserView> update(String username, UpdateUser req, Caller caller) {
-        requireAdmin(caller);
+    /** The user as a change leaves it. */
+    private static UserView changed(UserView before, String display, String email, String role, boolean disabled) {
+        return new UserView(
+                before.id(),
+                before.username(),
+                before.slug(),
+                before.uid(),
+                display,
+                email,
+                role,
+                disabled,
+                before.createdAt(),
+                before.defaultAccount());
+    }
+
+    /** The field errors of a change to a user, empty when it is sound. */
+    private static List<Problem.FieldError> checkUpdate(UpdateUser req) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (req == null) {
             errors.add(new Problem.FieldError("body", "required"));
@@ -304,6 +310,12 @@ public class UserService {
                 errors.add(new Problem.FieldError("role", "admin or user"));
             }
         }
+        return errors;
+    }
+
+    public Uni<UserView> update(String username, UpdateUser req, Caller caller) {
+        requireAdmin(caller);
+        List<Problem.FieldError> errors = checkUpdate(req);
         if (!errors.isEmpty()) {
             return Uni.createFrom()
                     .failure(ApiException.badRequest("InvalidUser", "the user cannot be changed as given", errors));
@@ -348,17 +360,7 @@ public class UserService {
                             "user",
                             before.username(),
                             summary(before),
-                            summary(new UserView(
-                                    before.id(),
-                                    before.username(),
-                                    before.slug(),
-                                    before.uid(),
-                                    display,
-                                    email,
-                                    role,
-                                    disabled,
-                                    before.createdAt(),
-                                    before.defaultAccount()))))
+                            summary(changed(before, display, email, role, disabled))))
                     .flatMap(v -> byUsername(username));
         }));
     }
@@ -379,7 +381,7 @@ public class UserService {
         return Panache.withTransaction(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", caller.userId())
                         .flatMap(row -> {
                             UserView before =
-                                    row.map(UserService::view).orElseThrow(() -> ApiException.notFound("no such user"));
+                                    row.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no such user"));
                             String display = displayName == null ? before.displayName() : displayName.trim();
                             String mail = email == null ? before.email() : email.isEmpty() ? null : email.trim();
                             return Sql.update(
@@ -431,8 +433,7 @@ public class UserService {
 
     /** The ids of the platform administrators. */
     public Uni<List<Long>> adminIds() {
-        return Sql.rows("SELECT id FROM users WHERE role = 'admin'")
-                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList());
+        return Sql.longs("SELECT id FROM users WHERE role = 'admin'");
     }
 
     public Uni<Void> changePassword(Caller caller, String current, String next) {

@@ -5,7 +5,6 @@ import io.crater.identity.TokenService;
 import io.crater.job.JobNames;
 import io.crater.job.PodAccess;
 import io.crater.platform.Hashes;
-import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -67,6 +66,9 @@ public class AppProxy {
 
     @Inject
     AppTokens tokens;
+
+    @Inject
+    io.crater.identity.AccessTokens tokenUsers;
 
     private HttpServer server;
     private HttpClient http;
@@ -396,12 +398,11 @@ public class AppProxy {
         return upgrade != null && upgrade.equalsIgnoreCase("websocket");
     }
 
-    private static Uni<TokenService.TokenUser> userOf(long id) {
-        return Sql.row("SELECT id, username, display_name, role FROM users WHERE id = ?1 AND NOT disabled", id)
-                .map(r -> r.map(x -> new TokenService.TokenUser(
-                                Sql.longOf(x[0]), (String) x[1], (String) x[2], (String) x[3]))
-                        .orElseThrow(() -> io.crater.platform.ApiException.unauthorized(
-                                "UserDisabled", "this account is disabled")));
+    private Uni<TokenService.TokenUser> userOf(long id) {
+        return tokenUsers
+                .activeUser(id)
+                .map(u -> u.orElseThrow(() ->
+                        io.crater.platform.ApiException.unauthorized("UserDisabled", "this account is disabled")));
     }
 
     /** Database work from the proxy's event loop, on a duplicated context of its own as Hibernate Reactive needs. */

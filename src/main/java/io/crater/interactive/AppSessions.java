@@ -21,6 +21,13 @@ public class AppSessions {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** A ticket used once: whose it was, whether as an admin, and the path it opens. */
+    record Used(long userId, boolean asAdmin, String path) {
+        static Used of(Object[] r) {
+            return new Used(Sql.longOf(r[0]), (Boolean) r[1], (String) r[2]);
+        }
+    }
+
     /** A session: whose, for which job, opened as admin or not. */
     public record Session(String job, long userId, boolean asAdmin) {}
 
@@ -67,16 +74,16 @@ public class AppSessions {
                     if (rows.isEmpty()) {
                         return Uni.createFrom().nullItem();
                     }
-                    Object[] r = rows.get(0);
+                    Used r = Used.of(rows.get(0));
                     return Sql.update(
                                     "INSERT INTO app_sessions (token_hash, job_public_id, user_id, as_admin, expires_at)"
                                             + " VALUES (?1, ?2, ?3, ?4, ?5)",
                                     Hashes.sha256Hex(token),
                                     job,
-                                    Sql.longOf(r[0]),
-                                    r[1],
+                                    r.userId(),
+                                    r.asAdmin(),
                                     expires)
-                            .replaceWith(new Entered(token, (String) r[2], expires));
+                            .replaceWith(new Entered(token, r.path(), expires));
                 }));
     }
 

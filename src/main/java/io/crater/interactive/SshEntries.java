@@ -4,7 +4,6 @@ import io.crater.identity.Caller;
 import io.crater.identity.TokenService;
 import io.crater.job.PodAccess;
 import io.crater.platform.ApiException;
-import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.vertx.VertxContextSupport;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,6 +51,9 @@ public class SshEntries implements PublickeyAuthenticator {
     @Inject
     SessionLog sessionLog;
 
+    @Inject
+    io.crater.identity.SshKeys keys;
+
     /** The connection's entry, once authenticated. */
     Entry of(Session session) {
         return session.getAttribute(ENTRY);
@@ -83,20 +85,11 @@ public class SshEntries implements PublickeyAuthenticator {
         }
         String client = clientOf(session);
         try {
-            Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.row(
-                            "SELECT u.id, u.username, u.display_name, u.role, u.slug FROM ssh_keys k JOIN users u ON u.id = k.user_id"
-                                    + " WHERE k.fingerprint = ?1 AND lower(u.username) = lower(?2) AND NOT u.disabled",
-                            fingerprint,
-                            login.get().user())
-                    .flatMap(row -> {
-                        if (row.isEmpty()) {
-                            return io.smallrye.mutiny.Uni.createFrom().nullItem();
-                        }
-                        Object[] r = row.get();
-                        var user = new TokenService.TokenUser(
-                                Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
-                        return check(user, (String) r[4], login.get(), client);
-                    })));
+            Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> keys.owner(
+                            fingerprint, login.get().user())
+                    .flatMap(owner -> owner.isEmpty()
+                            ? io.smallrye.mutiny.Uni.createFrom().<Entry>nullItem()
+                            : check(owner.get().user(), owner.get().slug(), login.get(), client))));
             if (entry == null) {
                 LOG.infof("ssh: key %s refused for %s from %s", fingerprint, username, client);
                 return false;
@@ -129,8 +122,8 @@ public class SshEntries implements PublickeyAuthenticator {
         }
         Entry e = accepted.entry();
         try {
-            Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
-                            "UPDATE ssh_keys SET last_used_at = now() WHERE fingerprint = ?1", accepted.fingerprint()))
+            Entry entry = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
+                            () -> keys.used(accepted.fingerprint()))
                     .flatMap(n -> e.target() == null
                             ? io.smallrye.mutiny.Uni.createFrom().item(e)
                             : sessionLog

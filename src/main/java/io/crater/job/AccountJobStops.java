@@ -18,6 +18,13 @@ class AccountJobStops implements AccountJobs {
     @Inject
     JobStops jobs;
 
+    /** A job of the account that has not ended. */
+    record Live(long id, String publicId, String state) {
+        static Live of(Object[] r) {
+            return new Live(Sql.longOf(r[0]), (String) r[1], (String) r[2]);
+        }
+    }
+
     @Override
     public Uni<Stopped> stopAll(long accountId, String slug, String by) {
         String message = "account '" + slug + "' was archived by " + by;
@@ -28,13 +35,13 @@ class AccountJobStops implements AccountJobs {
                         accountId)
                 .flatMap(rows -> {
                     List<String> release = new ArrayList<>();
-                    return Unis.sequentially(rows, r -> {
-                                long id = Sql.longOf(r[0]);
-                                String state = (String) r[2];
+                    return Unis.sequentially(rows.stream().map(Live::of).toList(), r -> {
+                                long id = r.id();
+                                String state = r.state();
                                 if (state.equals("Queued")) {
                                     return JobStates.move(id, state, "Stopped", REASON, message, args);
                                 }
-                                release.add((String) r[1]);
+                                release.add(r.publicId());
                                 return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", id)
                                         .flatMap(x -> JobStates.move(id, state, "Stopping", REASON, message, args));
                             })

@@ -1,5 +1,6 @@
 package io.crater.job;
 
+import io.crater.account.AccountService;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterCache;
@@ -58,6 +59,9 @@ public class JobAdmissions {
     AuditService audit;
 
     @Inject
+    AccountService accounts;
+
+    @Inject
     NotificationService notifications;
 
     /** Admitted jobs whose pods are not bound yet: their room is taken before a round decides. */
@@ -92,7 +96,11 @@ public class JobAdmissions {
     public static final List<String> ACTIVE = List.of("Queued", "Admitted", "Pending", "Running", "Stopping");
 
     /** One account's jobs in one active state. */
-    public record Count(long account, String state, long jobs) {}
+    public record Count(long account, String state, long jobs) {
+        static Count of(Object[] r) {
+            return new Count(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]));
+        }
+    }
 
     /** How many jobs each account has in each active state: one GROUP BY over the jobs' (account, state) index. */
     public Uni<List<Count>> activeCounts() {
@@ -100,17 +108,13 @@ public class JobAdmissions {
                         "SELECT account_id, state, count(*) FROM jobs WHERE state IN ("
                                 + Sql.placeholders(ACTIVE.size()) + ") GROUP BY account_id, state",
                         ACTIVE.toArray())
-                .map(rows -> rows.stream()
-                        .map(r -> new Count(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2])))
-                        .toList());
+                .map(rows -> rows.stream().map(Count::of).toList());
     }
 
     /** Admitted jobs still without their objects after {@code before}: the repair step creates them again. */
     public Uni<List<Long>> admittedBefore(Instant before) {
-        return Sql.rows(
-                        "SELECT id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
-                        before)
-                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).toList());
+        return Sql.longs(
+                "SELECT id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1", before);
     }
 
     /** Creates an admitted job's Kubernetes objects (blocking: call after the commit, off the event loop). */
@@ -138,8 +142,7 @@ public class JobAdmissions {
     public Uni<List<Reclaim.Running>> takeable(boolean borrowingToo) {
         String takeable = "j.state IN ('Pending', 'Running') AND NOT j.stop_requested AND "
                 + (borrowingToo ? "(j.backfill OR j.borrowing)" : "j.backfill");
-        return Sql.rows("SELECT j.id, j.public_id, j.account_id, j.borrowing, j.started_at, j.backfill FROM jobs j"
-                        + " WHERE " + takeable)
+        return Sql.rows("SELECT " + Takeable.COLUMNS + " FROM jobs j WHERE " + takeable)
                 .flatMap(rows -> rows.isEmpty()
                         ? Uni.createFrom().item(List.<Reclaim.Running>of())
                         : Sql.rows(
@@ -147,22 +150,35 @@ public class JobAdmissions {
                                                 + " WHERE " + takeable)
                                 .map(requests -> {
                                     Map<Long, Map<String, Long>> quota = new HashMap<>();
-                                    requests.forEach(q -> quota.computeIfAbsent(Sql.longOf(q[0]), k -> new HashMap<>())
-                                            .put((String) q[1], Sql.longOf(q[2])));
+                                    requests.stream()
+                                            .map(JobQueries.RequestRow::of)
+                                            .forEach(q -> quota.computeIfAbsent(q.jobId(), k -> new HashMap<>())
+                                                    .put(q.resource(), q.milli()));
                                     List<Reclaim.Running> running = new ArrayList<>();
-                                    for (Object[] r : rows) {
-                                        String publicId = (String) r[1];
+                                    for (Takeable r :
+                                            rows.stream().map(Takeable::of).toList()) {
                                         running.add(new Reclaim.Running(
-                                                publicId,
-                                                Sql.longOf(r[2]),
-                                                new Resources(quota.getOrDefault(Sql.longOf(r[0]), Map.of())),
-                                                cache.boundRequests(publicId),
-                                                (Boolean) r[3],
-                                                Sql.instant(r[4]),
-                                                (Boolean) r[5]));
+                                                r.publicId(),
+                                                r.accountId(),
+                                                new Resources(quota.getOrDefault(r.id(), Map.of())),
+                                                cache.boundRequests(r.publicId()),
+                                                r.borrowing(),
+                                                r.startedAt(),
+                                                r.backfill()));
                                     }
                                     return running;
                                 }));
+    }
+
+    /** A running job that a reclaim may take back. */
+    record Takeable(long id, String publicId, long accountId, boolean borrowing, Instant startedAt, boolean backfill) {
+        static final String COLUMNS = "j.id, j.public_id, j.account_id, j.borrowing, j.started_at, j.backfill";
+
+        static Takeable of(Object[] r) {
+            return new Takeable(
+                    Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]), (Boolean) r[3], Sql.instant(r[4]), (Boolean)
+                            r[5]);
+        }
     }
 
     /**
@@ -170,12 +186,12 @@ public class JobAdmissions {
      * soon, so a later round must not pick more victims for the same claim.
      */
     public Uni<Map<String, Resources>> releasing() {
-        return Sql.rows(
+        return Sql.strings(
                         "SELECT public_id FROM jobs WHERE stop_requested AND state IN ('Admitted', 'Pending', 'Running', 'Stopping')")
                 .map(rows -> {
                     Map<String, Resources> out = new HashMap<>();
-                    rows.forEach(r ->
-                            cache.boundRequests((String) r[0]).forEach((n, res) -> out.merge(n, res, Resources::plus)));
+                    rows.forEach(publicId ->
+                            cache.boundRequests(publicId).forEach((n, res) -> out.merge(n, res, Resources::plus)));
                     return out;
                 });
     }
@@ -186,11 +202,19 @@ public class JobAdmissions {
      */
     public Uni<List<String>> markReclaimed(AdmissionRound.Reclaiming reclaiming) {
         AdmissionRound.Job claim = reclaiming.claimant();
-        return Sql.rows("SELECT slug FROM accounts WHERE id = ?1", claim.account())
-                .flatMap(a -> Unis.sequentially(reclaiming.plan().victims(), v -> mark(v, claim, (String) a.get(0)[0])))
+        return accounts.slugs(List.of(claim.account()))
+                .flatMap(a ->
+                        Unis.sequentially(reclaiming.plan().victims(), v -> mark(v, claim, a.get(claim.account()))))
                 .map(v -> reclaiming.plan().victims().stream()
                         .map(Reclaim.Running::job)
                         .toList());
+    }
+
+    /** A job taken back: whose it is and the state it leaves. */
+    record Victim(long id, long userId, String state) {
+        static Victim of(Object[] r) {
+            return new Victim(Sql.longOf(r[0]), Sql.longOf(r[1]), (String) r[2]);
+        }
     }
 
     private Uni<Void> mark(Reclaim.Running victim, AdmissionRound.Job claim, String slug) {
@@ -200,12 +224,12 @@ public class JobAdmissions {
                         : ", which is within its guarantee; this job was borrowing");
         return Sql.rows("SELECT id, user_id, state FROM jobs WHERE public_id = ?1", victim.job())
                 .flatMap(rows -> {
-                    Object[] r = rows.get(0);
-                    long id = Sql.longOf(r[0]);
+                    Victim r = Victim.of(rows.get(0));
+                    long id = r.id();
                     return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", id)
                             .flatMap(x -> JobStates.move(
                                     id,
-                                    (String) r[2],
+                                    r.state(),
                                     "Stopping",
                                     "Reclaimed",
                                     message,
@@ -217,7 +241,7 @@ public class JobAdmissions {
                                             "backfill",
                                             victim.backfill() ? 1L : 0L)))
                             .flatMap(x -> notifications.notify(
-                                    Sql.longOf(r[1]),
+                                    r.userId(),
                                     "job.reclaimed",
                                     "Your job " + victim.job() + " is being stopped: " + message,
                                     "/jobs/" + victim.job(),
@@ -282,6 +306,11 @@ public class JobAdmissions {
             this.row = row;
             this.submittedAt = submittedAt;
         }
+
+        /** A job read with {@link JobRow#COLUMNS} and its submission time. */
+        static Queued of(Object[] r) {
+            return new Queued(JobRow.of(r), Sql.instant(r[12]));
+        }
     }
 
     /** The round's view of a queued job, computed once per catalogue. */
@@ -325,11 +354,10 @@ public class JobAdmissions {
     /** The queued jobs as a round sees them, from {@link #line} brought up to date with the database. */
     public Uni<List<AdmissionRound.Job>> queued() {
         // Jobs of an archived account never start (archiving stops them; this covers a submission racing it).
-        return Sql.rows("SELECT j.id FROM jobs j JOIN accounts a ON a.id = j.account_id"
+        return Sql.longs("SELECT j.id FROM jobs j JOIN accounts a ON a.id = j.account_id"
                         + " WHERE j.state = 'Queued' AND a.archived_at IS NULL")
                 .flatMap(ids -> {
-                    Set<Long> current = new java.util.HashSet<>();
-                    ids.forEach(r -> current.add(Sql.longOf(r[0])));
+                    Set<Long> current = new java.util.HashSet<>(ids);
                     line.keySet().retainAll(current);
                     List<Long> missing = current.stream()
                             .filter(id -> !line.containsKey(id))
@@ -347,10 +375,9 @@ public class JobAdmissions {
                                                             .map(String::valueOf)
                                                             .collect(java.util.stream.Collectors.joining(","))
                                                     + ")")
-                                            .invoke(rows -> rows.forEach(r -> {
-                                                JobRow job = JobRow.of(r);
-                                                line.put(job.id(), new Queued(job, Sql.instant(r[12])));
-                                            })))
+                                            .invoke(rows -> rows.stream()
+                                                    .map(Queued::of)
+                                                    .forEach(q -> line.put(q.row.id(), q))))
                             .map(v -> line.values().stream().map(this::job).toList());
                 });
     }

@@ -1,7 +1,9 @@
 package io.crater.job;
 
+import io.crater.account.AccountService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterConfig;
+import io.crater.identity.UserService;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.crater.volcano.VolcanoJob;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.SecureRandom;
@@ -41,36 +44,39 @@ public class JobApplier {
     @Inject
     AcceleratorCatalogue catalogue;
 
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    UserService users;
+
     /** Everything the manifests need about a job's owner and account. */
     record Context(JobRow job, JobInputs.Owner owner, String queue) {}
 
     /** Reads the job and its owner (blocking; call from a worker thread). Empty when it should not run. */
     Optional<Context> load(long jobId) throws Throwable {
-        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
-                "SELECT " + JobRow.COLUMNS
-                        + ", a.slug, a.kind, a.gid, u.slug, u.uid, COALESCE(m.file_access, 'rw') FROM jobs j"
-                        + " JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id"
-                        + " LEFT JOIN account_members m ON m.account_id = j.account_id AND m.user_id = j.user_id WHERE j.id = ?1",
-                jobId)));
-        if (rows.isEmpty()) {
-            return Optional.empty();
-        }
-        Object[] r = rows.get(0);
-        JobRow job = JobRow.of(r);
-        if (!job.state().equals("Admitted") || job.stopRequested()) {
-            return Optional.empty();
-        }
-        String accountSlug = (String) r[12];
-        JobInputs.Owner owner = new JobInputs.Owner(
-                job.accountId(),
-                accountSlug,
-                "ro".equals(r[17]),
-                job.userId(),
-                (String) r[15],
-                ((Number) r[16]).intValue(),
-                ((Number) r[14]).intValue());
-        String queue = "personal".equals(r[13]) ? "crater-personal" : "crater-" + accountSlug;
-        return Optional.of(new Context(job, owner, queue));
+        return VertxContextSupport.subscribeAndAwait(() ->
+                Panache.withSession(() -> Sql.row("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", jobId)
+                        .flatMap(r -> {
+                            Optional<JobRow> job = r.map(JobRow::of);
+                            if (job.isEmpty()
+                                    || !job.get().state().equals("Admitted")
+                                    || job.get().stopRequested()) {
+                                return Uni.createFrom().item(Optional.<Context>empty());
+                            }
+                            return context(job.get()).map(Optional::of);
+                        })));
+    }
+
+    /** The job with its owner and its account as the manifests need them, read through their features. */
+    Uni<Context> context(JobRow job) {
+        return accounts.jobAccount(job.accountId(), job.userId())
+                .flatMap(a -> users.get(job.userId()).map(u -> {
+                    JobInputs.Owner owner = new JobInputs.Owner(
+                            job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), a.gid());
+                    String queue = "personal".equals(a.kind()) ? "crater-personal" : "crater-" + a.slug();
+                    return new Context(job, owner, queue);
+                }));
     }
 
     /** Whether the job was asked to stop or has ended (blocking; call from a worker thread). */

@@ -35,6 +35,9 @@ public class JobLogs {
     static final int ARCHIVED_LINES = 2000;
 
     @Inject
+    io.crater.account.AccountService accounts;
+
+    @Inject
     KubernetesClient client;
 
     @Inject
@@ -46,27 +49,38 @@ public class JobLogs {
     @Inject
     JobKubeEvents events;
 
+    /** A job as far as reading its logs goes: whose it is, its account and its kind. */
+    record Readable(long userId, long accountId, String kind) {
+        static Readable of(Object[] r) {
+            return new Readable(Sql.longOf(r[0]), Sql.longOf(r[1]), (String) r[2]);
+        }
+
+        /** This job if the caller may read its logs (owner, account admin or platform admin), else null. */
+        Readable by(Caller caller, boolean accountAdmin) {
+            return userId == caller.userId() || accountAdmin || caller.platformAdmin() ? this : null;
+        }
+    }
+
     /** Who may read a job's logs, and which pod to read. */
     Uni<String> readablePod(String publicId, String pod, Caller caller) {
         if (!JobNames.isPublicId(publicId)) {
             return Uni.createFrom().failure(ApiException.notFound("no job " + publicId));
         }
-        return Panache.withSession(() -> Sql.rows(
-                        "SELECT j.id, j.user_id, j.account_id, j.kind,"
-                                + " (SELECT count(*) FROM account_members m WHERE m.account_id = j.account_id AND m.user_id = ?2 AND m.role = 'admin')"
-                                + " FROM jobs j WHERE j.public_id = ?1",
-                        publicId,
-                        caller.userId()))
-                .map(rows -> {
-                    if (rows.isEmpty()) {
-                        throw ApiException.notFound("no job " + publicId);
-                    }
-                    Object[] r = rows.get(0);
-                    if (Sql.longOf(r[1]) != caller.userId() && Sql.longOf(r[4]) == 0 && !caller.platformAdmin()) {
+        return Panache.withSession(() -> Sql.row(
+                                "SELECT j.user_id, j.account_id, j.kind FROM jobs j WHERE j.public_id = ?1", publicId)
+                        .flatMap(r -> {
+                            Readable job =
+                                    Readable.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
+                            return accounts.memberIds(job.accountId(), true)
+                                    .map(admins -> job.by(caller, admins.contains(caller.userId())));
+                        }))
+                .map(job -> {
+                    if (job == null) {
                         throw ApiException.forbidden(
                                 "NotJobOwner", "only the job's owner or an admin of its account may read its logs");
                     }
-                    String main = JobNames.volcanoName(publicId) + ("pytorch".equals(r[3]) ? "-master-0" : "-main-0");
+                    String main =
+                            JobNames.volcanoName(publicId) + ("pytorch".equals(job.kind()) ? "-master-0" : "-main-0");
                     if (pod != null && !pod.isBlank() && !pod.startsWith(JobNames.volcanoName(publicId) + "-")) {
                         throw ApiException.badRequest("InvalidPod", "not a pod of this job", null);
                     }
@@ -118,7 +132,7 @@ public class JobLogs {
     }
 
     private Uni<String> archived(String publicId, String pod) {
-        return Panache.withSession(() -> Sql.rows(
+        return Panache.withSession(() -> Sql.strings(
                         "SELECT a.log_tail, a.container FROM job_archives a JOIN jobs j ON j.id = a.job_id"
                                 + " WHERE j.public_id = ?1 AND a.pod = ?2 ORDER BY a.container",
                         publicId,
@@ -129,7 +143,7 @@ public class JobLogs {
                                 + ": the pod does not exist (yet, or any more) and nothing was archived");
                     }
                     StringBuilder sb = new StringBuilder();
-                    rows.forEach(r -> sb.append((String) r[0]));
+                    rows.forEach(sb::append);
                     return sb.toString();
                 });
     }

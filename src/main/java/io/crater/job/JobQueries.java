@@ -9,7 +9,6 @@ import io.crater.platform.Page;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Quantities;
-import io.crater.policy.Reason;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,13 +59,13 @@ public class JobQueries {
             Integer limit) {}
 
     /** A visible job: its summary row and whether the caller owns it or administers its account. */
-    record Visible(Object[] row, boolean owner, boolean accountAdmin, boolean platformAdmin) {
+    record Visible(JobSummaryRow row, boolean member, boolean owner, boolean accountAdmin, boolean platformAdmin) {
         long id() {
-            return Sql.longOf(row[0]);
+            return row.id();
         }
 
         String state() {
-            return (String) row[4];
+            return row.state();
         }
 
         /** Owner, an admin of the job's account, or a platform admin. */
@@ -75,40 +74,48 @@ public class JobQueries {
         }
     }
 
-    JobSummary summaryOf(Object[] r, List<Object[]> requests) {
+    JobSummary summaryOf(JobSummaryRow r, Map<String, Long> requests) {
         Map<String, String> req = new TreeMap<>();
-        requests.forEach(q -> req.put((String) q[0], Quantities.format(Sql.longOf(q[1]))));
-        List<Reason> reasons = r[8] == null ? List.of() : List.of(Json.read((String) r[8], Reason[].class));
+        requests.forEach((resource, milli) -> req.put(resource, Quantities.format(milli)));
         return new JobSummary(
-                (String) r[1],
-                (String) r[2],
-                (String) r[3],
-                (String) r[4],
-                (String) r[5],
-                (String) r[6],
+                r.publicId(),
+                r.name(),
+                r.kind(),
+                r.state(),
+                r.account(),
+                r.owner(),
                 req,
-                (Boolean) r[7],
-                reasons,
-                Sql.instant(r[9]),
-                Sql.instant(r[10]),
-                Sql.instant(r[11]));
+                r.borrowing(),
+                r.reasons(),
+                r.createdAt(),
+                r.startedAt(),
+                r.finishedAt());
     }
 
-    /** The requests (resource, milli) of the jobs of these summary rows, by job id. */
-    Uni<Map<Long, List<Object[]>>> requestsOf(List<Object[]> rows) {
+    /** One request of a job: milli-units of one resource. */
+    record RequestRow(long jobId, String resource, long milli) {
+        static RequestRow of(Object[] r) {
+            return new RequestRow(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]));
+        }
+    }
+
+    /** The requests (resource → milli) of the jobs of these summary rows, by job id. */
+    Uni<Map<Long, Map<String, Long>>> requestsOf(List<JobSummaryRow> rows) {
         if (rows.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
         List<Object> ids = new ArrayList<>();
-        rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+        rows.forEach(r -> ids.add(r.id()));
         return Sql.rows(
                         "SELECT job_id, resource, milli FROM job_requests WHERE job_id IN ("
                                 + Sql.placeholders(ids.size()) + ")",
                         ids.toArray())
                 .map(req -> {
-                    Map<Long, List<Object[]>> byJob = new HashMap<>();
-                    req.forEach(q -> byJob.computeIfAbsent(Sql.longOf(q[0]), k -> new ArrayList<>())
-                            .add(new Object[] {q[1], q[2]}));
+                    Map<Long, Map<String, Long>> byJob = new HashMap<>();
+                    req.stream()
+                            .map(RequestRow::of)
+                            .forEach(q -> byJob.computeIfAbsent(q.jobId(), k -> new TreeMap<>())
+                                    .put(q.resource(), q.milli()));
                     return byJob;
                 });
     }
@@ -116,9 +123,9 @@ public class JobQueries {
     Uni<JobSummary> summary(String publicId) {
         return Panache.withSession(() -> Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId)
                 .flatMap(r -> {
-                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no job " + publicId));
-                    return requestsOf(java.util.Collections.singletonList(row))
-                            .map(req -> summaryOf(row, req.getOrDefault(Sql.longOf(row[0]), List.of())));
+                    JobSummaryRow row =
+                            JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
+                    return requestsOf(List.of(row)).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
                 }));
     }
 
@@ -153,26 +160,27 @@ public class JobQueries {
             // First the page's ids (index walks only), then their rows by primary key: two plans that cannot
             // go wrong whatever the statistics say.
             String ids = "SELECT page.id FROM (" + branches + ") page ORDER BY page.id " + order + " LIMIT " + (n + 1);
-            return Sql.rows(ids, params.toArray()).flatMap(idRows -> {
+            return Sql.longs(ids, params.toArray()).flatMap(idRows -> {
                 if (idRows.isEmpty()) {
                     return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
                 }
-                List<Object> idParams = new ArrayList<>();
-                idRows.forEach(r -> idParams.add(Sql.longOf(r[0])));
+                List<Object> idParams = new ArrayList<>(idRows);
                 return Sql.rows(
                                 SUMMARY + " WHERE j.id IN (" + Sql.placeholders(idParams.size()) + ") ORDER BY j.id "
                                         + order,
                                 idParams.toArray())
                         .flatMap(rows -> {
-                            List<Object[]> shown = rows.size() > n ? rows.subList(0, n) : rows;
+                            List<JobSummaryRow> shown = rows.subList(0, Math.min(n, rows.size())).stream()
+                                    .map(JobSummaryRow::of)
+                                    .toList();
                             return requestsOf(shown)
                                     .map(req -> new Page<>(
                                             shown.stream()
-                                                    .map(r ->
-                                                            summaryOf(r, req.getOrDefault(Sql.longOf(r[0]), List.of())))
+                                                    .map(r -> summaryOf(r, req.getOrDefault(r.id(), Map.of())))
                                                     .toList(),
                                             rows.size() > n
-                                                    ? Long.toString(Sql.longOf(shown.get(shown.size() - 1)[0]))
+                                                    ? Long.toString(shown.get(shown.size() - 1)
+                                                            .id())
                                                     : null));
                         });
             });
@@ -274,12 +282,10 @@ public class JobQueries {
         boolean one = slug != null && !slug.isBlank();
         if (caller.platformAdmin()) {
             return one
-                    ? Sql.rows("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
-                            .map(rows ->
-                                    rows.stream().map(r -> Sql.longOf(r[0])).toList())
+                    ? Sql.longs("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
                     : Uni.createFrom().nullItem();
         }
-        return Sql.rows(
+        return Sql.longs(
                         "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1"
                                 + (one ? " AND a.slug = ?2" : "")
                                 + " ORDER BY a.id",
@@ -288,8 +294,21 @@ public class JobQueries {
                     if (one && rows.isEmpty()) {
                         throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
                     }
-                    return rows.stream().map(r -> Sql.longOf(r[0])).toList();
+                    return rows;
                 });
+    }
+
+    /** Whose a job is: its account and its owner. */
+    public record Holder(long accountId, long userId) {
+        static Holder of(Object[] r) {
+            return new Holder(Sql.longOf(r[0]), Sql.longOf(r[1]));
+        }
+    }
+
+    /** {@link Holder} of the job (empty: no such job), in the caller's session and transaction. */
+    public Uni<java.util.Optional<Holder>> holder(String publicId) {
+        return Sql.row("SELECT account_id, user_id FROM jobs WHERE public_id = ?1", publicId)
+                .map(r -> r.map(Holder::of));
     }
 
     /** The job if the caller may see it (a member of its account, or a platform admin), in the caller's session. */
@@ -304,21 +323,31 @@ public class JobQueries {
                         publicId,
                         caller.userId())
                 .map(r -> {
-                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no job " + publicId));
-                    String role = (String) row[14];
-                    if (role == null && !caller.platformAdmin()) {
+                    WithRole row = WithRole.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
+                    if (row.role() == null && !caller.platformAdmin()) {
                         throw ApiException.forbidden(
                                 "NotAMember", "this job belongs to an account you are not a member of");
                     }
                     return new Visible(
-                            row, Sql.longOf(row[12]) == caller.userId(), "admin".equals(role), caller.platformAdmin());
+                            row.job(),
+                            row.role() != null,
+                            row.job().userId() == caller.userId(),
+                            "admin".equals(row.role()),
+                            caller.platformAdmin());
                 });
+    }
+
+    /** A job's summary row and the caller's role in its account (none: not a member). */
+    record WithRole(JobSummaryRow job, String role) {
+        static WithRole of(Object[] r) {
+            return new WithRole(JobSummaryRow.of(r), (String) r[14]);
+        }
     }
 
     public Uni<JobViews.JobDetail> detail(String publicId, Caller caller) {
         return Panache.withSession(() -> visible(publicId, caller).flatMap(v -> {
             long id = v.id();
-            return requestsOf(java.util.Collections.singletonList(v.row()))
+            return requestsOf(List.of(v.row()))
                     .flatMap(req -> Sql.rows(
                                     "SELECT at, from_state, to_state, reason, message, CAST(args AS text) FROM job_transitions"
                                             + " WHERE job_id = ?1 ORDER BY id",
@@ -335,7 +364,7 @@ public class JobQueries {
                                             .flatMap(exits -> archivedEvents(id)
                                                     .map(events -> detailOf(
                                                             v,
-                                                            summaryOf(v.row(), req.getOrDefault(id, List.of())),
+                                                            summaryOf(v.row(), req.getOrDefault(id, Map.of())),
                                                             hist,
                                                             extra.get(0),
                                                             exits,
@@ -395,7 +424,7 @@ public class JobQueries {
                                 blank((String) e[4])))
                         .toList(),
                 new JobViews.Permissions(
-                        !finished && v.mayAct(), finished && v.mayAct(), v.mayAct(), v.owner() || v.row()[14] != null));
+                        !finished && v.mayAct(), finished && v.mayAct(), v.mayAct(), v.owner() || v.member()));
     }
 
     static String blank(String s) {

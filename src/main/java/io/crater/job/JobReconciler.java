@@ -103,11 +103,10 @@ public class JobReconciler {
             return;
         }
         try {
-            List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+            List<String> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.strings(
                     "SELECT public_id FROM jobs WHERE state IN ('Pending', 'Running', 'Stopping') AND admitted_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
-            for (Object[] r : rows) {
-                String id = (String) r[0];
+            for (String id : rows) {
                 if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) == null
                         && !latest.containsKey(id)) {
                     // A job that ends notifies crater_admission in the same transaction (JobStates.move).
@@ -115,11 +114,10 @@ public class JobReconciler {
                 }
             }
             // A stop that deleted the Volcano Job while it was still being created leaves one behind: delete again.
-            List<Object[]> stopping = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+            List<String> stopping = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.strings(
                     "SELECT public_id FROM jobs WHERE state = 'Stopping' AND stop_requested AND updated_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
-            for (Object[] r : stopping) {
-                String id = (String) r[0];
+            for (String id : stopping) {
                 if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) != null) {
                     LOG.infof("job %s: its Volcano Job outlived its stop; deleting it again", id);
                     client.resources(VolcanoJob.class)
@@ -236,65 +234,74 @@ public class JobReconciler {
 
     /** Writes the state the Volcano Job shows; returns whether the job just finished. */
     private io.smallrye.mutiny.Uni<Boolean> update(String publicId, VolcanoJob job, boolean deleted) {
-        return Sql.rows(
+        return Sql.row(
                         "SELECT id, state, stop_requested, state_reason, state_message,"
                                 + " (SELECT CAST(t.args AS text) FROM job_transitions t WHERE t.job_id = jobs.id"
                                 + " AND t.reason = jobs.state_reason ORDER BY t.id DESC LIMIT 1)"
                                 + " FROM jobs WHERE public_id = ?1 FOR UPDATE",
                         publicId)
-                .flatMap(rows -> {
-                    if (rows.isEmpty()) {
+                .flatMap(row -> {
+                    Move move = row.map(Stored::of)
+                            .filter(r -> !JobRow.terminal(r.state()))
+                            .map(r -> move(r, job, deleted))
+                            .orElse(null);
+                    if (move == null) {
                         return io.smallrye.mutiny.Uni.createFrom().item(false);
                     }
-                    long id = Sql.longOf(rows.get(0)[0]);
-                    String current = (String) rows.get(0)[1];
-                    boolean stopRequested = (Boolean) rows.get(0)[2];
-                    if (JobRow.terminal(current)) {
-                        return io.smallrye.mutiny.Uni.createFrom().item(false);
-                    }
-                    String phase = job.getStatus() == null || job.getStatus().state == null
-                            ? null
-                            : job.getStatus().state.phase;
-                    String next;
-                    String reason;
-                    String message;
-                    java.util.Map<String, Object> args = null;
-                    // Crater's own stops keep their reason and message (with the numbers) when the job ends.
-                    boolean reclaimed = JobStates.CRATER_STOPS.contains((String) rows.get(0)[3]);
-                    if (deleted) {
-                        next = stopRequested ? "Stopped" : "Failed";
-                        reason = reclaimed ? (String) rows.get(0)[3] : stopRequested ? "Stopped" : "VolcanoJobDeleted";
-                        message = reclaimed
-                                ? (String) rows.get(0)[4]
-                                : stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
-                        args = reclaimed ? stored((String) rows.get(0)[5]) : null;
-                    } else {
-                        next = phase == null ? current : STATES.getOrDefault(phase, current);
-                        if (stopRequested && !JobRow.terminal(next)) {
-                            next = "Stopping";
-                        } else if (stopRequested && next.equals("Failed")) {
-                            next = "Stopped";
-                        }
-                        reason = job.getStatus() == null || job.getStatus().state == null
-                                ? phase
-                                : job.getStatus().state.reason;
-                        message = job.getStatus() == null || job.getStatus().state == null
-                                ? null
-                                : job.getStatus().state.message;
-                        args = counts(job.getStatus());
-                        if (reclaimed && next.equals("Stopped")) {
-                            reason = (String) rows.get(0)[3];
-                            message = (String) rows.get(0)[4];
-                            args = stored((String) rows.get(0)[5]);
-                        }
-                    }
-                    if (next.equals(current) || (current.equals("Admitted") && next.equals("Admitted"))) {
-                        return io.smallrye.mutiny.Uni.createFrom().item(false);
-                    }
-                    String to = next;
-                    return JobStates.move(id, current, to, reason, message, args)
-                            .replaceWith(JobRow.terminal(to));
+                    return JobStates.move(move.id(), move.from(), move.to(), move.reason(), move.message(), move.args())
+                            .replaceWith(JobRow.terminal(move.to()));
                 });
+    }
+
+    /** A job's row as the reconciler reads it, with the arguments of the transition that set its reason. */
+    record Stored(long id, String state, boolean stopRequested, String reason, String message, String argsJson) {
+        static Stored of(Object[] r) {
+            return new Stored(
+                    Sql.longOf(r[0]), (String) r[1], (Boolean) r[2], (String) r[3], (String) r[4], (String) r[5]);
+        }
+    }
+
+    /** A move of a job's state with its reason, message and arguments. */
+    record Move(long id, String from, String to, String reason, String message, java.util.Map<String, Object> args) {}
+
+    /** Where the Volcano Job's state takes the stored job; null when it stays where it is. */
+    static Move move(Stored r, VolcanoJob job, boolean deleted) {
+        String current = r.state();
+        boolean stopRequested = r.stopRequested();
+        String phase = job.getStatus() == null || job.getStatus().state == null ? null : job.getStatus().state.phase;
+        String next;
+        String reason;
+        String message;
+        java.util.Map<String, Object> args;
+        // Crater's own stops keep their reason and message (with the numbers) when the job ends.
+        boolean reclaimed = JobStates.CRATER_STOPS.contains(r.reason());
+        if (deleted) {
+            next = stopRequested ? "Stopped" : "Failed";
+            reason = reclaimed ? r.reason() : stopRequested ? "Stopped" : "VolcanoJobDeleted";
+            message = reclaimed
+                    ? r.message()
+                    : stopRequested ? "stopped on request" : "the Volcano Job was deleted outside Crater";
+            args = reclaimed ? stored(r.argsJson()) : null;
+        } else {
+            next = phase == null ? current : STATES.getOrDefault(phase, current);
+            if (stopRequested && !JobRow.terminal(next)) {
+                next = "Stopping";
+            } else if (stopRequested && next.equals("Failed")) {
+                next = "Stopped";
+            }
+            reason = job.getStatus() == null || job.getStatus().state == null ? phase : job.getStatus().state.reason;
+            message = job.getStatus() == null || job.getStatus().state == null ? null : job.getStatus().state.message;
+            args = counts(job.getStatus());
+            if (reclaimed && next.equals("Stopped")) {
+                reason = r.reason();
+                message = r.message();
+                args = stored(r.argsJson());
+            }
+        }
+        if (next.equals(current) || (current.equals("Admitted") && next.equals("Admitted"))) {
+            return null;
+        }
+        return new Move(r.id(), current, next, reason, message, args);
     }
 
     /** The pod counts a Volcano Job's status gives, the arguments of a history entry with Volcano's reason. */

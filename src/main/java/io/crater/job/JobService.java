@@ -239,17 +239,12 @@ public class JobService {
             if (rows.isEmpty()) {
                 throw ApiException.forbidden("NotAMember", "you are not a member of account '" + header + "'");
             }
-            Object[] r = rows.get(0);
-            Refusals.requireActive((String) r[1], Sql.instant(r[9]));
+            TargetRow r = TargetRow.of(rows.get(0));
+            Refusals.requireActive(r.slug(), r.archivedAt());
             JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
-                    .narrowedBy(seconds(r[4]), seconds(r[5]), seconds(r[6]), seconds(r[7]));
-            return new Target(
-                    Sql.longOf(r[0]), (String) r[1], (String) r[2], Sql.instant(r[3]), limits, "admin".equals(r[8]));
+                    .narrowedBy(r.interactiveDefault(), r.interactiveMax(), r.batchDefault(), r.batchMax());
+            return new Target(r.id(), r.slug(), r.kind(), r.expiresAt(), limits, "admin".equals(r.role()));
         });
-    }
-
-    private static java.time.Duration seconds(Object o) {
-        return o == null ? null : java.time.Duration.ofSeconds(Sql.longOf(o));
     }
 
     /** What admission would decide now; rejects at once what can never run. */
@@ -379,12 +374,12 @@ public class JobService {
         return queries.visible(publicId, caller)
                 .map(v -> new JobRef(
                         v.id(),
-                        (String) v.row()[1],
-                        (String) v.row()[3],
+                        v.row().publicId(),
+                        v.row().kind(),
                         v.state(),
-                        Sql.longOf(v.row()[13]),
-                        Sql.longOf(v.row()[12]),
-                        Sql.instant(v.row()[10])));
+                        v.row().accountId(),
+                        v.row().userId(),
+                        v.row().startedAt()));
     }
 
     /**
@@ -403,9 +398,9 @@ public class JobService {
             }
         }
         return Panache.withSession(() -> queries.visible(publicId, caller)
-                        .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())
+                        .flatMap(v -> Sql.strings("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())
                                 .map(r -> {
-                                    if (v.row()[14] == null) {
+                                    if (!v.member()) {
                                         throw ApiException.forbidden(
                                                 "NotAMember", "only members of the job's account may resubmit it");
                                     }
@@ -414,8 +409,10 @@ public class JobService {
                                                 "NotJobOwner",
                                                 "only the job's owner or an admin of its account may replace it");
                                     }
-                                    JobViews.SubmitJob spec = Json.read((String) r.get(0)[0], JobViews.SubmitJob.class);
-                                    return new Object[] {changed(spec, changes), v.row()[5], v.state()};
+                                    JobViews.SubmitJob spec = Json.read(r.get(0), JobViews.SubmitJob.class);
+                                    return new Object[] {
+                                        changed(spec, changes), v.row().account(), v.state()
+                                    };
                                 })))
                 .flatMap(x -> {
                     JobViews.SubmitJob spec = (JobViews.SubmitJob) x[0];
@@ -475,8 +472,7 @@ public class JobService {
     public Uni<TemplateViews.Template> saveAsTemplate(
             String publicId, TemplateViews.SaveJobAsTemplate req, Caller caller) {
         return Panache.withSession(() -> queries.visible(publicId, caller)
-                        .flatMap(v -> Sql.rows("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())))
-                .flatMap(
-                        r -> templates.fromJob(Json.read((String) r.get(0)[0], JobViews.SubmitJob.class), req, caller));
+                        .flatMap(v -> Sql.strings("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())))
+                .flatMap(r -> templates.fromJob(Json.read(r.get(0), JobViews.SubmitJob.class), req, caller));
     }
 }

@@ -85,6 +85,54 @@ final class JobSpecs {
         if (kind == null) {
             errors.add(new Problem.FieldError("kind", "one of jupyter, webide, custom, pytorch, inference"));
         }
+        Process process = process(req, kind, config, errors);
+        Sizes sizes = sizes(req.resources(), catalogue, errors);
+        int workers = req.workers() == null ? 0 : req.workers();
+        if (workers < 0 || workers > MAX_WORKERS || (workers > 0 && kind != JobKind.PYTORCH)) {
+            errors.add(new Problem.FieldError(
+                    "workers", kind == JobKind.PYTORCH ? "0 to " + MAX_WORKERS : "only pytorch jobs have workers"));
+        }
+        Duration limit = timeLimit(req.timeLimit(), kind, limits, errors);
+        if (Boolean.TRUE.equals(req.backfill()) && kind != JobKind.CUSTOM && kind != JobKind.PYTORCH) {
+            errors.add(new Problem.FieldError("backfill", "only custom and pytorch jobs run as backfill"));
+        }
+        int priority = priority(req.priority(), errors);
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
+        }
+        AcceleratorModel model = sizes.model();
+        JobInputs.Accelerator accelerator = model == null
+                ? null
+                : new JobInputs.Accelerator(model.key(), model.resource(), model.labelKey(), model.labelValue());
+        JobInputs.Spec spec = new JobInputs.Spec(
+                "jpending0",
+                process.name(),
+                kind,
+                process.image(),
+                process.command(),
+                process.args(),
+                process.workingDir(),
+                process.env(),
+                sizes.cpu(),
+                sizes.memoryMilli() / 1000,
+                accelerator,
+                sizes.count(),
+                sizes.shmMilli() / 1000,
+                workers,
+                limit);
+        return demand(spec, sizes, priority, Boolean.TRUE.equals(req.backfill()));
+    }
+
+    /** What runs: name, image, command, arguments, working directory and environment. */
+    private record Process(
+            String name,
+            String image,
+            List<String> command,
+            List<String> args,
+            String workingDir,
+            Map<String, String> env) {}
+
+    private static Process process(SubmitJob req, JobKind kind, JobsConfig config, List<Problem.FieldError> errors) {
         String name = req.name() == null ? "" : req.name().trim();
         if (name.isEmpty() || name.length() > MAX_NAME) {
             errors.add(new Problem.FieldError(
@@ -130,8 +178,15 @@ final class JobSpecs {
                 errors.add(new Problem.FieldError("env." + k, "a value of at most 32768 characters"));
             }
         });
-        JobViews.PodResources res =
-                req.resources() == null ? new JobViews.PodResources(null, null, null, null, null) : req.resources();
+        return new Process(name, image, command, args, workingDir, env);
+    }
+
+    /** What each pod asks for, in milli-units, and the accelerator model (null: none). */
+    private record Sizes(long cpu, long memoryMilli, long shmMilli, int count, AcceleratorModel model) {}
+
+    private static Sizes sizes(
+            JobViews.PodResources given, List<AcceleratorModel> catalogue, List<Problem.FieldError> errors) {
+        JobViews.PodResources res = given == null ? new JobViews.PodResources(null, null, null, null, null) : given;
         long cpu = quantity(Amounts.Kind.CPU, res.cpu(), "1", "resources.cpu", 1, MAX_CPU_MILLI, errors);
         long memoryMilli = quantity(
                 Amounts.Kind.MEMORY,
@@ -169,16 +224,11 @@ final class JobSpecs {
         } else if (count > 0) {
             errors.add(new Problem.FieldError("resources.acceleratorModel", "name the model of the accelerators"));
         }
-        int workers = req.workers() == null ? 0 : req.workers();
-        if (workers < 0 || workers > MAX_WORKERS || (workers > 0 && kind != JobKind.PYTORCH)) {
-            errors.add(new Problem.FieldError(
-                    "workers", kind == JobKind.PYTORCH ? "0 to " + MAX_WORKERS : "only pytorch jobs have workers"));
-        }
-        Duration limit = timeLimit(req.timeLimit(), kind, limits, errors);
-        if (Boolean.TRUE.equals(req.backfill()) && kind != JobKind.CUSTOM && kind != JobKind.PYTORCH) {
-            errors.add(new Problem.FieldError("backfill", "only custom and pytorch jobs run as backfill"));
-        }
-        int priority = switch (req.priority() == null ? "normal" : req.priority()) {
+        return new Sizes(cpu, memoryMilli, shmMilli, count, model);
+    }
+
+    private static int priority(String given, List<Problem.FieldError> errors) {
+        return switch (given == null ? "normal" : given) {
             case "low" -> 0;
             case "normal" -> 1;
             case "high" -> 2;
@@ -187,35 +237,19 @@ final class JobSpecs {
                 yield 1;
             }
         };
-        if (!errors.isEmpty()) {
-            throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
-        }
-        JobInputs.Accelerator accelerator = model == null
-                ? null
-                : new JobInputs.Accelerator(model.key(), model.resource(), model.labelKey(), model.labelValue());
-        JobInputs.Spec spec = new JobInputs.Spec(
-                "jpending0",
-                name,
-                kind,
-                image,
-                command,
-                args,
-                workingDir,
-                env,
-                cpu,
-                memoryMilli / 1000,
-                accelerator,
-                count,
-                shmMilli / 1000,
-                workers,
-                limit);
-        int podCount = workers + 1;
+    }
+
+    /** The job's quota demand (every pod's requests summed) and its pods as placement sees them. */
+    private static Checked demand(JobInputs.Spec spec, Sizes sizes, int priority, boolean backfill) {
+        JobInputs.Accelerator accelerator = spec.accelerator();
+        int count = sizes.count();
+        int podCount = spec.workers() + 1;
         Map<String, Long> quota = new TreeMap<>();
-        quota.put("cpu", cpu * podCount);
-        quota.put("memory", memoryMilli * podCount);
+        quota.put("cpu", sizes.cpu() * podCount);
+        quota.put("memory", sizes.memoryMilli() * podCount);
         Map<String, Long> perPod = new LinkedHashMap<>();
-        perPod.put("cpu", cpu);
-        perPod.put("memory", memoryMilli);
+        perPod.put("cpu", sizes.cpu());
+        perPod.put("memory", sizes.memoryMilli());
         if (accelerator != null && count > 0) {
             quota.put(accelerator.model(), count * 1000L * podCount);
             perPod.put(accelerator.resource(), count * 1000L);
@@ -227,7 +261,7 @@ final class JobSpecs {
         for (int i = 0; i < podCount; i++) {
             pods.add(new PodDemand("pod-" + i, podRequest, selector));
         }
-        return new Checked(spec, new Resources(quota), pods, priority, Boolean.TRUE.equals(req.backfill()));
+        return new Checked(spec, new Resources(quota), pods, priority, backfill);
     }
 
     private static String defaultImage(JobKind kind, JobsConfig config) {

@@ -73,7 +73,7 @@ public class JobStops {
                     return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
                             .flatMap(x -> move)
                             .flatMap(x -> audit.record(
-                                    caller.actor((String) v.row()[5]),
+                                    caller.actor(v.row().account()),
                                     "job.stop",
                                     "job",
                                     publicId,
@@ -147,7 +147,7 @@ public class JobStops {
             // Kept as a row (usage and the audit trail refer to it), gone from every view.
             return Sql.update("UPDATE jobs SET deleted_at = now() WHERE id = ?1", v.id())
                     .flatMap(n ->
-                            audit.record(caller.actor((String) v.row()[5]), "job.delete", "job", publicId, null, null));
+                            audit.record(caller.actor(v.row().account()), "job.delete", "job", publicId, null, null));
         }));
     }
 }

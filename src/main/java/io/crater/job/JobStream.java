@@ -67,14 +67,16 @@ public class JobStream {
         List<String> ids = new ArrayList<>(pending);
         pending.removeAll(ids);
         try {
-            List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
-                    JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j" + JobQueries.SUMMARY_JOINS
-                            + " WHERE j.public_id IN (" + Sql.placeholders(ids.size()) + ")",
-                    ids.toArray())));
-            Map<Long, List<Object[]>> requests =
-                    VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> jobs.requestsOf(rows)));
-            for (Object[] r : rows) {
-                publish(r, requests.getOrDefault(Sql.longOf(r[0]), List.of()));
+            List<Changed> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                            JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j"
+                                    + JobQueries.SUMMARY_JOINS + " WHERE j.public_id IN ("
+                                    + Sql.placeholders(ids.size()) + ")",
+                            ids.toArray())
+                    .map(found -> found.stream().map(Changed::of).toList())));
+            Map<Long, Map<String, Long>> requests = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(
+                    () -> jobs.requestsOf(rows.stream().map(Changed::job).toList())));
+            for (Changed r : rows) {
+                publish(r, requests.getOrDefault(r.job().id(), Map.of()));
             }
         } catch (Throwable e) {
             LOG.warnf("publishing job changes failed (%s); they are retried", e.getMessage());
@@ -82,15 +84,22 @@ public class JobStream {
         }
     }
 
-    private void publish(Object[] r, List<Object[]> requests) {
-        String publicId = (String) r[1];
-        String account = (String) r[5];
-        long accountId = Sql.longOf(r[13]);
-        boolean deleted = (Boolean) r[14];
+    /** A changed job's summary row and whether it was deleted. */
+    record Changed(JobSummaryRow job, boolean deleted) {
+        static Changed of(Object[] r) {
+            return new Changed(JobSummaryRow.of(r), (Boolean) r[14]);
+        }
+    }
+
+    private void publish(Changed r, Map<String, Long> requests) {
+        String publicId = r.job().publicId();
+        String account = r.job().account();
+        long accountId = r.job().accountId();
+        boolean deleted = r.deleted();
         hub.publish(
                 Set.of("jobs", "jobs:" + account, "job:" + publicId),
                 deleted ? "job-deleted" : "job",
-                deleted ? Map.of("id", publicId) : jobs.summaryOf(r, requests),
+                deleted ? Map.of("id", publicId) : jobs.summaryOf(r.job(), requests),
                 u -> CurrentUser.isAdmin(u) || memberships.isMember(u.id(), accountId));
     }
 }

@@ -63,56 +63,62 @@ final class JobTemplates {
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < params.size(); i++) {
-            Parameter p = params.get(i);
-            String at = "parameters[" + i + "]";
-            if (p == null || p.name() == null || !NAME.matcher(p.name()).matches()) {
-                errors.add(new Problem.FieldError(at + ".name", "a letter, then letters, digits or _ (up to 40)"));
-                continue;
-            }
-            if (!names.add(p.name())) {
-                errors.add(new Problem.FieldError(at + ".name", "'" + p.name() + "' is declared twice"));
-            }
-            if (p.type() == null || !TYPES.contains(p.type())) {
-                errors.add(new Problem.FieldError(at + ".type", "one of " + String.join(", ", sorted(TYPES))));
-                continue;
-            }
-            if (p.label() != null && p.label().length() > 100) {
-                errors.add(new Problem.FieldError(at + ".label", "at most 100 characters"));
-            }
-            if (p.description() != null && p.description().length() > 1000) {
-                errors.add(new Problem.FieldError(at + ".description", "at most 1000 characters"));
-            }
-            if (p.i18n() != null) {
-                p.i18n().forEach((lang, text) -> {
-                    if (text != null && text.label() != null && text.label().length() > 100) {
-                        errors.add(new Problem.FieldError(at + ".i18n." + lang + ".label", "at most 100 characters"));
-                    }
-                    if (text != null
-                            && text.description() != null
-                            && text.description().length() > 1000) {
-                        errors.add(new Problem.FieldError(
-                                at + ".i18n." + lang + ".description", "at most 1000 characters"));
-                    }
-                });
-            }
-            if ("choice".equals(p.type())
-                    && (p.options() == null
-                            || p.options().isEmpty()
-                            || p.options().size() > 100)) {
-                errors.add(new Problem.FieldError(at + ".options", "1 to 100 options for a choice"));
-                continue;
-            }
-            if (p.defaultValue() != null && !p.defaultValue().isEmpty()) {
-                String problem = problem(p, p.defaultValue());
-                if (problem != null) {
-                    errors.add(new Problem.FieldError(at + ".default", problem));
-                }
-            }
+            checkParameter(params.get(i), "parameters[" + i + "]", names, errors);
         }
         if (spec == null) {
             errors.add(new Problem.FieldError("spec", "required: the job spec with ${name} placeholders"));
             return errors;
         }
+        checkSpec(spec, params, errors);
+        return errors;
+    }
+
+    private static void checkParameter(Parameter p, String at, Set<String> names, List<Problem.FieldError> errors) {
+        if (p == null || p.name() == null || !NAME.matcher(p.name()).matches()) {
+            errors.add(new Problem.FieldError(at + ".name", "a letter, then letters, digits or _ (up to 40)"));
+            return;
+        }
+        if (!names.add(p.name())) {
+            errors.add(new Problem.FieldError(at + ".name", "'" + p.name() + "' is declared twice"));
+        }
+        if (p.type() == null || !TYPES.contains(p.type())) {
+            errors.add(new Problem.FieldError(at + ".type", "one of " + String.join(", ", sorted(TYPES))));
+            return;
+        }
+        if (p.label() != null && p.label().length() > 100) {
+            errors.add(new Problem.FieldError(at + ".label", "at most 100 characters"));
+        }
+        if (p.description() != null && p.description().length() > 1000) {
+            errors.add(new Problem.FieldError(at + ".description", "at most 1000 characters"));
+        }
+        if (p.i18n() != null) {
+            p.i18n().forEach((lang, text) -> {
+                if (text != null && text.label() != null && text.label().length() > 100) {
+                    errors.add(new Problem.FieldError(at + ".i18n." + lang + ".label", "at most 100 characters"));
+                }
+                if (text != null
+                        && text.description() != null
+                        && text.description().length() > 1000) {
+                    errors.add(
+                            new Problem.FieldError(at + ".i18n." + lang + ".description", "at most 1000 characters"));
+                }
+            });
+        }
+        if ("choice".equals(p.type())
+                && (p.options() == null || p.options().isEmpty() || p.options().size() > 100)) {
+            errors.add(new Problem.FieldError(at + ".options", "1 to 100 options for a choice"));
+            return;
+        }
+        if (p.defaultValue() != null && !p.defaultValue().isEmpty()) {
+            String problem = problem(p, p.defaultValue());
+            if (problem != null) {
+                errors.add(new Problem.FieldError(at + ".default", problem));
+            }
+        }
+    }
+
+    /** The spec's fields and kind; when all else is sound, that it reads as a job spec rendered with samples. */
+    private static void checkSpec(Map<String, Object> spec, List<Parameter> params, List<Problem.FieldError> errors) {
         for (String key : spec.keySet()) {
             if (!SPEC_FIELDS.contains(key)) {
                 errors.add(new Problem.FieldError("spec." + key, "not a field of a job spec"));
@@ -133,7 +139,6 @@ final class JobTemplates {
                 errors.add(new Problem.FieldError("spec", "not a job spec: " + e.getMessage()));
             }
         }
-        return errors;
     }
 
     /**

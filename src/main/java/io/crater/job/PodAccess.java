@@ -128,7 +128,7 @@ public class PodAccess {
     }
 
     private Target pick(JobQueries.Visible v, String taskIndex, boolean admin) {
-        String job = (String) v.row()[1];
+        String job = v.row().publicId();
         String prefix = JobNames.volcanoName(job) + "-";
         List<Pod> pods = cache.podsOfJob(job).stream()
                 .filter(p -> p.getMetadata().getName().startsWith(prefix))
@@ -167,9 +167,9 @@ public class PodAccess {
         }
         return new Target(
                 job,
-                (String) v.row()[3],
-                (String) v.row()[5],
-                io.crater.platform.Sql.longOf(v.row()[12]),
+                v.row().kind(),
+                v.row().account(),
+                v.row().userId(),
                 pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName(),
                 pod.getMetadata().getName().substring(prefix.length()),

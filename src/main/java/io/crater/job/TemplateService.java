@@ -90,7 +90,10 @@ public class TemplateService {
         }
         sql.append(" ORDER BY t.builtin DESC, v.name, t.id LIMIT 500");
         return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
-                .map(rows -> rows.stream().map(TemplateService::summaryOf).toList());
+                .map(rows -> rows.stream()
+                        .map(TemplateRow::of)
+                        .map(TemplateService::summaryOf)
+                        .toList());
     }
 
     public Uni<Template> get(String id, Integer version, Caller caller) {
@@ -102,15 +105,19 @@ public class TemplateService {
                         .flatMap(r -> Sql.rows(
                                 "SELECT v.version, v.created_at, u.username FROM job_template_versions v"
                                         + " LEFT JOIN users u ON u.id = v.created_by WHERE v.template_id = ?1 ORDER BY v.version DESC",
-                                Sql.longOf(r[0]))))
-                .map(rows -> rows.stream()
-                        .map(v -> new TemplateViews.TemplateVersion(
-                                ((Number) v[0]).intValue(), Sql.instant(v[1]), (String) v[2]))
-                        .toList());
+                                r.id())))
+                .map(rows -> rows.stream().map(VersionRows::of).toList());
+    }
+
+    /** How a version as listed reads. */
+    private static final class VersionRows {
+        static TemplateViews.TemplateVersion of(Object[] r) {
+            return new TemplateViews.TemplateVersion(((Number) r[0]).intValue(), Sql.instant(r[1]), (String) r[2]);
+        }
     }
 
     /** The template row (at the version asked for, else the latest) if the caller may see it. */
-    private Uni<Object[]> visible(String id, Integer version, Caller caller) {
+    private Uni<TemplateRow> visible(String id, Integer version, Caller caller) {
         if (id == null || !ID.matcher(id).matches()) {
             return Uni.createFrom().failure(ApiException.notFound("no template " + id));
         }
@@ -127,8 +134,11 @@ public class TemplateService {
             sql += " AND v.version = ?" + params.size();
         }
         return Sql.row(sql, params.toArray())
-                .map(r -> r.orElseThrow(() -> ApiException.notFound(
-                        version == null ? "no template " + id : "no version " + version + " of template " + id)));
+                .map(r -> r.map(TemplateRow::of)
+                        .orElseThrow(() -> ApiException.notFound(
+                                version == null
+                                        ? "no template " + id
+                                        : "no version " + version + " of template " + id)));
     }
 
     public Uni<Template> create(SaveTemplate req, Caller caller) {
@@ -184,14 +194,13 @@ public class TemplateService {
     /** The template's database id if the caller may change it: its author, or a platform admin. */
     private Uni<Long> editable(String id, Caller caller) {
         return visible(id, null, caller).map(r -> {
-            if ((Boolean) r[2]) {
+            if (r.builtin()) {
                 throw ApiException.forbidden("BuiltinTemplate", "built-in templates cannot be changed; save a copy");
             }
-            Object owner = r[13];
-            if (!caller.platformAdmin() && (owner == null || Sql.longOf(owner) != caller.userId())) {
+            if (!caller.platformAdmin() && !r.ownedBy(caller.userId())) {
                 throw ApiException.forbidden("NotTemplateOwner", "only the template's author may change it");
             }
-            return Sql.longOf(r[0]);
+            return r.id();
         });
     }
 
@@ -217,15 +226,11 @@ public class TemplateService {
                             List.of(new Problem.FieldError("template.id", "required"))));
         }
         return visible(ref.id(), ref.version(), caller).map(r -> {
-            List<Parameter> params = List.of(Json.read((String) r[11], Parameter[].class));
-            Object spec = Json.read((String) r[12]);
+            List<Parameter> params = List.of(Json.read(r.parametersJson(), Parameter[].class));
+            Object spec = Json.read(r.specJson());
             JobViews.SubmitJob rendered = JobTemplates.render(params, spec, ref.parameters());
             return new Resolved(
-                    Sql.longOf(r[0]),
-                    ref.id(),
-                    ((Number) r[6]).intValue(),
-                    rendered,
-                    JobTemplates.asStrings(params, ref.parameters()));
+                    r.id(), ref.id(), r.version(), rendered, JobTemplates.asStrings(params, ref.parameters()));
         });
     }
 
@@ -334,25 +339,24 @@ public class TemplateService {
         }
     }
 
-    private static TemplateSummary summaryOf(Object[] r) {
+    private static TemplateSummary summaryOf(TemplateRow r) {
         return new TemplateSummary(
-                (String) r[1],
-                (String) r[8],
-                (String) r[9],
-                (String) r[10],
-                (Boolean) r[2],
-                (String) r[3],
-                (String) r[4],
-                (String) r[5],
-                ((Number) r[6]).intValue(),
-                Sql.instant(r[7]),
-                (Boolean) r[2] ? BuiltinTemplates.texts((String) r[1]) : null);
+                r.publicId(),
+                r.name(),
+                r.description(),
+                r.kind(),
+                r.builtin(),
+                r.visibility(),
+                r.account(),
+                r.owner(),
+                r.version(),
+                r.updatedAt(),
+                r.builtin() ? BuiltinTemplates.texts(r.publicId()) : null);
     }
 
-    private static Template templateOf(Object[] r, Caller caller) {
+    private static Template templateOf(TemplateRow r, Caller caller) {
         TemplateSummary s = summaryOf(r);
-        boolean canEdit =
-                !s.builtin() && (caller.platformAdmin() || (r[13] != null && Sql.longOf(r[13]) == caller.userId()));
+        boolean canEdit = !s.builtin() && (caller.platformAdmin() || r.ownedBy(caller.userId()));
         return new Template(
                 s.id(),
                 s.name(),
@@ -365,8 +369,8 @@ public class TemplateService {
                 s.version(),
                 s.updatedAt(),
                 s.i18n(),
-                List.of(Json.read((String) r[11], Parameter[].class)),
-                Json.read((String) r[12]),
+                List.of(Json.read(r.parametersJson(), Parameter[].class)),
+                Json.read(r.specJson()),
                 canEdit);
     }
 }

@@ -47,22 +47,62 @@ public class TimeLimitService {
                                 "UPDATE jobs j SET limit_warned_at = now() WHERE j.state = 'Running' AND j.time_limit_s IS NOT NULL"
                                         + " AND j.limit_warned_at IS NULL"
                                         + " AND j.started_at + j.time_limit_s * interval '1 second' < now() + ?1 * interval '1 second'"
-                                        + " RETURNING j.public_id, j.user_id, j.name, j.started_at + j.time_limit_s * interval '1 second'",
+                                        + " RETURNING " + Ending.COLUMNS,
                                 config.timeLimitWarning().toSeconds())
-                        .flatMap(rows -> Unis.sequentially(rows, r -> {
-                            java.time.Instant end = Sql.instant(r[3]);
-                            long minutes = Math.max(
-                                    0, Duration.between(clock.instant(), end).toMinutes());
-                            return notices.notify(
-                                    Sql.longOf(r[1]),
-                                    "job.time-limit",
-                                    "Your job " + r[2] + " (" + r[0] + ") reaches its time limit at " + end + " (in "
-                                            + minutes + " min) and is stopped then: save your work.",
-                                    "/jobs/" + r[0],
-                                    java.util.Map.of(
-                                            "job", r[0], "name", r[2], "at", end.toString(), "minutes", minutes));
-                        })))
+                        .flatMap(rows ->
+                                Unis.sequentially(rows.stream().map(Ending::of).toList(), r -> {
+                                    java.time.Instant end = r.end();
+                                    long minutes = Math.max(
+                                            0,
+                                            Duration.between(clock.instant(), end)
+                                                    .toMinutes());
+                                    return notices.notify(
+                                            r.userId(),
+                                            "job.time-limit",
+                                            "Your job " + r.name() + " (" + r.publicId()
+                                                    + ") reaches its time limit at " + end + " (in " + minutes
+                                                    + " min) and is stopped then: save your work.",
+                                            "/jobs/" + r.publicId(),
+                                            java.util.Map.of(
+                                                    "job",
+                                                    r.publicId(),
+                                                    "name",
+                                                    r.name(),
+                                                    "at",
+                                                    end.toString(),
+                                                    "minutes",
+                                                    minutes));
+                                })))
                 .replaceWithVoid();
+    }
+
+    /** A running job whose time limit ends soon, warned once. */
+    record Ending(String publicId, long userId, String name, java.time.Instant end) {
+        static final String COLUMNS =
+                "j.public_id, j.user_id, j.name, j.started_at + j.time_limit_s * interval '1 second'";
+
+        static Ending of(Object[] r) {
+            return new Ending((String) r[0], Sql.longOf(r[1]), (String) r[2], Sql.instant(r[3]));
+        }
+    }
+
+    /** An account's own time limits (null: the platform's) and whether the caller is one of its members. */
+    record Stored(
+            long id,
+            Duration interactiveDefault,
+            Duration interactiveMax,
+            Duration batchDefault,
+            Duration batchMax,
+            boolean member) {
+        static Stored of(Object[] r) {
+            return new Stored(
+                    Sql.longOf(r[0]),
+                    duration(r[1]),
+                    duration(r[2]),
+                    duration(r[3]),
+                    duration(r[4]),
+                    Sql.longOf(r[5]) != 0);
+        }
     }
 
     /** The account's own settings (null: the platform's) and those in effect. */
@@ -103,7 +143,7 @@ public class TimeLimitService {
                         .flatMap(before -> Sql.update(
                                         "UPDATE accounts SET interactive_default_limit_s = ?2, interactive_max_limit_s = ?3,"
                                                 + " batch_default_limit_s = ?4, batch_max_limit_s = ?5, updated_at = now() WHERE id = ?1",
-                                        Sql.longOf(before[0]),
+                                        before.id(),
                                         iDefault,
                                         iMax,
                                         bDefault,
@@ -118,7 +158,7 @@ public class TimeLimitService {
                 .flatMap(v -> get(slug, caller));
     }
 
-    private Uni<Object[]> row(String slug, Caller caller) {
+    private Uni<Stored> row(String slug, Caller caller) {
         return Sql.row(
                         "SELECT a.id, a.interactive_default_limit_s, a.interactive_max_limit_s, a.batch_default_limit_s,"
                                 + " a.batch_max_limit_s, (SELECT count(*) FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?2)"
@@ -126,31 +166,36 @@ public class TimeLimitService {
                         slug,
                         caller.userId())
                 .map(r -> {
-                    Object[] row = r.orElseThrow(() -> ApiException.notFound("no account " + slug));
-                    if (Sql.longOf(row[5]) == 0 && !caller.platformAdmin()) {
+                    Stored row = Stored.of(r.orElseThrow(() -> ApiException.notFound("no account " + slug)));
+                    if (!row.member() && !caller.platformAdmin()) {
                         throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
                     }
                     return row;
                 });
     }
 
-    private TimeLimits view(Object[] r) {
+    private TimeLimits view(Stored r) {
         JobSpecs.TimeLimits e = JobSpecs.TimeLimits.of(config)
-                .narrowedBy(duration(r[1]), duration(r[2]), duration(r[3]), duration(r[4]));
+                .narrowedBy(r.interactiveDefault(), r.interactiveMax(), r.batchDefault(), r.batchMax());
         Map<String, String> effective = new HashMap<>();
         effective.put("interactiveDefault", JobSpecs.format(e.interactiveDefault()));
         effective.put("interactiveMax", JobSpecs.format(e.interactiveMax()));
         effective.put("batchDefault", JobSpecs.format(e.batchDefault()));
         effective.put("batchMax", JobSpecs.format(e.batchMax()));
-        return new TimeLimits(text(r[1]), text(r[2]), text(r[3]), text(r[4]), effective);
+        return new TimeLimits(
+                text(r.interactiveDefault()),
+                text(r.interactiveMax()),
+                text(r.batchDefault()),
+                text(r.batchMax()),
+                effective);
     }
 
     private static Duration duration(Object o) {
         return o == null ? null : Duration.ofSeconds(Sql.longOf(o));
     }
 
-    private static String text(Object o) {
-        return o == null ? null : JobSpecs.format(Duration.ofSeconds(Sql.longOf(o)));
+    private static String text(Duration d) {
+        return d == null ? null : JobSpecs.format(d);
     }
 
     private static Long seconds(String value, String field, Duration platformMax, List<Problem.FieldError> errors) {

@@ -37,31 +37,10 @@ public class WaitAdvice {
         JobInputs.Accelerator model = checked.spec().accelerator();
         int count = checked.spec().acceleratorsPerPod();
         if (model != null && count > 1) {
-            for (int k = count - 1; k >= 1; k--) {
-                if (admits(job, variant(spec, model.model(), k), s)) {
-                    out.add(new Suggestion(
-                            "FewerAccelerators",
-                            "with " + k + " instead of " + count + " " + model.model() + " per pod it would start now",
-                            Map.of("resources.accelerators", k),
-                            Map.of("requested", (long) count, "startsNowWith", (long) k)));
-                    break;
-                }
-            }
+            fewerAccelerators(job, spec, model, count, s, out);
         }
         if (model != null && count > 0) {
-            for (AcceleratorModel other : catalogue.models()) {
-                if (other.key().equals(model.model()) || other.restricted()) {
-                    continue;
-                }
-                if (admits(job, variant(spec, other.key(), count), s)) {
-                    out.add(new Suggestion(
-                            "OtherModel",
-                            count + " " + other.displayName()
-                                    + " per pod are free now: with that model it would start now",
-                            Map.of("resources.acceleratorModel", other.key()),
-                            Map.of("accelerators", (long) count)));
-                }
-            }
+            otherModels(job, spec, model, count, s, out);
         }
         boolean quotaBound = reasons.stream()
                 .anyMatch(
@@ -78,6 +57,54 @@ public class WaitAdvice {
                     Map.of("backfill", true),
                     Map.of()));
         }
+        grants(job, checked, s, out);
+        return out;
+    }
+
+    /** The most accelerators per pod, fewer than asked for, with which the job would start now. */
+    private void fewerAccelerators(
+            JobRow job,
+            JobViews.SubmitJob spec,
+            JobInputs.Accelerator model,
+            int count,
+            Forecast.Snapshot s,
+            List<Suggestion> out) {
+        for (int k = count - 1; k >= 1; k--) {
+            if (admits(job, variant(spec, model.model(), k), s)) {
+                out.add(new Suggestion(
+                        "FewerAccelerators",
+                        "with " + k + " instead of " + count + " " + model.model() + " per pod it would start now",
+                        Map.of("resources.accelerators", k),
+                        Map.of("requested", (long) count, "startsNowWith", (long) k)));
+                return;
+            }
+        }
+    }
+
+    /** Every other unrestricted model with which the job would start now. */
+    private void otherModels(
+            JobRow job,
+            JobViews.SubmitJob spec,
+            JobInputs.Accelerator model,
+            int count,
+            Forecast.Snapshot s,
+            List<Suggestion> out) {
+        for (AcceleratorModel other : catalogue.models()) {
+            if (other.key().equals(model.model()) || other.restricted()) {
+                continue;
+            }
+            if (admits(job, variant(spec, other.key(), count), s)) {
+                out.add(new Suggestion(
+                        "OtherModel",
+                        count + " " + other.displayName() + " per pod are free now: with that model it would start now",
+                        Map.of("resources.acceleratorModel", other.key()),
+                        Map.of("accelerators", (long) count)));
+            }
+        }
+    }
+
+    /** A grant per resource the job's account lacks, of exactly the shortfall. */
+    private static void grants(JobRow job, JobSpecs.Checked checked, Forecast.Snapshot s, List<Suggestion> out) {
         Map<String, QuotaLine> lines = s.accounts().getOrDefault(job.accountId(), Map.of());
         checked.quotaRequest().amounts().forEach((res, want) -> {
             QuotaLine l = lines.getOrDefault(res, new QuotaLine(res, 0, 0, 0, 0));
@@ -91,7 +118,6 @@ public class WaitAdvice {
                         Map.of("shortfall", shortfall, "used", l.used(), "effectiveMax", l.effectiveMax())));
             }
         });
-        return out;
     }
 
     private static JobViews.SubmitJob variant(JobViews.SubmitJob spec, String model, int accelerators) {

@@ -5,7 +5,6 @@ import io.crater.cluster.ClusterCache;
 import io.crater.identity.Caller;
 import io.crater.job.JobViews.AheadJob;
 import io.crater.job.JobViews.Position;
-import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.crater.policy.AdmissionRound;
 import io.crater.policy.Forecast;
@@ -64,6 +63,12 @@ public class WaitService {
     CheckedSpecs specs;
 
     @Inject
+    io.crater.identity.UserService users;
+
+    @Inject
+    io.crater.account.AccountService accountService;
+
+    @Inject
     java.time.Clock clock;
 
     @Inject
@@ -75,7 +80,7 @@ public class WaitService {
     /** Everything gathered for one explanation. */
     record World(
             List<JobRow> waiting,
-            List<Object[]> active,
+            List<Timed> active,
             Map<Long, Map<String, QuotaLine>> accounts,
             Map<String, MemberLimits> limits,
             Map<String, QuotaMath.MemberUsage> usage,
@@ -83,31 +88,37 @@ public class WaitService {
             Map<Long, String> owners,
             Map<String, Instant> submitted) {}
 
+    /** A job with the time that orders it: when it was submitted (waiting) or started (holding). */
+    record Timed(JobRow job, Instant at) {
+        static Timed of(Object[] r) {
+            return new Timed(JobRow.of(r), Sql.instant(r[12]));
+        }
+    }
+
     public Uni<JobViews.Wait> explain(String publicId, Caller caller) {
         // The data is read in the session; the forecast, which plays admission forward, runs on a worker thread.
-        Uni<java.util.function.Supplier<JobViews.Wait>> read = Panache.withSession(() -> queries.visible(
-                        publicId, caller)
-                .<java.util.function.Supplier<JobViews.Wait>>flatMap(v -> {
-                    String state = v.state();
-                    if (state.equals("Admitted") || state.equals("Pending")) {
-                        return Sql.rows("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", v.id())
-                                .map(rows -> later(() -> new JobViews.Wait(
-                                        state,
-                                        clusterReasons.of(
-                                                JobRow.of(rows.get(0)), specs.checked(JobRow.of(rows.get(0)))),
-                                        null,
-                                        null,
-                                        List.of())));
-                    }
-                    if (!state.equals("Queued")) {
-                        return Uni.createFrom()
-                                .<java.util.function.Supplier<JobViews.Wait>>item(
-                                        later(() -> new JobViews.Wait(state, List.of(), null, null, List.of())));
-                    }
-                    List<Reason> reasons =
-                            v.row()[8] == null ? List.of() : List.of(Json.read((String) v.row()[8], Reason[].class));
-                    return world(caller).map(w -> later(() -> explainQueued(publicId, w, reasons)));
-                }));
+        Uni<java.util.function.Supplier<JobViews.Wait>> read =
+                Panache.withSession(() -> queries.visible(publicId, caller)
+                        .<java.util.function.Supplier<JobViews.Wait>>flatMap(v -> {
+                            String state = v.state();
+                            if (state.equals("Admitted") || state.equals("Pending")) {
+                                return Sql.rows("SELECT " + JobRow.COLUMNS + " FROM jobs j WHERE j.id = ?1", v.id())
+                                        .map(rows -> later(() -> new JobViews.Wait(
+                                                state,
+                                                clusterReasons.of(
+                                                        JobRow.of(rows.get(0)), specs.checked(JobRow.of(rows.get(0)))),
+                                                null,
+                                                null,
+                                                List.of())));
+                            }
+                            if (!state.equals("Queued")) {
+                                return Uni.createFrom()
+                                        .<java.util.function.Supplier<JobViews.Wait>>item(later(
+                                                () -> new JobViews.Wait(state, List.of(), null, null, List.of())));
+                            }
+                            List<Reason> reasons = v.row().reasons();
+                            return world(caller).map(w -> later(() -> explainQueued(publicId, w, reasons)));
+                        }));
         return read.emitOn(io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
                 .map(java.util.function.Supplier::get);
     }
@@ -177,10 +188,7 @@ public class WaitService {
     private static JobViews.WaitEstimate estimate(Forecast.Estimate e, World w) {
         Map<String, JobRow> known = new HashMap<>();
         w.waiting().forEach(r -> known.put(r.publicId(), r));
-        w.active().forEach(r -> {
-            JobRow row = JobRow.of(r);
-            known.put(row.publicId(), row);
-        });
+        w.active().forEach(r -> known.put(r.job().publicId(), r.job()));
         List<String> ids =
                 e.waitsFor().stream().map(Forecast.Release::job).distinct().toList();
         return new JobViews.WaitEstimate(e.startBy(), ids, e.unknown(), named(ids, known, w.viewerAccounts()));
@@ -201,13 +209,13 @@ public class WaitService {
     private List<Forecast.Holder> holders(World w, List<NodeCapacity> nodes, Instant now) {
         List<Forecast.Holder> out = new ArrayList<>();
         Set<String> bound = cache.jobsWithBoundPods();
-        for (Object[] r : w.active()) {
-            JobRow row = JobRow.of(r);
+        for (Timed r : w.active()) {
+            JobRow row = r.job();
             JobSpecs.Checked c = specs.checked(row);
             if (c == null) {
                 continue;
             }
-            Instant started = Sql.instant(r[12]);
+            Instant started = r.at();
             Duration limit = c.spec().timeLimit();
             Instant endsBy = row.state().equals("Stopping")
                     ? now.plusSeconds(60)
@@ -312,17 +320,17 @@ public class WaitService {
     private Uni<World> world(Caller caller) {
         return Sql.rows("SELECT " + JobRow.COLUMNS
                         + ", j.created_at FROM jobs j WHERE j.state = 'Queued' ORDER BY j.priority DESC, j.id")
+                .map(rows -> rows.stream().map(Timed::of).toList())
                 .flatMap(waitingRows -> Sql.rows("SELECT " + JobRow.COLUMNS
                                 + ", j.started_at FROM jobs j WHERE j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
                                 + " ORDER BY j.id")
-                        .flatMap(active -> Sql.rows(
-                                        "SELECT id, username FROM users WHERE id IN (SELECT user_id FROM jobs"
-                                                + " WHERE state = 'Queued')")
-                                .flatMap(users -> {
-                                    Map<Long, String> owners = new HashMap<>();
-                                    users.forEach(u -> owners.put(Sql.longOf(u[0]), (String) u[1]));
+                        .map(rows -> rows.stream().map(Timed::of).toList())
+                        .flatMap(active -> users.usernames(waitingRows.stream()
+                                        .map(w -> w.job().userId())
+                                        .collect(java.util.stream.Collectors.toSet()))
+                                .flatMap(owners -> {
                                     List<JobRow> waiting =
-                                            waitingRows.stream().map(JobRow::of).toList();
+                                            waitingRows.stream().map(Timed::job).toList();
                                     Set<Long> accountIds = new HashSet<>();
                                     Set<String> members = new HashSet<>();
                                     waiting.forEach(j -> {
@@ -330,7 +338,7 @@ public class WaitService {
                                         members.add(j.accountId() + "/" + j.userId());
                                     });
                                     active.forEach(a -> {
-                                        JobRow j = JobRow.of(a);
+                                        JobRow j = a.job();
                                         accountIds.add(j.accountId());
                                         members.add(j.accountId() + "/" + j.userId());
                                     });
@@ -340,8 +348,8 @@ public class WaitService {
 
     private Uni<World> load(
             Caller caller,
-            List<Object[]> waitingRows,
-            List<Object[]> active,
+            List<Timed> waitingRows,
+            List<Timed> active,
             Set<Long> accountIds,
             Set<String> members,
             Map<Long, String> owners) {
@@ -363,26 +371,22 @@ public class WaitService {
                 .replaceWithVoid();
         Uni<Set<Long>> viewer = caller.platformAdmin()
                 ? Uni.createFrom().nullItem()
-                : Sql.rows("SELECT account_id FROM account_members WHERE user_id = ?1", caller.userId())
-                        .map(rows -> {
-                            Set<Long> ids = new HashSet<>();
-                            rows.forEach(r -> ids.add(Sql.longOf(r[0])));
-                            return ids;
-                        });
+                : accountService.accountIdsOf(caller.userId()).map(HashSet::new);
         return chain.flatMap(x -> viewer).map(v -> {
             // The waiting line in the order admission considers it.
             Map<String, JobRow> byId = new HashMap<>();
-            waitingRows.forEach(r -> byId.put((String) r[1], JobRow.of(r)));
-            List<JobRow> waiting = AdmissionRound.order(
-                            waitingRows.stream()
-                                    .map(r -> specs.job(JobRow.of(r), Sql.instant(r[12]), null))
-                                    .toList(),
-                            accounts)
-                    .stream()
-                    .map(o -> byId.get(o.job()))
-                    .toList();
+            waitingRows.forEach(r -> byId.put(r.job().publicId(), r.job()));
+            List<JobRow> waiting =
+                    AdmissionRound.order(
+                                    waitingRows.stream()
+                                            .map(r -> specs.job(r.job(), r.at(), null))
+                                            .toList(),
+                                    accounts)
+                            .stream()
+                            .map(o -> byId.get(o.job()))
+                            .toList();
             Map<String, Instant> submitted = new HashMap<>();
-            waitingRows.forEach(r -> submitted.put((String) r[1], Sql.instant(r[12])));
+            waitingRows.forEach(r -> submitted.put(r.job().publicId(), r.at()));
             return new World(waiting, active, accounts, limits, usage, v, owners, submitted);
         });
     }

@@ -42,7 +42,21 @@ class MailOutbox {
     private final ScheduledExecutorService worker = Threads.scheduler("crater-mail");
 
     /** One claimed mail. */
-    record Due(long id, String kind, String message, String link, String email, String name, int attempts) {}
+    record Due(long id, String kind, String message, String link, String email, String name, int attempts) {
+        static final String COLUMNS = "n.id, n.kind, n.message, n.link, u.email,"
+                + " coalesce(nullif(u.display_name, ''), u.username), n.mail_attempts";
+
+        static Due of(Object[] r) {
+            return new Due(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    (String) r[2],
+                    (String) r[3],
+                    (String) r[4],
+                    (String) r[5],
+                    ((Number) r[6]).intValue());
+        }
+    }
 
     void onStart(@Observes StartupEvent event) {
         // Every outcome's counter exists from the start (at 0), so a dashboard's rate is 0 rather than no series.
@@ -90,20 +104,10 @@ class MailOutbox {
                                 + " FROM users u WHERE u.id = n.user_id AND n.id IN ("
                                 + "   SELECT id FROM notifications WHERE mail_state IN ('pending', 'sending')"
                                 + "   AND mail_due_at <= now() ORDER BY mail_due_at LIMIT ?1 FOR UPDATE SKIP LOCKED)"
-                                + " RETURNING n.id, n.kind, n.message, n.link, u.email,"
-                                + " coalesce(nullif(u.display_name, ''), u.username), n.mail_attempts",
+                                + " RETURNING " + Due.COLUMNS,
                         config.batch(),
                         (double) claimSeconds)
-                .map(rows -> rows.stream()
-                        .map(r -> new Due(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                (String) r[4],
-                                (String) r[5],
-                                ((Number) r[6]).intValue()))
-                        .toList());
+                .map(rows -> rows.stream().map(Due::of).toList());
     }
 
     private void send(Due d) {

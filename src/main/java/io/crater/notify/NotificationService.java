@@ -78,21 +78,28 @@ public class NotificationService {
 
     public Uni<List<NotificationView>> list(long userId) {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT id, kind, message, link, created_at, read_at, mail_state, CAST(args AS text) FROM notifications"
+                        "SELECT " + ViewRows.COLUMNS + " FROM notifications"
                                 + " WHERE user_id = ?1"
                                 + " ORDER BY id DESC LIMIT 100",
                         userId))
-                .map(rows -> rows.stream()
-                        .map(r -> new NotificationView(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                (String) r[2],
-                                args((String) r[7]),
-                                r[3] == null || ((String) r[3]).isEmpty() ? null : (String) r[3],
-                                Sql.instant(r[4]),
-                                Sql.instant(r[5]),
-                                (String) r[6]))
-                        .toList());
+                .map(rows -> rows.stream().map(ViewRows::of).toList());
+    }
+
+    /** The columns of a notification as the bell shows it, and how they read (an empty link is none). */
+    private static final class ViewRows {
+        static final String COLUMNS = "id, kind, message, link, created_at, read_at, mail_state, CAST(args AS text)";
+
+        static NotificationView of(Object[] r) {
+            return new NotificationView(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    (String) r[2],
+                    args((String) r[7]),
+                    r[3] == null || ((String) r[3]).isEmpty() ? null : (String) r[3],
+                    Sql.instant(r[4]),
+                    Sql.instant(r[5]),
+                    (String) r[6]);
+        }
     }
 
     @SuppressWarnings("unchecked")

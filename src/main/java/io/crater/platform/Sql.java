@@ -41,6 +41,18 @@ public final class Sql {
                 .toList();
     }
 
+    /** The first column of every row, as a long (ids, counts). */
+    public static Uni<List<Long>> longs(String sql, Object... params) {
+        return rows(sql, params)
+                .map(rows -> rows.stream().map(row -> longOf(single(row))).toList());
+    }
+
+    /** The first column of every row, as a string. */
+    public static Uni<List<String>> strings(String sql, Object... params) {
+        return rows(sql, params)
+                .map(rows -> rows.stream().map(row -> (String) single(row)).toList());
+    }
+
     public static Uni<Optional<Object[]>> row(String sql, Object... params) {
         return rows(sql, params).map(r -> r.isEmpty() ? Optional.empty() : Optional.of(r.get(0)));
     }
