@@ -38,18 +38,24 @@ public class UsageMeter {
     UtilisationSource samples;
 
     /** What one run measured; {@code unavailable} says why nothing could be (no source, or it failed). */
-    public record Run(int intervals, long measuredMs, long usedMs, int failedQueries, String unavailable) {}
+    public record Run(int intervals, long measuredMs, long usedMs, int failedQueries, String unavailable) {
+
+        Run plus(Run o) {
+            return new Run(
+                    intervals + o.intervals,
+                    measuredMs + o.measuredMs,
+                    usedMs + o.usedMs,
+                    failedQueries + o.failedQueries,
+                    o.unavailable != null ? o.unavailable : unavailable);
+        }
+    }
 
     /** Measures every interval there is to measure, page by page. Blocking: never on an event loop. */
     public Run measure() {
         if (!samples.available()) {
             return new Run(0, 0, 0, 0, samples.whyNone());
         }
-        int intervals = 0;
-        long measured = 0;
-        long used = 0;
-        int failed = 0;
-        String why = null;
+        Run total = new Run(0, 0, 0, 0, null);
         long after = 0;
         while (true) {
             long from = after;
@@ -59,51 +65,64 @@ public class UsageMeter {
             if (page.intervals().isEmpty()) {
                 break;
             }
-            Instant horizon = page.now().minus(config.measureLag());
-            UsageMeasures.Added added = new UsageMeasures.Added();
-            for (UsageMeasures.Window w : UsageMeasures.windows(page.intervals(), horizon, config.measureStep())) {
-                Duration step = w.step(config.measureStep());
-                for (int i = 0; i < w.intervals().size(); i += JOBS_PER_QUERY) {
-                    List<JobHoldings.Unmeasured> chunk =
-                            w.intervals().subList(i, Math.min(w.intervals().size(), i + JOBS_PER_QUERY));
-                    UsageMeasures.Window part = new UsageMeasures.Window(w.resource(), w.from(), w.to(), chunk);
-                    try {
-                        List<IdlePolicy.Series> series = samples.means(
-                                        chunk.stream()
-                                                .map(JobHoldings.Unmeasured::jobPublicId)
-                                                .distinct()
-                                                .toList(),
-                                        w.resource(),
-                                        w.from(),
-                                        w.to(),
-                                        step)
-                                .await()
-                                .atMost(config.measureTimeout());
-                        UsageMeasures.add(part, step, series, config.zone(), added);
-                    } catch (RuntimeException e) {
-                        failed++;
-                        why = String.valueOf(e.getMessage());
-                    }
-                }
-            }
-            Set<Long> recorded = await(() -> Panache.withTransaction(
-                    () -> JobHoldings.recordMeasured(added.measures).call(ids -> rollup(added, ids))));
-            for (JobHoldings.Measure m : added.measures) {
-                if (recorded.contains(m.id())) {
-                    intervals++;
-                    measured += m.measuredMs();
-                    used += m.usedMs();
-                }
-            }
+            total = total.plus(measure(page));
             after = page.intervals().get(page.intervals().size() - 1).id();
             if (page.intervals().size() < PAGE) {
                 break;
             }
         }
-        if (failed > 0) {
-            LOG.warnf("%d utilisation queries failed; their intervals are measured at the next run: %s", failed, why);
+        if (total.failedQueries() > 0) {
+            LOG.warnf(
+                    "%d utilisation queries failed; their intervals are measured at the next run: %s",
+                    total.failedQueries(), total.unavailable());
         }
-        return new Run(intervals, measured, used, failed, why);
+        return total;
+    }
+
+    /** Measures one page: its queries, then one transaction adding what they gave. */
+    private Run measure(Page page) {
+        Instant horizon = page.now().minus(config.measureLag());
+        UsageMeasures.Added added = new UsageMeasures.Added();
+        int failed = 0;
+        String why = null;
+        for (UsageMeasures.Window w : UsageMeasures.windows(page.intervals(), horizon, config.measureStep())) {
+            Duration step = w.step(config.measureStep());
+            for (int i = 0; i < w.intervals().size(); i += JOBS_PER_QUERY) {
+                List<JobHoldings.Unmeasured> chunk =
+                        w.intervals().subList(i, Math.min(w.intervals().size(), i + JOBS_PER_QUERY));
+                try {
+                    List<IdlePolicy.Series> series = samples.means(
+                                    chunk.stream()
+                                            .map(JobHoldings.Unmeasured::jobPublicId)
+                                            .distinct()
+                                            .toList(),
+                                    w.resource(),
+                                    w.from(),
+                                    w.to(),
+                                    step)
+                            .await()
+                            .atMost(config.measureTimeout());
+                    UsageMeasures.add(
+                            new UsageMeasures.Window(w.resource(), w.from(), w.to(), chunk),
+                            step,
+                            series,
+                            config.zone(),
+                            added);
+                } catch (RuntimeException e) {
+                    failed++;
+                    why = String.valueOf(e.getMessage());
+                }
+            }
+        }
+        Set<Long> recorded = await(() -> Panache.withTransaction(
+                () -> JobHoldings.recordMeasured(added.measures).call(ids -> rollup(added, ids))));
+        Run run = new Run(0, 0, 0, failed, why);
+        for (JobHoldings.Measure m : added.measures) {
+            if (recorded.contains(m.id())) {
+                run = run.plus(new Run(1, m.measuredMs(), m.usedMs(), 0, null));
+            }
+        }
+        return run;
     }
 
     /** Measures on a worker thread, for a caller on an event loop. */

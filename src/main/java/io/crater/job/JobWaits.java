@@ -16,7 +16,17 @@ public final class JobWaits {
     private JobWaits() {}
 
     /** One group's waits: {@code key} as the report groups ({@code ""}, a user or account id, a day or a month). */
-    public record Group(String key, long jobs, double meanSeconds, double p90Seconds) {}
+    public record Group(String key, long jobs, double meanSeconds, double p90Seconds) {
+
+        /** A row of {@code key, count, mean seconds, p90 seconds}. */
+        static Group of(Object[] r) {
+            return new Group(
+                    (String) r[0],
+                    Sql.longOf(r[1]),
+                    round(((Number) r[2]).doubleValue()),
+                    round(((Number) r[3]).doubleValue()));
+        }
+    }
 
     /**
      * The waits of jobs admitted in [from, to), of {@code account} (null: every account) and {@code user} (null:
@@ -47,13 +57,7 @@ public final class JobWaits {
                                 + " WHERE admitted_at >= CAST(?1 AS timestamptz) AND admitted_at < CAST(?2 AS timestamptz)"
                                 + who + ") j GROUP BY k ORDER BY k",
                         params.toArray())
-                .map(rows -> rows.stream()
-                        .map(r -> new Group(
-                                (String) r[0],
-                                Sql.longOf(r[1]),
-                                round(((Number) r[2]).doubleValue()),
-                                round(((Number) r[3]).doubleValue())))
-                        .toList());
+                .map(rows -> rows.stream().map(Group::of).toList());
     }
 
     private static double round(double seconds) {
