@@ -653,6 +653,27 @@ class AuthorizationMatrixTest {
                         200,
                         200,
                         200),
+                // Statements are for the account's admins; mx-lab has none (no month of it is over), hence 404.
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/accounts/{slug}/statements",
+                        "/api/v1/accounting/accounts/mx-lab/statements",
+                        null,
+                        401,
+                        403,
+                        403,
+                        200,
+                        200),
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/accounts/{slug}/statements/{period}",
+                        "/api/v1/accounting/accounts/mx-lab/statements/2026-01",
+                        null,
+                        401,
+                        403,
+                        403,
+                        404,
+                        404),
                 new Call("GET", "/api/v1/accounting/check", "/api/v1/accounting/check", null, 401, 403, 403, 403, 200),
                 new Call(
                         "POST",

@@ -43,4 +43,11 @@ public interface AccountingConfig {
     /** How long one utilisation query may take. */
     @WithDefault("10s")
     Duration measureTimeout();
+
+    /**
+     * How long after a month ends its statements are written: long enough for its last settlement and measurement
+     * (the meter's lag) to be in.
+     */
+    @WithDefault("15m")
+    Duration statementDelay();
 }

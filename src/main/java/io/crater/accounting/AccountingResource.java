@@ -56,6 +56,9 @@ public class AccountingResource {
     SettlementService settlement;
 
     @Inject
+    Statements statements;
+
+    @Inject
     AccountService accounts;
 
     @GET
@@ -139,6 +142,35 @@ public class AccountingResource {
                                                 + ".csv\"")
                                 .build()
                         : Response.ok(r, MediaType.APPLICATION_JSON).build());
+    }
+
+    @GET
+    @Path("/accounts/{slug}/statements")
+    @Operation(summary = "The account's monthly statements, newest first (its admins and platform admins)")
+    public Uni<Items<Statements.Summary>> statements(@PathParam("slug") String slug) {
+        return current.caller().flatMap(c -> statements.list(slug, c)).map(Items::new);
+    }
+
+    @GET
+    @Path("/accounts/{slug}/statements/{period}")
+    @Produces({MediaType.APPLICATION_JSON, "text/csv"})
+    @Operation(summary = "One month's statement with its lines per member and resource (JSON or CSV)")
+    public Uni<Response> statement(
+            @PathParam("slug") String slug,
+            @PathParam("period") String period,
+            @QueryParam("format") String format,
+            @HeaderParam("Accept") String accept) {
+        boolean csv = "csv".equals(format) || (accept != null && accept.contains("text/csv"));
+        return current.caller()
+                .flatMap(c -> statements.get(slug, period, c))
+                .map(s -> csv
+                        ? Response.ok(Statements.csv(s), "text/csv; charset=utf-8")
+                                .header(
+                                        "Content-Disposition",
+                                        "attachment; filename=\"statement-" + s.account() + "-"
+                                                + s.summary().period() + ".csv\"")
+                                .build()
+                        : Response.ok(s, MediaType.APPLICATION_JSON).build());
     }
 
     @GET

@@ -97,6 +97,35 @@ public class BudgetService {
     /** Sets an account's budget (platform admins). */
     public Uni<AccountingViews.BudgetView> put(String slug, BudgetUpdate req, Caller caller) {
         requirePlatformAdmin(caller, "set budgets");
+        Checked b = check(req);
+        Instant now = clock.instant();
+        BudgetPeriod.Span span = BudgetPeriod.containing(b.period(), now, config.zone());
+        String by = caller.user().username();
+        return Panache.withTransaction(() -> accounts.access(slug, caller)
+                .flatMap(a -> of(a.id())
+                        .flatMap(before -> store(a.id(), b, span, by)
+                                .flatMap(n -> ledger.balance(a.id()))
+                                .flatMap(balance -> ledger.post(postings(a.id(), b, before, balance, now, by)))
+                                .call(n -> audit.record(
+                                        caller.actor(a.slug()),
+                                        "budget.set",
+                                        "account",
+                                        a.slug(),
+                                        before.map(x -> Map.of("amount", Money.format(x.amount())))
+                                                .orElse(null),
+                                        Map.of(
+                                                "amount", Money.format(b.amount()),
+                                                "period", b.period().name().toLowerCase(),
+                                                "policy", b.policy().name().toLowerCase(),
+                                                "renewal", b.renewal())))
+                                .flatMap(n -> watch.view(a)))));
+    }
+
+    /** A budget as set, its fields checked. */
+    record Checked(long amount, BudgetPeriod.Kind period, BudgetCheck.Policy policy, String renewal) {}
+
+    /** The update's fields checked, every problem at once as a 400. */
+    static Checked check(BudgetUpdate req) {
         List<Problem.FieldError> errors = new ArrayList<>();
         Money.Parsed amount = Money.parse(req == null ? null : req.amount(), false);
         if (!amount.ok()) {
@@ -121,59 +150,40 @@ public class BudgetService {
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidBudget", "the budget is not valid", errors);
         }
-        Instant now = clock.instant();
-        BudgetPeriod.Span span = BudgetPeriod.containing(period, now, config.zone());
-        String by = caller.user().username();
-        return Panache.withTransaction(() -> accounts.access(slug, caller)
-                .flatMap(a -> of(a.id())
-                        .flatMap(before -> Sql.update(
-                                        "INSERT INTO budgets (account_id, period, amount_micros, policy, renewal,"
-                                                + " period_start, period_end, updated_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-                                                + " ON CONFLICT (account_id) DO UPDATE SET period = EXCLUDED.period,"
-                                                + " amount_micros = EXCLUDED.amount_micros, policy = EXCLUDED.policy,"
-                                                + " renewal = EXCLUDED.renewal, period_start = EXCLUDED.period_start,"
-                                                + " period_end = EXCLUDED.period_end, notified_percent = 0,"
-                                                + " exhausted_at = CASE WHEN budgets.period = EXCLUDED.period"
-                                                + " THEN budgets.exhausted_at END, updated_at = now(),"
-                                                + " updated_by = EXCLUDED.updated_by",
-                                        a.id(),
-                                        period.name().toLowerCase(),
-                                        amount.micros(),
-                                        policy.name().toLowerCase(),
-                                        renewal,
-                                        span.start(),
-                                        span.end(),
-                                        by)
-                                .flatMap(n -> ledger.balance(a.id()))
-                                .flatMap(balance -> ledger.post(
-                                        before.isPresent() && before.get().period() == period
-                                                // A change within the period keeps what was spent: only the
-                                                // difference of the amounts is posted.
-                                                ? adjust(
-                                                        a.id(),
-                                                        amount.micros()
-                                                                - before.get().amount(),
-                                                        now,
-                                                        by)
-                                                : startPeriod(
-                                                        a.id(),
-                                                        balance,
-                                                        amount.micros(),
-                                                        "budget:" + a.id() + ":" + now.toEpochMilli(),
-                                                        by)))
-                                .call(n -> audit.record(
-                                        caller.actor(a.slug()),
-                                        "budget.set",
-                                        "account",
-                                        a.slug(),
-                                        before.map(b -> Map.of("amount", Money.format(b.amount())))
-                                                .orElse(null),
-                                        Map.of(
-                                                "amount", Money.format(amount.micros()),
-                                                "period", period.name().toLowerCase(),
-                                                "policy", policy.name().toLowerCase(),
-                                                "renewal", renewal)))
-                                .flatMap(n -> watch.view(a)))));
+        return new Checked(amount.micros(), period, policy, renewal);
+    }
+
+    /** Writes the account's budget row, starting its period at {@code span}. */
+    private static Uni<Integer> store(long accountId, Checked b, BudgetPeriod.Span span, String by) {
+        return Sql.update(
+                "INSERT INTO budgets (account_id, period, amount_micros, policy, renewal,"
+                        + " period_start, period_end, updated_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                        + " ON CONFLICT (account_id) DO UPDATE SET period = EXCLUDED.period,"
+                        + " amount_micros = EXCLUDED.amount_micros, policy = EXCLUDED.policy,"
+                        + " renewal = EXCLUDED.renewal, period_start = EXCLUDED.period_start,"
+                        + " period_end = EXCLUDED.period_end, notified_percent = 0,"
+                        + " exhausted_at = CASE WHEN budgets.period = EXCLUDED.period"
+                        + " THEN budgets.exhausted_at END, updated_at = now(),"
+                        + " updated_by = EXCLUDED.updated_by",
+                accountId,
+                b.period().name().toLowerCase(),
+                b.amount(),
+                b.policy().name().toLowerCase(),
+                b.renewal(),
+                span.start(),
+                span.end(),
+                by);
+    }
+
+    /**
+     * What setting the budget posts: a change within the period keeps what was spent (only the difference of the
+     * amounts is posted); a new budget or another period kind starts a period.
+     */
+    private static List<Ledger.Posting> postings(
+            long accountId, Checked b, Optional<Budget> before, long balance, Instant now, String by) {
+        return before.isPresent() && before.get().period() == b.period()
+                ? adjust(accountId, b.amount() - before.get().amount(), now, by)
+                : startPeriod(accountId, balance, b.amount(), "budget:" + accountId + ":" + now.toEpochMilli(), by);
     }
 
     /**

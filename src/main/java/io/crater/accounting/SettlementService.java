@@ -69,6 +69,9 @@ public class SettlementService {
     @Inject
     UsageMeter meter;
 
+    @Inject
+    Statements statements;
+
     private final ScheduledExecutorService worker = Threads.scheduler("crater-settlement");
     private final AtomicLong lagSeconds = new AtomicLong();
     /** Books whose balance is not the sum of their entries at the last check (-1 before the first). */
@@ -115,6 +118,7 @@ public class SettlementService {
         try {
             VertxContextSupport.subscribeAndAwait(this::settleAndRelease);
             meter.measure();
+            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(statements::closePending));
             if (ticks++ % CHECK_EVERY == 0) {
                 Ledger.Check check = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(ledger::check));
                 mismatched.set(check.mismatched().size() + (check.sum() == 0 ? 0 : 1));
@@ -134,9 +138,20 @@ public class SettlementService {
         return settle().invoke(run -> run.stopped().forEach(id -> worker.execute(() -> stops.release(id))));
     }
 
-    /** Settles, releases, then measures what accelerators were used (for a caller on an event loop). */
+    /**
+     * Settles, releases, measures what accelerators were used, then writes the statements of months that are over
+     * (for a caller on an event loop).
+     */
     public Uni<Run> settleAndMeasure() {
-        return settleAndRelease().flatMap(run -> meter.measureLater().map(run::measured));
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        if (context == null) {
+            throw new IllegalStateException("settleAndMeasure is called on a Vert.x context");
+        }
+        return settleAndRelease()
+                .flatMap(run -> meter.measureLater().map(run::measured))
+                // The meter ran on a worker thread; the statements' session belongs to the caller's context.
+                .emitOn(task -> context.runOnContext(v -> task.run()))
+                .call(run -> Panache.withTransaction(statements::closePending));
     }
 
     /**

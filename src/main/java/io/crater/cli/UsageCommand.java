@@ -37,7 +37,7 @@ final class UsageCommand extends Verb {
                 Output.Column.path(msg.get("col.group"), "key"),
                 Output.Column.path(msg.get("col.resource"), "resource"),
                 Output.Column.of(msg.get("col.held"), o -> held(o)),
-                Output.Column.of(msg.get("col.used"), o -> hours(Values.at(o, "used"))),
+                Output.Column.of(msg.get("col.usedHours"), o -> hours(Values.at(o, "used"))),
                 Output.Column.of(msg.get("col.efficiency"), o -> percent(Values.at(o, "efficiency"))),
                 Output.Column.of(msg.get("col.cost"), o -> Values.money(Values.at(o, "costMicros"), currency)));
     }

@@ -454,4 +454,99 @@ class AccountingFlowTest {
                         .asString()
                         .contains("crater_ledger_mismatched 0.0"));
     }
+
+    /**
+     * A month that is over gets one statement per account: its lines from what was held in it (at the prices then),
+     * its balances and movements from the ledger, written once and refused any change; only the account's admins
+     * read it.
+     */
+    @Test
+    @Order(6)
+    void aMonthThatIsOverGetsOneImmutableStatementPerAccount() throws Exception {
+        String sam = Api.user("ac.sam", PW);
+        String mia = Api.user("ac.mia", PW);
+        Flows.account("ac-stmt", List.of(line("cpu", "4", "4")), "ac.mia");
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/ac-stmt/members/ac.sam")
+                .then()
+                .statusCode(200);
+        java.time.YearMonth last =
+                java.time.YearMonth.now(java.time.ZoneOffset.UTC).minusMonths(1);
+        Instant start = last.atDay(10).atTime(10, 0).toInstant(java.time.ZoneOffset.UTC);
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            // A model of its own, priced 2 points per device-hour since the month began, held by mia: 2 devices
+            // for 3 hours.
+            s.execute("INSERT INTO prices (resource, micros_per_hour, effective_from, created_by) VALUES"
+                    + " ('stmt-model', 2000000, '" + last.atDay(1) + "T00:00:00Z', 'test')");
+            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
+                    + " SELECT 'jstmt1', a.id, u.id, 'stmt', 'custom', 'Succeeded' FROM accounts a, users u"
+                    + " WHERE a.slug = 'ac-stmt' AND u.username = 'ac.mia'");
+            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'stmt-model', 2000, false, '" + start
+                    + "', '" + start.plus(Duration.ofHours(3)) + "', '" + start
+                    + "' FROM jobs WHERE public_id = 'jstmt1'");
+        }
+        settle();
+
+        JsonPath list = as(sam).get("/api/v1/accounting/accounts/ac-stmt/statements")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(list.getList("items.period", String.class)).containsExactly(last.toString());
+        JsonPath one = as(sam).get("/api/v1/accounting/accounts/ac-stmt/statements/" + last)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(one.getString("account")).isEqualTo("ac-stmt");
+        assertThat(one.getString("summary.from")).isEqualTo(last.atDay(1) + "T00:00:00Z");
+        // Nothing was posted in that month: its charge is posted now, and counts in this month's movements.
+        assertThat(one.getLong("summary.openingMicros")).isZero();
+        assertThat(one.getLong("summary.closingMicros")).isZero();
+        assertThat(one.getList("lines.user", String.class)).containsExactly("ac.mia");
+        assertThat(one.getString("lines[0].resource")).isEqualTo("stmt-model");
+        assertThat(one.getDouble("lines[0].held")).isEqualTo(6.0);
+        assertThat(one.getString("lines[0].cost")).isEqualTo("12");
+        assertThat(one.getString("lines[0].measured"))
+                .as("never measured: unknown")
+                .isEqualTo("0.0");
+
+        String csv = as(sam).queryParam("format", "csv")
+                .get("/api/v1/accounting/accounts/ac-stmt/statements/" + last)
+                .then()
+                .statusCode(200)
+                .contentType(org.hamcrest.Matchers.startsWith("text/csv"))
+                .extract()
+                .asString();
+        assertThat(csv.split("\r\n"))
+                .containsExactly(
+                        "account,period,user,resource,unit,held,measured,used,cost,currency",
+                        "ac-stmt," + last + ",ac.mia,stmt-model,device-hours,6.0,0.0,0.0,12,points");
+
+        // Written once: another run adds nothing, and the database refuses any change.
+        settle();
+        assertThat(Db.count("SELECT count(*) FROM statements s JOIN accounts a ON a.id = s.account_id"
+                        + " WHERE a.slug = 'ac-stmt'"))
+                .isEqualTo(1);
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> s.execute("UPDATE statements SET closing_micros = 1"))
+                    .hasMessageContaining("statements are immutable");
+        }
+
+        as(mia).get("/api/v1/accounting/accounts/ac-stmt/statements")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotAccountAdmin"));
+        as(sam).get("/api/v1/accounting/accounts/ac-stmt/statements/last-month")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("period"));
+        as(sam).get("/api/v1/accounting/accounts/ac-stmt/statements/" + last.minusMonths(1))
+                .then()
+                .statusCode(404);
+    }
 }

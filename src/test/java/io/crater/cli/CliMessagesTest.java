@@ -22,6 +22,24 @@ class CliMessagesTest {
     }
 
     @Test
+    void noKeyIsGivenTwice() throws IOException {
+        for (String name : new String[] {"messages.properties", "messages_zh_CN.properties"}) {
+            java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+            try (InputStream in = CliMessagesTest.class.getResourceAsStream("/io/crater/cli/" + name)) {
+                new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                        .lines()
+                        .map(String::strip)
+                        .filter(l -> !l.isEmpty() && !l.startsWith("#") && l.contains("="))
+                        .forEach(l -> seen.merge(l.substring(0, l.indexOf('=')).strip(), 1, Integer::sum));
+            }
+            // A second definition silently replaces the first, changing text elsewhere.
+            assertThat(seen.entrySet().stream().filter(e -> e.getValue() > 1).map(java.util.Map.Entry::getKey))
+                    .as(name)
+                    .isEmpty();
+        }
+    }
+
+    @Test
     void englishAndChineseHaveTheSameKeysAndValidPatterns() throws IOException {
         Properties en = load("messages.properties");
         Properties zh = load("messages_zh_CN.properties");

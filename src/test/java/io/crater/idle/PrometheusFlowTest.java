@@ -54,8 +54,25 @@ class PrometheusFlowTest {
         return prometheus;
     }
 
+    /** The busy job and its owner's token, stopped after the class: the boot's other tests need its GPUs. */
+    static String busyJob;
+
+    static String busyOwner;
+
     @AfterAll
     static void stopPrometheus() {
+        if (busyJob != null) {
+            io.crater.Api.as(busyOwner).post("/api/v1/jobs/" + busyJob + "/stop");
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> "Stopped"
+                            .equals(io.crater.Api.as(busyOwner)
+                                    .get("/api/v1/jobs/" + busyJob)
+                                    .then()
+                                    .extract()
+                                    .path("job.state")));
+            busyJob = null;
+        }
         if (prometheus != null) {
             prometheus.close();
             prometheus = null;
@@ -104,6 +121,8 @@ class PrometheusFlowTest {
                 List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
                 "prom.ada");
         String id = Flows.submit(owner, ACCOUNT, job("busy", 2, "90"));
+        busyJob = id;
+        busyOwner = owner;
         Flows.awaitRunning(owner, id);
         Pod pod = podOf(id);
         String name = pod.getMetadata().getName();
