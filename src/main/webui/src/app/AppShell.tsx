@@ -26,6 +26,9 @@ function SideNav() {
         <NavLink to="/" end data-testid="nav-overview" className={navClass}>
           {t('nav.overview')}
         </NavLink>
+        <NavLink to="/gpus" data-testid="nav-gpus" className={navClass}>
+          {t('nav.gpus')}
+        </NavLink>
         <NavLink to="/jobs" data-testid="nav-jobs" className={navClass}>
           {t('nav.jobs')}
         </NavLink>

@@ -10,6 +10,7 @@ import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
+import { GpusPage } from '../features/gpus/GpusPage';
 import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
 import { NewJobPage } from '../features/jobs/NewJobPage';
@@ -32,6 +33,7 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { index: true, element: <OverviewPage /> },
+      { path: 'gpus', element: <GpusPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/new', element: <NewJobPage /> },
       { path: 'jobs/:id', element: <JobDetailPage /> },

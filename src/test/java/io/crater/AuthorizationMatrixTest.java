@@ -374,6 +374,7 @@ class AuthorizationMatrixTest {
                 new Call("GET", "/api/v1/audit", "/api/v1/audit", null, 401, 403, 403, 403, 200),
                 new Call("GET", "/api/v1/audit/denied", "/api/v1/audit/denied", null, 401, 403, 403, 403, 200),
                 new Call("GET", "/api/v1/cluster/nodes", "/api/v1/cluster/nodes", null, 401, 403, 403, 403, 200),
+                new Call("GET", "/api/v1/cluster/gpus", "/api/v1/cluster/gpus", null, 401, 200, 200, 200, 200),
                 new Call(
                         "GET",
                         "/api/v1/cluster/accelerators",

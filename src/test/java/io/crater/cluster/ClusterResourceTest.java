@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import io.crater.Api;
 import io.crater.CraterTestResource;
 import io.crater.TestAuth;
 import io.crater.kube.KubeClients;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -188,6 +190,175 @@ class ClusterResourceTest {
                 .contentType("application/problem+json")
                 .body("code", equalTo("InvalidTopics"));
         given().get("/api/v1/events?topics=nodes").then().statusCode(401);
+    }
+
+    static final String GPU_PW = "Gpus-pass-2026";
+    static final String A100 = "nvidia-a100-80gb";
+
+    static void gpuAccount(String slug, Map<String, String> members) {
+        Api.admin().body(Map.of("slug", slug, "name", slug)).post("/api/v1/accounts");
+        Api.admin()
+                .body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", A100, "guaranteed", "4", "max", "4"),
+                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
+                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
+                .put("/api/v1/accounts/" + slug + "/quota")
+                .then()
+                .statusCode(200);
+        members.forEach((user, role) -> Api.admin()
+                .body(Map.of("role", role))
+                .put("/api/v1/accounts/" + slug + "/members/" + user)
+                .then()
+                .statusCode(200));
+    }
+
+    static String gpuJob(String token, String account, String name, int gpus, String util) {
+        return Api.as(token)
+                .header("X-Crater-Account", account)
+                .body(Map.of(
+                        "name",
+                        name,
+                        "kind",
+                        "custom",
+                        "image",
+                        "python:3.12",
+                        "command",
+                        List.of("python", "train.py"),
+                        "env",
+                        Map.of("SIM_GPU_UTIL", util),
+                        "resources",
+                        Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", A100, "accelerators", gpus)))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    static JsonPath gpus(String token, String query) {
+        return Api.as(token)
+                .get("/api/v1/cluster/gpus" + query)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+    }
+
+    /** The cards (with their node's name as {@code node}) whose holder is this job, or every held card when null. */
+    static List<Map<String, Object>> cardsOf(JsonPath body, String job) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        List<Map<String, Object>> nodes = body.getList("nodes");
+        for (Map<String, Object> node : nodes) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> cards = (List<Map<String, Object>>) node.get("cards");
+            for (Map<String, Object> card : cards) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> holder = (Map<String, Object>) card.get("holder");
+                if (holder != null && (job == null || job.equals(holder.get("job")))) {
+                    Map<String, Object> c = new java.util.HashMap<>(card);
+                    c.put("node", node.get("name"));
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void gpusShowLiveReadingsAndOnlyTheHoldersTheCallerMaySee() {
+        String ann = Api.user("gpus.ann", GPU_PW);
+        String lead = Api.user("gpus.lead", GPU_PW);
+        String carol = Api.user("gpus.carol", GPU_PW);
+        String bob = Api.user("gpus.bob", GPU_PW);
+        gpuAccount("gpus-a", Map.of("gpus.ann", "member", "gpus.lead", "admin", "gpus.carol", "member"));
+        gpuAccount("gpus-b", Map.of("gpus.bob", "member"));
+        String annJob = gpuJob(ann, "gpus-a", "ann-train", 2, "73");
+        String bobJob = gpuJob(bob, "gpus-b", "bob-train", 1, "41");
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonPath all = gpus(TestAuth.adminToken(), "");
+            assertThat(cardsOf(all, annJob)).hasSize(2);
+            assertThat(cardsOf(all, bobJob)).hasSize(1);
+        });
+
+        // The owner sees their job with its names and the utilisation SIM_GPU_UTIL gives; the other job is hidden.
+        JsonPath asAnn = gpus(ann, "");
+        assertThat(asAnn.getString("unavailable")).isNull();
+        List<Map<String, Object>> annCards = cardsOf(asAnn, annJob);
+        assertThat(annCards).hasSize(2).allSatisfy(c -> {
+            assertThat(((Number) c.get("utilisation")).doubleValue()).isEqualTo(73.0);
+            assertThat(c.get("holder"))
+                    .isEqualTo(Map.of(
+                            "job", annJob,
+                            "jobName", "ann-train",
+                            "account", "gpus-a",
+                            "owner", "gpus.ann",
+                            "heldByOtherAccount", false));
+            assertThat(((Number) c.get("powerWatts")).doubleValue()).isGreaterThan(55);
+            assertThat(((Number) c.get("memoryTotalMiB")).longValue()).isGreaterThan(0);
+        });
+        String bobNode = (String) cardsOf(gpus(bob, ""), bobJob).get(0).get("node");
+        List<Map<String, Object>> hiddenToAnn = cardsOf(asAnn, null).stream()
+                .filter(c -> bobNode.equals(c.get("node"))
+                        && Double.valueOf(41).equals(((Number) c.get("utilisation")).doubleValue()))
+                .toList();
+        assertThat(hiddenToAnn)
+                .isNotEmpty()
+                .allSatisfy(c -> assertThat(c.get("holder")).isEqualTo(Map.of("heldByOtherAccount", true)));
+        assertThat(cardsOf(gpus(bob, ""), annJob)).isEmpty();
+        // Ann's account admin sees her job; another member of her account does not.
+        assertThat(cardsOf(gpus(lead, ""), annJob)).hasSize(2);
+        assertThat(cardsOf(gpus(carol, ""), annJob)).isEmpty();
+
+        // Free counts agree with the cards, and the summary with the nodes.
+        JsonPath body = gpus(ann, "");
+        List<Map<String, Object>> nodes = body.getList("nodes");
+        Map<String, Integer> freeByNode = new java.util.HashMap<>();
+        for (Map<String, Object> node : nodes) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> cards = (List<Map<String, Object>>) node.get("cards");
+            long unheld = cards.stream().filter(c -> c.get("holder") == null).count();
+            assertThat(((Number) node.get("free")).longValue())
+                    .as(node.get("name").toString())
+                    .isEqualTo(Boolean.TRUE.equals(node.get("schedulable")) ? unheld : 0);
+            if (A100.equals(node.get("model"))) {
+                freeByNode.put((String) node.get("name"), ((Number) node.get("free")).intValue());
+            }
+        }
+        assertThat(freeByNode).hasSize(4);
+        int free = freeByNode.values().stream().mapToInt(Integer::intValue).sum();
+        assertThat(body.getInt("models.find { it.model == 'nvidia-a100-80gb' }.cards"))
+                .isEqualTo(32);
+        assertThat(body.getInt("models.find { it.model == 'nvidia-a100-80gb' }.free"))
+                .isEqualTo(free);
+        assertThat(body.getInt("models.find { it.model == 'nvidia-a100-80gb' }.allocated"))
+                .isEqualTo(32 - free);
+
+        // minFree keeps the nodes with at least that many free cards of the model.
+        int most =
+                freeByNode.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        JsonPath filtered = gpus(ann, "?minFree=" + most + "&model=" + A100);
+        assertThat(filtered.getList("nodes.name", String.class))
+                .isNotEmpty()
+                .containsExactlyInAnyOrderElementsOf(freeByNode.entrySet().stream()
+                        .filter(e -> e.getValue() >= most)
+                        .map(Map.Entry::getKey)
+                        .toList());
+        assertThat(filtered.getList("nodes.model", String.class)).containsOnly(A100);
+        assertThat(gpus(ann, "?minFree=" + (most + 1) + "&model=" + A100).getList("nodes"))
+                .isEmpty();
+
+        Api.as(ann)
+                .get("/api/v1/cluster/gpus?minFree=-1")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors[0].field", equalTo("minFree"))
+                .body("errors[0].message", equalTo("a whole number from 0 to 1024"));
+        Api.as(ann).post("/api/v1/jobs/" + annJob + "/stop").then().statusCode(200);
+        Api.as(bob).post("/api/v1/jobs/" + bobJob + "/stop").then().statusCode(200);
     }
 
     static VolcanoJob h100Job(String name, int gpus) {
