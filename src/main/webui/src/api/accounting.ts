@@ -7,6 +7,7 @@ import type {
   NewPrice,
   Price,
   PriceBook,
+  StatementSummary,
   TopUp,
   UsageGrouping,
   UsageReport,
@@ -68,4 +69,14 @@ export function getUsage(params: UsageParams, signal?: AbortSignal): Promise<Usa
 /** The address of the same report as a CSV file, for a download link. */
 export function usageCsvUrl(params: UsageParams): string {
   return API_BASE + usagePath(params, 'csv');
+}
+
+/** The account's monthly statements, newest first (its admins and platform admins). */
+export function listStatements(slug: string, signal?: AbortSignal): Promise<ItemList<StatementSummary>> {
+  return requestJson<ItemList<StatementSummary>>(`/accounting/accounts/${enc(slug)}/statements`, { signal });
+}
+
+/** Where one month's statement downloads as CSV (its lines per member and resource). */
+export function statementCsvUrl(slug: string, period: string): string {
+  return `${API_BASE}/accounting/accounts/${enc(slug)}/statements/${enc(period)}?format=csv`;
 }

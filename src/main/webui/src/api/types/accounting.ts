@@ -150,3 +150,21 @@ export interface UsageReport {
   totalMicros: number;
   accelerators: AcceleratorUse;
 }
+
+/** One month's statement (GET /accounting/accounts/{slug}/statements): balances and movements in the currency. */
+export interface StatementSummary {
+  /** YYYY-MM, in the platform's time zone. */
+  period: string;
+  from: string;
+  to: string;
+  currency: string;
+  opening: string;
+  issued: string;
+  charged: string;
+  adjusted: string;
+  expired: string;
+  closing: string;
+  openingMicros: number;
+  closingMicros: number;
+  closedAt: string;
+}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import type { BudgetView, LedgerEntry, UsageReport } from '../../api/types';
+import type { BudgetView, LedgerEntry, StatementSummary, UsageReport } from '../../api/types';
 import { json, mockFetch, problem, type Answer } from '../../test/mockFetch';
 import { BudgetSection } from './BudgetSection';
 
@@ -90,6 +90,22 @@ const CHARGE: LedgerEntry = {
   at: '2026-11-02T10:30:05Z',
 };
 
+const STATEMENT: StatementSummary = {
+  period: '2026-10',
+  from: '2026-10-01T00:00:00Z',
+  to: '2026-11-01T00:00:00Z',
+  currency: 'points',
+  opening: '0',
+  issued: '21',
+  charged: '-7.68',
+  adjusted: '0',
+  expired: '0',
+  closing: '13.32',
+  openingMicros: 0,
+  closingMicros: 13_320_000,
+  closedAt: '2026-11-01T00:15:00Z',
+};
+
 const MODELS = {
   items: [
     {
@@ -110,6 +126,7 @@ function routes(budget: Answer | Answer[], extra: Record<string, Answer | Answer
     [`GET ${BASE}/ledger`]: json({ items: [CHARGE] }),
     'GET /api/v1/accounting/usage': json(USAGE),
     'GET /api/v1/accelerator-models': json(MODELS),
+    [`GET ${BASE}/statements`]: json({ items: [STATEMENT] }),
     ...extra,
   });
 }
@@ -197,6 +214,8 @@ describe('the budget and usage section', () => {
 
     expect(screen.queryByTestId('budget-set')).toBeNull();
     expect(screen.queryByTestId('budget-top-up')).toBeNull();
+    expect(screen.queryByTestId('statements')).toBeNull();
+    expect(sent.some((r) => r.path.endsWith('/statements'))).toBe(false);
     const usage = sent.find((r) => r.path === '/api/v1/accounting/usage')!;
     expect(Object.fromEntries(usage.query)).toEqual({ account: 'vision-lab', by: 'day' });
     expect(sent.find((r) => r.path.endsWith('/ledger'))!.query.get('limit')).toBe('50');
@@ -215,6 +234,23 @@ describe('the budget and usage section', () => {
       /^The last 24 h cost 7\.68 points; at that rate the balance runs out on .*2026/,
     );
     expect(screen.queryByText("Only your own jobs' usage is shown.")).toBeNull();
+
+    // An account admin sees the monthly statements, each with its lines as CSV.
+    const statement = await screen.findByTestId('statement-row');
+    expect(statement.dataset.period).toBe('2026-10');
+    expect(within(statement).getByTestId('statement-charged').textContent).toBe('-7.68 points');
+    expect(within(statement).getByTestId('statement-closing').textContent).toBe('13.32 points');
+    expect(within(statement).getByTestId('statement-csv').getAttribute('href')).toBe(
+      '/api/v1/accounting/accounts/vision-lab/statements/2026-10?format=csv',
+    );
+  });
+
+  it('tells an account admin when no month has a statement yet', async () => {
+    routes(json(WITH_BUDGET), { [`GET ${BASE}/statements`]: json({ items: [] }) });
+    renderSection(false, true);
+    expect(
+      await screen.findByText('No statement yet: a month gets one once it is over, if anything was held or posted in it.'),
+    ).toBeTruthy();
   });
 
   it('says when nothing was spent, nothing is held, nothing was charged and the ledger is empty', async () => {

@@ -14,6 +14,7 @@ import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
 import { budgetQuery } from './queries';
 import { GpuUsePanel } from './GpuUsePanel';
+import { StatementsTable } from './StatementsTable';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
@@ -144,6 +145,7 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
           <MonthCost slug={slug} ownOnly={ownOnly} />
           <GpuUsePanel slug={slug} />
           <LedgerTable slug={slug} currency={query.data.currency} ownOnly={ownOnly} />
+          {!ownOnly && <StatementsTable slug={slug} />}
         </>
       )}
       {dialog === 'budget' && query.isSuccess && <SetBudgetDialog slug={slug} view={query.data} onClose={() => setDialog(null)} />}

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getBudget, getPrices, getUsage, listLedger, type UsageParams } from '../../api/accounting';
+import { getBudget, getPrices, getUsage, listLedger, listStatements, type UsageParams } from '../../api/accounting';
 
 /** How many ledger entries the account page shows. */
 export const LEDGER_LIMIT = 50;
@@ -11,6 +11,7 @@ export const accountingKeys = {
   account: (slug: string) => [...accountingKeys.all, 'account', slug] as const,
   budget: (slug: string) => [...accountingKeys.account(slug), 'budget'] as const,
   ledger: (slug: string) => [...accountingKeys.account(slug), 'ledger'] as const,
+  statements: (slug: string) => [...accountingKeys.account(slug), 'statements'] as const,
   usage: (params: UsageParams) => [...accountingKeys.account(params.account), 'usage', params] as const,
 };
 
@@ -25,3 +26,6 @@ export const ledgerQuery = (slug: string) =>
 
 export const usageQuery = (params: UsageParams) =>
   queryOptions({ queryKey: accountingKeys.usage(params), queryFn: ({ signal }) => getUsage(params, signal) });
+
+export const statementsQuery = (slug: string) =>
+  queryOptions({ queryKey: accountingKeys.statements(slug), queryFn: ({ signal }) => listStatements(slug, signal) });
