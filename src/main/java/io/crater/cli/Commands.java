@@ -26,6 +26,7 @@ final class Commands {
         m.put("usage", UsageCommand::new);
         m.put("budget", BudgetCommands::new);
         m.put("ledger", LedgerCommand::new);
+        m.put("statement", StatementCommand::new);
         m.put("price", PriceCommands::new);
         m.put("admin", AdminCommands::new);
         m.put("skills", SkillsCommands::new);

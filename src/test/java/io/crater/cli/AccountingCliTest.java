@@ -145,4 +145,51 @@ class AccountingCliTest {
         assertThat(backwards.err()).contains("from: must be before to");
         assertThat(cli.run("usage", "--from", "2026-13-01").err()).contains("is not a time");
     }
+
+    @Test
+    void aClosedMonthsStatementIsListedAndShownWithItsLines() throws Exception {
+        Api.user("accli-sm", "accli-sm-password");
+        Flows.account("accli-stmt", List.of(Flows.line("cpu", "8", "16")), "accli-sm");
+        assertThat(cli.run("statement", "-a", "accli-stmt").out()).contains("No statement yet");
+        java.time.YearMonth last =
+                java.time.YearMonth.now(java.time.ZoneOffset.UTC).minusMonths(1);
+        java.time.Instant start = last.atDay(3).atTime(8, 0).toInstant(java.time.ZoneOffset.UTC);
+        try (java.sql.Connection c = io.crater.Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
+                    + " SELECT 'jaccli1', a.id, u.id, 'stmt', 'custom', 'Succeeded' FROM accounts a, users u"
+                    + " WHERE a.slug = 'accli-stmt' AND u.username = 'accli-sm'");
+            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'cpu', 4000, false, '" + start
+                    + "', '" + start.plus(java.time.Duration.ofHours(2)) + "', '" + start
+                    + "' FROM jobs WHERE public_id = 'jaccli1'");
+        }
+        admin().post("/api/v1/accounting/settle").then().statusCode(200);
+
+        Cli.Run list = cli.run("statement", "-a", "accli-stmt");
+        assertThat(list.exit()).as(list.toString()).isZero();
+        assertThat(list.out()).containsPattern(last + "\\s+0 points\\s+0 points\\s+0 points\\s+0 points");
+        Cli.Run one = cli.run("statement", last.toString(), "-a", "accli-stmt");
+        assertThat(one.exit()).as(one.toString()).isZero();
+        assertThat(one.out())
+                .contains("Statement of accli-stmt for " + last + ": opening 0 points, issued 0 points")
+                .containsPattern("accli-sm\\s+cpu\\s+8.00 core-hours\\s+-\\s+0 points");
+        assertThat(Values.text(
+                        Values.at(
+                                cli.run("statement", last.toString(), "-a", "accli-stmt", "-o", "json")
+                                        .json(),
+                                "summary"),
+                        "period"))
+                .isEqualTo(last.toString());
+
+        Cli.Run bad = cli.run("statement", "last-month", "-a", "accli-stmt");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).contains("period: a month such as 2026-11");
+        Cli.Run member = new Cli()
+                .server(base.toString())
+                .token(io.crater.Api.login("accli-sm", "accli-sm-password"))
+                .run("statement", "-a", "accli-stmt");
+        assertThat(member.exit()).isEqualTo(Exit.DENIED);
+        assertThat(member.err()).contains("only the account's admins may read its statements");
+    }
 }
