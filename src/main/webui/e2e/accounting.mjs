@@ -130,7 +130,10 @@ async function main() {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('usage-csv').click()]);
       const csv = await readFile(await download.path(), 'utf8');
       const lines = csv.trim().split(/\r?\n/);
-      check(lines[0] === 'account,from,to,group,resource,unit,held,cost,currency', `the CSV header: ${lines[0]}`);
+      check(
+        lines[0] === 'account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,idle_cost',
+        `the CSV header: ${lines[0]}`,
+      );
       check(
         lines.some((l) => l.startsWith(`${ACCOUNT},`) && l.includes(`,${MEMBER.username},${MODEL},device-hours,`)),
         `the CSV has the member's A100 row: ${csv}`,
@@ -151,6 +154,12 @@ async function main() {
       check(burn.trim() !== '', 'the burn rate is stated');
       await page.getByTestId('daily-cost').waitFor();
       check((await page.getByTestId('daily-cost-bar').count()) > 0, 'the daily cost chart has bars');
+      await page.getByTestId('gpu-use').waitFor();
+      await page.getByTestId('gpu-use-row').first().waitFor();
+      check(
+        (await page.getByTestId('gpu-use-row').first().getAttribute('data-resource')) === MODEL,
+        "the month's GPU-hours held and used list the model the member's job held",
+      );
       check((await page.getByTestId('budget-set').count()) === 0, 'a member is offered no budget form');
     });
     await screenshot(page, shot);
