@@ -134,13 +134,9 @@ public class AccountingResource {
         return current.caller()
                 .flatMap(c -> reports.report(account, from, to, by, c))
                 .map(r -> csv
-                        ? Response.ok(UsageReports.csv(r), "text/csv; charset=utf-8")
-                                .header(
-                                        "Content-Disposition",
-                                        "attachment; filename=\"usage-"
-                                                + (r.account() == null ? "cluster" : r.account()) + "-" + r.by()
-                                                + ".csv\"")
-                                .build()
+                        ? csv(
+                                UsageReports.csv(r),
+                                "usage-" + (r.account() == null ? "cluster" : r.account()) + "-" + r.by())
                         : Response.ok(r, MediaType.APPLICATION_JSON).build());
     }
 
@@ -164,12 +160,9 @@ public class AccountingResource {
         return current.caller()
                 .flatMap(c -> statements.get(slug, period, c))
                 .map(s -> csv
-                        ? Response.ok(Statements.csv(s), "text/csv; charset=utf-8")
-                                .header(
-                                        "Content-Disposition",
-                                        "attachment; filename=\"statement-" + s.account() + "-"
-                                                + s.summary().period() + ".csv\"")
-                                .build()
+                        ? csv(
+                                Statements.csv(s),
+                                "statement-" + s.account() + "-" + s.summary().period())
                         : Response.ok(s, MediaType.APPLICATION_JSON).build());
     }
 
@@ -191,5 +184,12 @@ public class AccountingResource {
             BudgetService.requirePlatformAdmin(c, "settle");
             return settlement.settleAndMeasure();
         });
+    }
+
+    /** A CSV download named {@code name.csv}. */
+    private static Response csv(String body, String name) {
+        return Response.ok(body, "text/csv; charset=utf-8")
+                .header("Content-Disposition", "attachment; filename=\"" + name + ".csv\"")
+                .build();
     }
 }
