@@ -222,7 +222,7 @@ public class JobAdmissions {
                 + (victim.backfill()
                         ? ": this backfill job ran on idle capacity"
                         : ", which is within its guarantee; this job was borrowing");
-        return Sql.rows("SELECT id, user_id, state FROM jobs WHERE public_id = ?1", victim.job())
+        return Sql.rows("SELECT id, user_id, state FROM jobs WHERE public_id = ?1 FOR UPDATE", victim.job())
                 .flatMap(rows -> {
                     Victim r = Victim.of(rows.get(0));
                     long id = r.id();
@@ -263,7 +263,8 @@ public class JobAdmissions {
                         outcome.decided(),
                         d -> d.kind() == Admission.Kind.ADMIT
                                 ? Sql.update(
-                                                "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3 WHERE id = ?1",
+                                                "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3"
+                                                        + " WHERE id = ?1 AND state = 'Queued'",
                                                 d.job().sequence(),
                                                 !d.borrowing().isEmpty(),
                                                 epoch)
@@ -279,7 +280,7 @@ public class JobAdmissions {
                                                         "borrowing",
                                                         d.borrowing().isEmpty() ? 0L : 1L)))
                                 : Sql.update(
-                                                "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1",
+                                                "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1 AND state = 'Queued'",
                                                 d.job().sequence(),
                                                 Json.write(d.reasons()))
                                         .flatMap(x -> JobStates.move(

@@ -20,7 +20,12 @@ public final class JobStates {
 
     private JobStates() {}
 
-    static Uni<Void> move(long jobId, String from, String to, String reason, String message) {
+    /**
+     * Moves the job from {@code from} to {@code to}, only if it is still in {@code from}: false, and nothing written,
+     * when another transaction moved it first (a stop that committed while an admission round was deciding must
+     * not be turned back into an admission).
+     */
+    static Uni<Boolean> move(long jobId, String from, String to, String reason, String message) {
         return move(jobId, from, to, reason, message, null);
     }
 
@@ -28,7 +33,7 @@ public final class JobStates {
      * The same, with the entry's arguments (numbers and names, see {@link HistoryCode}) stored beside its English
      * message so the console can render it in the reader's language.
      */
-    static Uni<Void> move(
+    static Uni<Boolean> move(
             long jobId, String from, String to, String reason, String message, java.util.Map<String, ?> args) {
         String stamps = switch (to) {
             case "Running" -> ", started_at = COALESCE(started_at, now())";
@@ -37,26 +42,33 @@ public final class JobStates {
         };
         return Sql.update(
                         "UPDATE jobs SET state = ?2, state_reason = ?3, state_message = ?4, updated_at = now()" + stamps
-                                + " WHERE id = ?1",
+                                + " WHERE id = ?1 AND state = ?5",
                         jobId,
-                        to,
-                        reason == null ? "" : reason,
-                        message == null ? "" : message)
-                .flatMap(n -> Sql.update(
-                        "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message, args)"
-                                + " VALUES (?1, ?2, ?3, ?4, ?5, CAST(NULLIF(CAST(?6 AS text), '') AS jsonb))",
-                        jobId,
-                        from == null ? "" : from,
                         to,
                         reason == null ? "" : reason,
                         message == null ? "" : message,
-                        args == null || args.isEmpty() ? "" : io.crater.platform.Json.write(args)))
+                        from)
+                .flatMap(n -> n == 0 ? Uni.createFrom().item(false) : written(jobId, from, to, reason, message, args));
+    }
+
+    /** The history row, the usage intervals and the wake-up that follow a move that took place. */
+    private static Uni<Boolean> written(
+            long jobId, String from, String to, String reason, String message, java.util.Map<String, ?> args) {
+        return Sql.update(
+                        "INSERT INTO job_transitions (job_id, from_state, to_state, reason, message, args)"
+                                + " VALUES (?1, ?2, ?3, ?4, ?5, CAST(NULLIF(CAST(?6 AS text), '') AS jsonb))",
+                        jobId,
+                        from,
+                        to,
+                        reason == null ? "" : reason,
+                        message == null ? "" : message,
+                        args == null || args.isEmpty() ? "" : io.crater.platform.Json.write(args))
                 .flatMap(n -> JobHoldings.follow(jobId, to))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(
                                 "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1)) AS n",
                                 Long.toString(jobId))
                         : Uni.createFrom().item(0L))
-                .replaceWithVoid();
+                .replaceWith(true);
     }
 }

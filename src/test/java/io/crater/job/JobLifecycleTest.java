@@ -355,4 +355,45 @@ class JobLifecycleTest {
                 .body("job.state", equalTo("Failed"))
                 .body("stateReason", equalTo("VolcanoJobVanished"));
     }
+
+    @Test
+    void aMoveFromAStateTheJobHasLeftWritesNothing() throws Throwable {
+        String id = JobNames.newPublicId();
+        long row = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.longs(
+                        "INSERT INTO jobs (public_id, account_id, user_id, name, kind, state, spec)"
+                                + " SELECT ?1, a.id, u.id, 'late', 'custom', 'Stopped', '{}'"
+                                + " FROM accounts a, users u WHERE a.slug = 'life-lab' AND u.username = 'life.ivy'"
+                                + " RETURNING id",
+                        id)))
+                .get(0);
+        // An admission round that read the job while it was queued, writing after a stop committed.
+        boolean moved = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
+                () -> JobStates.move(row, "Queued", "Admitted", "Admitted", "within the account's quota")));
+        assertThat(moved).isFalse();
+        List<Object[]> after = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                "SELECT state, (SELECT count(*) FROM usage_intervals WHERE job_id = ?1),"
+                        + " (SELECT count(*) FROM job_transitions WHERE job_id = ?1) FROM jobs WHERE id = ?1",
+                row)));
+        assertThat(after.get(0)[0]).isEqualTo("Stopped");
+        assertThat(Sql.longOf(after.get(0)[1])).as("usage intervals").isZero();
+        assertThat(Sql.longOf(after.get(0)[2])).as("history entries").isZero();
+    }
+
+    @Test
+    void jobsStoppedRightAfterSubmissionEndStoppedAndHoldNothing() throws Throwable {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            String id = submit(jack, job("quick-stop-" + i, Map.of("SIM_DURATION", "600s")));
+            as(jack).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+            ids.add(id);
+        }
+        for (String id : ids) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(state(jack, id)));
+        }
+        List<Object[]> open = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                "SELECT j.public_id FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                        + " WHERE u.ended_at IS NULL AND j.public_id IN (" + Sql.placeholders(ids.size()) + ")",
+                ids.toArray())));
+        assertThat(open).as("intervals still open").isEmpty();
+    }
 }
