@@ -43,74 +43,53 @@ public class JobStops {
 
     /** Stops a job: its owner, an admin of its account, or a platform admin. */
     public Uni<JobSummary> stop(String publicId, Caller caller) {
-        return Panache.withTransaction(() -> queries.visible(publicId, caller)
-                        .flatMap(v -> {
-                            if (!v.mayAct()) {
-                                throw ApiException.forbidden(
-                                        "NotJobOwner", "only the job's owner or an admin of its account may stop it");
-                            }
-                            // The state as of the lock: an admission round committing meanwhile is either seen
-                            // here or waits for this transaction and then finds the job no longer queued.
-                            return Sql.strings("SELECT state FROM jobs WHERE id = ?1 FOR UPDATE", v.id())
-                                    .map(states -> Map.entry(v, states.get(0)));
-                        })
-                        .flatMap(locked -> {
-                            JobQueries.Visible v = locked.getKey();
-                            String state = locked.getValue();
-                            if (JobRow.terminal(state)) {
-                                throw new ApiException(
-                                        409,
-                                        "JobFinished",
-                                        "Conflict",
-                                        "the job is " + state + " already",
-                                        null,
-                                        null,
-                                        null);
-                            }
-                            Uni<Boolean> move = state.equals("Queued")
-                                    ? JobStates.move(
-                                            v.id(),
-                                            state,
-                                            "Stopped",
-                                            "Stopped",
-                                            "stopped before it was admitted",
-                                            Map.of("queued", 1L))
-                                    : state.equals("Stopping")
-                                            ? Uni.createFrom().item(true)
-                                            : JobStates.move(
-                                                    v.id(),
-                                                    state,
-                                                    "Stopping",
-                                                    "StopRequested",
-                                                    "stop asked by "
-                                                            + caller.user().username(),
-                                                    Map.of("by", caller.user().username()));
-                            return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
-                                    .flatMap(x -> move)
-                                    .flatMap(x -> audit.record(
-                                            caller.actor(v.row().account()),
-                                            "job.stop",
-                                            "job",
-                                            publicId,
-                                            Map.of("state", state),
-                                            null))
-                                    .replaceWith(state);
-                        }))
+        return Panache.withTransaction(() -> queries.visible(publicId, caller).flatMap(v -> {
+                    if (!v.mayAct()) {
+                        throw ApiException.forbidden(
+                                "NotJobOwner", "only the job's owner or an admin of its account may stop it");
+                    }
+                    // The state as of the lock: an admission round committing meanwhile is either seen
+                    // here or waits for this transaction and then finds the job no longer queued.
+                    return Sql.strings("SELECT state FROM jobs WHERE id = ?1 FOR UPDATE", v.id())
+                            .flatMap(states -> mark(v, states.get(0), caller));
+                }))
                 .flatMap(state -> state.equals("Queued")
                         ? Uni.createFrom().voidItem()
                         : vertx.executeBlocking(Uni.createFrom().item(() -> {
-                                    try {
-                                        // What the pods wrote is kept before they go.
-                                        logs.archive(publicId);
-                                    } catch (Throwable e) {
-                                        LOG.warnf("archiving %s before stopping failed: %s", publicId, e.getMessage());
-                                    }
-                                    applier.delete(publicId);
-                                    reconciler.endIfNeverMade(publicId);
+                                    release(publicId);
                                     return null;
                                 }))
                                 .replaceWithVoid())
                 .flatMap(v -> queries.summary(publicId));
+    }
+
+    /**
+     * In the stop's transaction, the job's row locked: asks for the stop and moves the job (a queued one ends at once,
+     * one being stopped stays so), audited; the state it was in.
+     */
+    private Uni<String> mark(JobQueries.Visible v, String state, Caller caller) {
+        if (JobRow.terminal(state)) {
+            throw new ApiException(
+                    409, "JobFinished", "Conflict", "the job is " + state + " already", null, null, null);
+        }
+        String by = caller.user().username();
+        Uni<Boolean> move = state.equals("Queued")
+                ? JobStates.move(
+                        v.id(), state, "Stopped", "Stopped", "stopped before it was admitted", Map.of("queued", 1L))
+                : state.equals("Stopping")
+                        ? Uni.createFrom().item(true)
+                        : JobStates.move(
+                                v.id(), state, "Stopping", "StopRequested", "stop asked by " + by, Map.of("by", by));
+        return Sql.update("UPDATE jobs SET stop_requested = TRUE WHERE id = ?1", v.id())
+                .flatMap(x -> move)
+                .flatMap(x -> audit.record(
+                        caller.actor(v.row().account()),
+                        "job.stop",
+                        "job",
+                        v.row().publicId(),
+                        Map.of("state", state),
+                        null))
+                .replaceWith(state);
     }
 
     /**
