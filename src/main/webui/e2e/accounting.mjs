@@ -131,7 +131,8 @@ async function main() {
       const csv = await readFile(await download.path(), 'utf8');
       const lines = csv.trim().split(/\r?\n/);
       check(
-        lines[0] === 'account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,idle_cost',
+        lines[0] ===
+          'account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,idle_cost,jobs,wait_mean_s,wait_p90_s',
         `the CSV header: ${lines[0]}`,
       );
       check(

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -355,9 +356,12 @@ public class UsageReports {
 
     /** The report as CSV: one header line, one line per row, RFC 4180 quoting. */
     static String csv(Report r) {
-        StringBuilder sb = new StringBuilder(
-                "account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,idle_cost\r\n");
+        StringBuilder sb = new StringBuilder("account,from,to,group,resource,unit,held,cost,currency,measured,used,"
+                + "unknown,efficiency,idle_cost,jobs,wait_mean_s,wait_p90_s\r\n");
+        Map<String, Wait> waits = new HashMap<>();
+        r.waits().forEach(w -> waits.put(w.key(), w));
         for (Row row : r.rows()) {
+            Wait w = waits.get(row.key());
             sb.append(String.join(
                             ",",
                             List.of(
@@ -374,7 +378,10 @@ public class UsageReports {
                                     figure(row.used()),
                                     figure(row.unknown()),
                                     figure(row.efficiency()),
-                                    row.idleCost() == null ? "" : row.idleCost())))
+                                    row.idleCost() == null ? "" : row.idleCost(),
+                                    w == null ? "0" : Long.toString(w.jobs()),
+                                    w == null ? "" : Double.toString(w.meanSeconds()),
+                                    w == null ? "" : Double.toString(w.p90Seconds()))))
                     .append("\r\n");
         }
         return sb.toString();

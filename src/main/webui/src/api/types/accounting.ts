@@ -149,6 +149,16 @@ export interface UsageReport {
   total: string;
   totalMicros: number;
   accelerators: AcceleratorUse;
+  /** How long the jobs admitted in the span waited, per group (key "" when grouped by resource). */
+  waits: UsageWait[];
+}
+
+/** The jobs of a group admitted in a report's span, and their wait from submission to admission. */
+export interface UsageWait {
+  key: string;
+  jobs: number;
+  meanSeconds: number;
+  p90Seconds: number;
 }
 
 /** One month's statement (GET /accounting/accounts/{slug}/statements): balances and movements in the currency. */

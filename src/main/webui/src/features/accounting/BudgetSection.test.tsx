@@ -72,6 +72,7 @@ const USAGE: UsageReport = {
   total: '7.68',
   totalMicros: 7_680_000,
   accelerators: { held: 3, measured: 2.5, used: 1.5, efficiency: 0.6, idleCost: '2.5', idleCostMicros: 2_500_000 },
+  waits: [{ key: 'alice', jobs: 3, meanSeconds: 90, p90Seconds: 300 }],
 };
 
 const CHARGE: LedgerEntry = {
@@ -219,6 +220,14 @@ describe('the budget and usage section', () => {
     const usage = sent.find((r) => r.path === '/api/v1/accounting/usage')!;
     expect(Object.fromEntries(usage.query)).toEqual({ account: 'vision-lab', by: 'day' });
     expect(sent.find((r) => r.path.endsWith('/ledger'))!.query.get('limit')).toBe('50');
+
+    // How long the month's admitted jobs waited, from the report by user.
+    const wait = await screen.findByTestId('waits-row');
+    expect(wait.dataset.member).toBe('alice');
+    expect(wait.textContent).toContain('3');
+    expect(wait.textContent).toContain('1m 30s');
+    expect(wait.textContent).toContain('5m');
+    expect(sent.some((r) => r.path === '/api/v1/accounting/usage' && r.query.get('by') === 'user')).toBe(true);
   });
 
   it('shows the budget, the share used and when the balance runs out', async () => {
@@ -262,6 +271,7 @@ describe('the budget and usage section', () => {
         total: '0',
         totalMicros: 0,
         accelerators: { held: 0, measured: 0, used: 0, efficiency: null, idleCost: '0', idleCostMicros: 0 },
+        waits: [],
       }),
     });
     renderSection();
@@ -271,6 +281,7 @@ describe('the budget and usage section', () => {
     expect(await screen.findByText('No ledger entries yet.')).toBeTruthy();
     expect(screen.queryByTestId('daily-cost-bar')).toBeNull();
     expect(await screen.findByText('No GPUs held this month yet.')).toBeTruthy();
+    expect(await screen.findByText('No job was admitted this month yet.')).toBeTruthy();
   });
 
   it('shows load failures with a retry', async () => {
@@ -286,6 +297,7 @@ describe('the budget and usage section', () => {
     expect(await screen.findByTestId('budget-balance')).toBeTruthy();
     expect(await screen.findByText("Could not load this month's usage.")).toBeTruthy();
     expect(await screen.findByText("Could not load this month's GPU use.")).toBeTruthy();
+    expect(await screen.findByText("Could not load this month's queue waits.")).toBeTruthy();
   });
 
   it('is left out for a caller who is not a member', async () => {

@@ -14,6 +14,7 @@ import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
 import { budgetQuery } from './queries';
 import { GpuUsePanel } from './GpuUsePanel';
+import { WaitsPanel } from './WaitsPanel';
 import { StatementsTable } from './StatementsTable';
 import { HoldingTable, MonthCost } from './UsageParts';
 
@@ -144,6 +145,7 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
           </div>
           <MonthCost slug={slug} ownOnly={ownOnly} />
           <GpuUsePanel slug={slug} />
+          <WaitsPanel slug={slug} />
           <LedgerTable slug={slug} currency={query.data.currency} ownOnly={ownOnly} />
           {!ownOnly && <StatementsTable slug={slug} />}
         </>

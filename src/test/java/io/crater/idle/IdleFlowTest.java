@@ -397,7 +397,7 @@ class IdleFlowTest {
                 .extract()
                 .asString();
         String[] lines = csv.split("\r\n");
-        assertThat(lines[0]).endsWith(",measured,used,unknown,efficiency,idle_cost");
+        assertThat(lines[0]).endsWith(",measured,used,unknown,efficiency,idle_cost,jobs,wait_mean_s,wait_p90_s");
         String rtx = Arrays.stream(lines)
                 .filter(l -> l.contains("," + RTX + ","))
                 .findFirst()
