@@ -25,6 +25,14 @@ public interface AccountingConfig {
     @WithDefault("500")
     int backfillFactorPerMille();
 
+    /** What low-priority jobs pay, in thousandths of a normal job's price (Slurm's usage factor per QOS). */
+    @WithDefault("1000")
+    int lowPriorityFactorPerMille();
+
+    /** What high-priority jobs pay, in thousandths of a normal job's price. */
+    @WithDefault("1000")
+    int highPriorityFactorPerMille();
+
     /** How long a stop-policy account's running jobs keep running once its budget is gone. */
     @WithDefault("10m")
     Duration stopGrace();

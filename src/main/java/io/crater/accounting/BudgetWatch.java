@@ -8,6 +8,7 @@ import io.crater.platform.Sql;
 import io.crater.platform.Unis;
 import io.crater.policy.AdmissionRound;
 import io.crater.policy.BudgetCheck;
+import io.crater.policy.ChargeFactors;
 import io.crater.policy.Money;
 import io.crater.policy.PriceBook;
 import io.crater.policy.Settlement;
@@ -215,7 +216,7 @@ public class BudgetWatch {
                 now,
                 limit.isNegative() ? Duration.ZERO : limit,
                 book,
-                j.backfill() ? config.backfillFactorPerMille() : 1000);
+                SettlementService.factors(config).perMille(j.backfill(), j.priority()));
     }
 
     /** An account's money as its members see it. */
@@ -272,19 +273,26 @@ public class BudgetWatch {
     private Uni<List<AccountingViews.Holding>> holding(long accountId, Instant now) {
         return prices.book()
                 .flatMap(book -> JobHoldings.openHoldings(accountId).map(rows -> {
-                    List<AccountingViews.Holding> out = new ArrayList<>();
-                    for (Object[] r : rows) {
-                        String resource = (String) r[0];
-                        long milli = ((Number) r[1]).longValue();
-                        long price = book.at(resource, now).orElse(0);
+                    ChargeFactors factors = SettlementService.factors(config);
+                    // Per resource: milli-units held and what they cost an hour, each kind of job at its factor.
+                    Map<String, long[]> byResource = new java.util.TreeMap<>();
+                    for (JobHoldings.Held h : rows) {
                         long perHour = Settlement.cumulative(
-                                new Settlement.Holding(resource, milli),
+                                new Settlement.Holding(h.resource(), h.milli()),
                                 now,
                                 now.plus(Duration.ofHours(1)),
                                 book,
-                                1000);
-                        out.add(new AccountingViews.Holding(resource, milli, Money.format(price), perHour));
+                                factors.perMille(h.backfill(), h.priority()));
+                        long[] sum = byResource.computeIfAbsent(h.resource(), r -> new long[2]);
+                        sum[0] += h.milli();
+                        sum[1] += perHour;
                     }
+                    List<AccountingViews.Holding> out = new ArrayList<>();
+                    byResource.forEach((resource, sum) -> out.add(new AccountingViews.Holding(
+                            resource,
+                            sum[0],
+                            Money.format(book.at(resource, now).orElse(0)),
+                            sum[1])));
                     return out;
                 }));
     }

@@ -3,6 +3,7 @@ package io.crater.accounting;
 import io.crater.job.JobHoldings;
 import io.crater.platform.Sql;
 import io.crater.platform.Threads;
+import io.crater.policy.ChargeFactors;
 import io.crater.policy.PriceBook;
 import io.crater.policy.Settlement;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,12 +15,11 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,21 +114,38 @@ public class SettlementService {
         worker.shutdownNow();
     }
 
+    /**
+     * One run of the worker: settle, measure, close months, and now and then check the ledger. Each step is on its
+     * own, so one that fails (a source that does not answer) leaves the others to do their work.
+     */
     private void tick() {
-        try {
-            VertxContextSupport.subscribeAndAwait(this::settleAndRelease);
-            meter.measure();
-            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(statements::closePending));
-            if (ticks++ % CHECK_EVERY == 0) {
+        step("settlement", () -> VertxContextSupport.subscribeAndAwait(this::settleAndRelease));
+        step("measuring utilisation", meter::measure);
+        step(
+                "closing statements",
+                () -> VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(statements::closePending)));
+        if (ticks++ % CHECK_EVERY == 0) {
+            step("checking the ledger", () -> {
                 Ledger.Check check = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(ledger::check));
                 mismatched.set(check.mismatched().size() + (check.sum() == 0 ? 0 : 1));
                 if (!check.consistent()) {
                     LOG.errorf("the ledger is inconsistent: %s, all books sum to %d", check.mismatched(), check.sum());
                 }
-            }
+            });
+        }
+    }
+
+    /** A step of a run that may fail without stopping the others. */
+    private interface Step {
+        void run() throws Throwable;
+    }
+
+    private void step(String what, Step step) {
+        try {
+            step.run();
         } catch (Throwable e) {
             if (!worker.isShutdown()) {
-                LOG.warn("settlement failed; the next run retries", e);
+                LOG.warn(what + " failed; the next run retries", e);
             }
         }
     }
@@ -198,14 +215,21 @@ public class SettlementService {
      * pages its intervals span) and its hourly rows.
      */
     private Uni<Run> pages(PriceBook book, Instant to, long run) {
-        Batch batch = new Batch(book, to, run, config.backfillFactorPerMille(), config.zone());
+        Batch batch = new Batch(book, to, run, factors(config), config.zone());
         return page(batch, 0L).flatMap(v -> {
             List<Ledger.Posting> postings = batch.postings();
             return ledger.post(postings)
-                    .flatMap(n -> rollup(batch.hours, "usage_hourly", "hour", "timestamptz"))
-                    .flatMap(n -> rollup(batch.days, "usage_daily", "day", "date"))
+                    .flatMap(n -> batch.rollups.write())
                     .map(x -> new Run(run, batch.charged, postings.size(), batch.total, to, List.of()));
         });
+    }
+
+    /** The shares of the price backfill and low- or high-priority jobs pay, as configured. */
+    static ChargeFactors factors(AccountingConfig config) {
+        return new ChargeFactors(
+                config.backfillFactorPerMille(),
+                config.lowPriorityFactorPerMille(),
+                config.highPriorityFactorPerMille());
     }
 
     private Uni<Void> page(Batch batch, long afterId) {
@@ -226,61 +250,28 @@ public class SettlementService {
         });
     }
 
-    private static Uni<Void> rollup(Map<List<Object>, Object[]> hours, String table, String column, String type) {
-        if (hours.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        List<Map<String, Object>> rows = new ArrayList<>(hours.size());
-        hours.forEach((k, v) -> rows.add(Map.of(
-                "account",
-                k.get(0),
-                "usr",
-                k.get(1),
-                "resource",
-                k.get(2),
-                "hour",
-                k.get(3).toString(),
-                "held",
-                v[0],
-                "cost",
-                v[1])));
-        return Sql.update(
-                        "INSERT INTO " + table + " (account_id, user_id, resource, " + column
-                                + ", held_milli_s, cost_micros)"
-                                + " SELECT account, usr, resource, hour, held, cost FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))"
-                                + " AS x(account bigint, usr bigint, resource text, hour " + type
-                                + ", held numeric, cost bigint)"
-                                + " ON CONFLICT (account_id, " + column + ", user_id, resource) DO UPDATE SET"
-                                + " held_milli_s = " + table + ".held_milli_s + EXCLUDED.held_milli_s,"
-                                + " cost_micros = " + table + ".cost_micros + EXCLUDED.cost_micros",
-                        io.crater.platform.Json.write(rows))
-                .replaceWithVoid();
-    }
-
     /** One page of intervals settled: their new charged state, the ledger postings per job and the hourly rows. */
     static final class Batch {
         final PriceBook book;
         final Instant to;
         final long run;
-        final int backfillFactor;
+        final ChargeFactors factors;
         int charged;
         /** Per job: account, user, public id, net cost, window start. */
         final Map<Long, Object[]> jobs = new LinkedHashMap<>();
-        /** Per (account, user, resource, hour): held milli-unit-seconds and cost. */
-        final Map<List<Object>, Object[]> hours = new HashMap<>();
-        /** The same per local day. */
-        final Map<List<Object>, Object[]> days = new HashMap<>();
+        /** Per (account, user, resource, hour or local day): held milli-unit-seconds and cost. */
+        final Rollups rollups = new Rollups();
 
         final java.time.ZoneId zone;
 
         long total;
 
-        Batch(PriceBook book, Instant to, long run, int backfillFactor, java.time.ZoneId zone) {
+        Batch(PriceBook book, Instant to, long run, ChargeFactors factors, java.time.ZoneId zone) {
             this.zone = zone;
             this.book = book;
             this.to = to;
             this.run = run;
-            this.backfillFactor = backfillFactor;
+            this.factors = factors;
         }
 
         /**
@@ -294,7 +285,7 @@ public class SettlementService {
                 return null;
             }
             Settlement.Holding h = new Settlement.Holding(i.resource(), i.milli());
-            int factor = i.backfill() ? backfillFactor : 1000;
+            int factor = factors.perMille(i.backfill(), i.priority());
             boolean forward = target.isAfter(from);
             Instant a = forward ? from : target;
             Instant b = forward ? target : from;
@@ -314,38 +305,20 @@ public class SettlementService {
 
         /** Adds [a, b) to the hourly and daily rows, cut at every hour and every local midnight. */
         private void hours(JobHoldings.Interval i, Settlement.Holding h, int factor, Instant a, Instant b, long sign) {
-            Instant p = a;
-            while (p.isBefore(b)) {
-                Instant hour = p.truncatedTo(ChronoUnit.HOURS);
-                java.time.LocalDate day = p.atZone(zone).toLocalDate();
-                Instant next = min(
-                        hour.plus(1, ChronoUnit.HOURS),
-                        day.plusDays(1).atStartOfDay(zone).toInstant());
-                Instant q = min(b, next);
+            for (Rollups.Slice s : Rollups.slices(a, b, zone)) {
                 // Memory is held in milli-bytes: a large one held for an hour overflows a long.
-                java.math.BigInteger held = java.math.BigInteger.valueOf(i.milli())
-                        .multiply(java.math.BigInteger.valueOf(
-                                Duration.between(p, q).toMillis()))
-                        .divide(java.math.BigInteger.valueOf(1000));
-                long cost = Settlement.window(h, i.startedAt(), p, q, book, factor);
-                add(hours, List.of(i.account(), i.user(), i.resource(), hour), sign, held, cost);
-                add(days, List.of(i.account(), i.user(), i.resource(), day), sign, held, cost);
-                p = q;
+                BigInteger held = BigInteger.valueOf(i.milli())
+                        .multiply(BigInteger.valueOf(
+                                Duration.between(s.from(), s.to()).toMillis()))
+                        .divide(BigInteger.valueOf(1000));
+                long cost = Settlement.window(h, i.startedAt(), s.from(), s.to(), book, factor);
+                for (Rollups.Figures f : rollups.of(i.account(), i.user(), i.resource(), s)) {
+                    f.heldMilliS = f.heldMilliS.add(sign > 0 ? held : held.negate());
+                    f.costMicros += sign * cost;
+                }
             }
         }
 
-        private static Instant min(Instant x, Instant y) {
-            return x.isBefore(y) ? x : y;
-        }
-
-        private static void add(
-                Map<List<Object>, Object[]> rows, List<Object> key, long sign, java.math.BigInteger held, long cost) {
-            Object[] v = rows.computeIfAbsent(key, k -> new Object[] {java.math.BigInteger.ZERO, 0L});
-            v[0] = ((java.math.BigInteger) v[0]).add(sign > 0 ? held : held.negate());
-            v[1] = (Long) v[1] + sign * cost;
-        }
-
-        /** One charge (or refund) per job of the page with a net amount. */
         List<Ledger.Posting> postings() {
             List<Ledger.Posting> out = new ArrayList<>();
             jobs.forEach((jobId, j) -> {

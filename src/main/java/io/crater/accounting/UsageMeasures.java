@@ -6,9 +6,7 @@ import io.crater.policy.GpuUse;
 import io.crater.policy.IdlePolicy;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -70,21 +68,22 @@ final class UsageMeasures {
     /** What a window's points added: per interval, and per (account, user, resource, hour or day). */
     static final class Added {
         final List<JobHoldings.Measure> measures = new ArrayList<>();
-        /** Per interval id, its rows' keys and values (measured, used), so only intervals recorded are added. */
-        final Map<Long, List<Row>> rows = new HashMap<>();
+        /** Per interval id, what it added in each hour and day, so only intervals recorded are added. */
+        final Map<Long, List<Part>> parts = new HashMap<>();
 
-        record Row(boolean daily, List<Object> key, long measuredMs, long usedMs) {}
+        record Part(long account, long user, String resource, Rollups.Slice slice, long measuredMs, long usedMs) {}
 
-        /** The rows of the intervals {@code recorded}, summed per table and key. */
-        Map<List<Object>, long[]> sum(java.util.Set<Long> recorded, boolean daily) {
-            Map<List<Object>, long[]> out = new HashMap<>();
-            rows.forEach((id, list) -> {
+        /** The rollup rows of the intervals {@code recorded}. */
+        Rollups rollups(java.util.Set<Long> recorded) {
+            Rollups out = new Rollups();
+            parts.forEach((id, list) -> {
                 if (recorded.contains(id)) {
-                    list.stream().filter(r -> r.daily() == daily).forEach(r -> {
-                        long[] v = out.computeIfAbsent(r.key(), x -> new long[2]);
-                        v[0] += r.measuredMs();
-                        v[1] += r.usedMs();
-                    });
+                    for (Part p : list) {
+                        for (Rollups.Figures f : out.of(p.account(), p.user(), p.resource(), p.slice())) {
+                            f.measuredMs += p.measuredMs();
+                            f.usedMs += p.usedMs();
+                        }
+                    }
                 }
             });
             return out;
@@ -105,27 +104,16 @@ final class UsageMeasures {
                     GpuUse.pieces(byJob.getOrDefault(i.jobPublicId(), List.of()), step, w.from(), w.to());
             int devices = (int) Math.max(1, (i.milli() + 999) / 1000);
             GpuUse.Measured total = GpuUse.Measured.NONE;
-            List<Added.Row> rows = new ArrayList<>();
-            Instant p = w.from();
-            while (p.isBefore(w.to())) {
-                Instant hour = p.truncatedTo(ChronoUnit.HOURS);
-                LocalDate day = p.atZone(zone).toLocalDate();
-                Instant next = min(
-                        hour.plus(1, ChronoUnit.HOURS),
-                        day.plusDays(1).atStartOfDay(zone).toInstant());
-                Instant q = min(w.to(), next);
-                GpuUse.Measured m = GpuUse.within(pieces, devices, p, q);
+            List<Added.Part> parts = new ArrayList<>();
+            for (Rollups.Slice slice : Rollups.slices(w.from(), w.to(), zone)) {
+                GpuUse.Measured m = GpuUse.within(pieces, devices, slice.from(), slice.to());
                 if (m.measuredMs() > 0) {
-                    rows.add(new Added.Row(
-                            false, List.of(i.account(), i.user(), i.resource(), hour), m.measuredMs(), m.usedMs()));
-                    rows.add(new Added.Row(
-                            true, List.of(i.account(), i.user(), i.resource(), day), m.measuredMs(), m.usedMs()));
+                    parts.add(new Added.Part(i.account(), i.user(), i.resource(), slice, m.measuredMs(), m.usedMs()));
                 }
                 total = total.plus(m);
-                p = q;
             }
             into.measures.add(new JobHoldings.Measure(i.id(), w.from(), w.to(), total.measuredMs(), total.usedMs()));
-            into.rows.put(i.id(), rows);
+            into.parts.put(i.id(), parts);
         }
     }
 
@@ -136,9 +124,5 @@ final class UsageMeasures {
         }
         int dash = pod.indexOf('-', JobNames.PREFIX.length());
         return dash < 0 ? null : pod.substring(JobNames.PREFIX.length(), dash);
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 }

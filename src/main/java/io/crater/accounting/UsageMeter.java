@@ -10,9 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
@@ -114,8 +112,8 @@ public class UsageMeter {
                 }
             }
         }
-        Set<Long> recorded = await(() -> Panache.withTransaction(
-                () -> JobHoldings.recordMeasured(added.measures).call(ids -> rollup(added, ids))));
+        Set<Long> recorded = await(() -> Panache.withTransaction(() -> JobHoldings.recordMeasured(added.measures)
+                .call(ids -> added.rollups(ids).write())));
         Run run = new Run(0, 0, 0, failed, why);
         for (JobHoldings.Measure m : added.measures) {
             if (recorded.contains(m.id())) {
@@ -143,41 +141,4 @@ public class UsageMeter {
     }
 
     private record Page(Instant now, List<JobHoldings.Unmeasured> intervals) {}
-
-    private static Uni<Void> rollup(UsageMeasures.Added added, Set<Long> recorded) {
-        return rollup(added.sum(recorded, false), "usage_hourly", "hour", "timestamptz")
-                .call(() -> rollup(added.sum(recorded, true), "usage_daily", "day", "date"));
-    }
-
-    private static Uni<Void> rollup(Map<List<Object>, long[]> rows, String table, String column, String type) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        List<Map<String, Object>> json = new ArrayList<>(rows.size());
-        rows.forEach((k, v) -> json.add(Map.of(
-                "account",
-                k.get(0),
-                "usr",
-                k.get(1),
-                "resource",
-                k.get(2),
-                "at",
-                k.get(3).toString(),
-                "measured",
-                v[0],
-                "used",
-                v[1])));
-        return Sql.update(
-                        "INSERT INTO " + table + " (account_id, user_id, resource, " + column
-                                + ", held_milli_s, cost_micros, measured_ms, used_ms)"
-                                + " SELECT account, usr, resource, at, 0, 0, measured, used"
-                                + " FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))"
-                                + " AS x(account bigint, usr bigint, resource text, at " + type
-                                + ", measured bigint, used bigint)"
-                                + " ON CONFLICT (account_id, " + column + ", user_id, resource) DO UPDATE SET"
-                                + " measured_ms = " + table + ".measured_ms + EXCLUDED.measured_ms,"
-                                + " used_ms = " + table + ".used_ms + EXCLUDED.used_ms",
-                        io.crater.platform.Json.write(json))
-                .replaceWithVoid();
-    }
 }

@@ -31,6 +31,7 @@ public final class JobHoldings {
             String resource,
             long milli,
             boolean backfill,
+            int priority,
             Instant startedAt,
             Instant endedAt,
             Instant chargedUntil,
@@ -39,7 +40,19 @@ public final class JobHoldings {
         /** The same interval charged up to {@code until}, {@code micros} in all. */
         public Interval charged(Instant until, long micros) {
             return new Interval(
-                    id, job, jobPublicId, account, user, resource, milli, backfill, startedAt, endedAt, until, micros);
+                    id,
+                    job,
+                    jobPublicId,
+                    account,
+                    user,
+                    resource,
+                    milli,
+                    backfill,
+                    priority,
+                    startedAt,
+                    endedAt,
+                    until,
+                    micros);
         }
     }
 
@@ -64,7 +77,7 @@ public final class JobHoldings {
     public static Uni<List<Interval>> unsettled(long afterId, int limit) {
         return Sql.rows(
                         "SELECT u.id, u.job_id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.backfill,"
-                                + " u.started_at, u.ended_at, u.charged_until, u.charged_micros"
+                                + " u.started_at, u.ended_at, u.charged_until, u.charged_micros, j.priority"
                                 + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
                                 + " WHERE u.charged_until IS DISTINCT FROM u.ended_at AND u.id > ?1"
                                 + " ORDER BY u.id LIMIT ?2",
@@ -82,6 +95,7 @@ public final class JobHoldings {
                                 (String) r[5],
                                 Sql.longOf(r[6]),
                                 (Boolean) r[7],
+                                ((Number) r[12]).intValue(),
                                 Sql.instant(r[8]),
                                 Sql.instant(r[9]),
                                 Sql.instant(r[10]),
@@ -179,12 +193,21 @@ public final class JobHoldings {
                 .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).collect(Collectors.toSet()));
     }
 
-    /** What the account's running jobs hold now, summed per resource, in milli-units. */
-    public static Uni<List<Object[]>> openHoldings(long accountId) {
+    /** Milli-units of a resource held now by an account's running jobs of one kind (backfill or not, priority). */
+    public record Held(String resource, long milli, boolean backfill, int priority) {
+        static Held of(Object[] r) {
+            return new Held((String) r[0], ((Number) r[1]).longValue(), (Boolean) r[2], ((Number) r[3]).intValue());
+        }
+    }
+
+    /** What the account's running jobs hold now, summed per resource and kind of job (what it pays differs). */
+    public static Uni<List<Held>> openHoldings(long accountId) {
         return Sql.rows(
-                "SELECT resource, sum(milli) FROM usage_intervals WHERE account_id = ?1 AND ended_at IS NULL"
-                        + " GROUP BY resource ORDER BY resource",
-                accountId);
+                        "SELECT u.resource, sum(u.milli), u.backfill, j.priority FROM usage_intervals u"
+                                + " JOIN jobs j ON j.id = u.job_id WHERE u.account_id = ?1 AND u.ended_at IS NULL"
+                                + " GROUP BY u.resource, u.backfill, j.priority ORDER BY u.resource",
+                        accountId)
+                .map(rows -> rows.stream().map(Held::of).toList());
     }
 
     /** What every account's running jobs hold now: account id, resource, milli-units. */

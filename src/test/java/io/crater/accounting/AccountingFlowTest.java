@@ -260,6 +260,22 @@ class AccountingFlowTest {
                         .isEqualTo(2 * (5_000_000L + 80_000 + 40_000));
             });
 
+            // A low-priority job of the same shape pays half (the test profile's factor): its projection says so.
+            Map<String, Object> low = job("costly-low", 2, "2h");
+            low.put("priority", "low");
+            String cheap = Flows.submit(owner, "ac-budget", low);
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(
+                                    as(owner)
+                                            .get("/api/v1/jobs/" + cheap)
+                                            .then()
+                                            .extract()
+                                            .jsonPath()
+                                            .getLong(
+                                                    "job.reasons.find { it.code == 'BudgetExhausted' }.numbers.projectedMicros"))
+                            .isEqualTo(10_240_000L / 2));
+            as(owner).post("/api/v1/jobs/" + cheap + "/stop").then().statusCode(200);
+
             // Its wait has no start time: capacity says nothing of when money comes.
             as(owner)
                     .get("/api/v1/jobs/" + id + "/wait")
@@ -385,7 +401,7 @@ class AccountingFlowTest {
         List<String> lines = new ArrayList<>(List.of(csv.split("\r\n")));
         assertThat(lines.get(0))
                 .isEqualTo("account,from,to,group,resource,unit,held,cost,currency,measured,used,unknown,efficiency,"
-                        + "idle_cost");
+                        + "idle_cost,jobs,wait_mean_s,wait_p90_s");
         assertThat(lines.subList(1, lines.size())).allMatch(l -> l.startsWith("ac-report,") && l.contains(",ac.rex,"));
         assertThat(lines.subList(1, lines.size()).stream().map(l -> l.split(",")[4]))
                 .contains("cpu", "memory", RTX);

@@ -3,6 +3,7 @@ package io.crater.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.crater.job.JobHoldings;
+import io.crater.policy.ChargeFactors;
 import io.crater.policy.PriceBook;
 import io.crater.policy.Settlement;
 import java.math.BigInteger;
@@ -11,9 +12,10 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Settlement runs over one interval, without a database: whatever the run times, and also when the interval's end
@@ -25,6 +27,8 @@ class SettlementBatchTest {
     static final Instant T0 = Instant.parse("2026-11-28T21:17:03.123456Z");
     static final ZoneId ZONE = ZoneId.of("Asia/Kolkata"); // +05:30: local midnights fall inside UTC hours
 
+    static final ChargeFactors FACTORS = new ChargeFactors(500, 1000, 1000);
+
     static PriceBook book() {
         return new PriceBook(List.of(
                 new PriceBook.Price("nvidia-a100-80gb", 2_500_000, Instant.EPOCH),
@@ -33,7 +37,7 @@ class SettlementBatchTest {
     }
 
     static JobHoldings.Interval interval(String resource, long milli, Instant end) {
-        return new JobHoldings.Interval(1, 7, "job7", 3, 5, resource, milli, false, T0, end, T0, 0);
+        return new JobHoldings.Interval(1, 7, "job7", 3, 5, resource, milli, false, 1, T0, end, T0, 0);
     }
 
     record Outcome(
@@ -65,12 +69,13 @@ class SettlementBatchTest {
                             current.resource(),
                             current.milli(),
                             current.backfill(),
+                            current.priority(),
                             current.startedAt(),
                             end,
                             current.chargedUntil(),
                             current.chargedMicros())
                     : current;
-            SettlementService.Batch batch = new SettlementService.Batch(book(), times.get(k), k + 1, 500, ZONE);
+            SettlementService.Batch batch = new SettlementService.Batch(book(), times.get(k), k + 1, FACTORS, ZONE);
             JobHoldings.Interval after = batch.settle(seen);
             if (after != null) {
                 current = after;
@@ -82,13 +87,13 @@ class SettlementBatchTest {
                 kinds.add(p.kind());
                 assertThat(p.txn()).isEqualTo(p.kind() + ":job7:" + (k + 1));
             }
-            for (Object[] v : batch.hours.values()) {
-                heldH = heldH.add((BigInteger) v[0]);
-                hourly += (Long) v[1];
+            for (Rollups.Figures v : batch.rollups.hours.values()) {
+                heldH = heldH.add(v.heldMilliS);
+                hourly += v.costMicros;
             }
-            for (Map.Entry<List<Object>, Object[]> e : batch.days.entrySet()) {
-                heldD = heldD.add((BigInteger) e.getValue()[0]);
-                daily += (Long) e.getValue()[1];
+            for (Rollups.Figures v : batch.rollups.days.values()) {
+                heldD = heldD.add(v.heldMilliS);
+                daily += v.costMicros;
             }
         }
         return new Outcome(current, posted, hourly, daily, heldH, heldD, kinds);
@@ -138,12 +143,44 @@ class SettlementBatchTest {
     @Test
     void backfillPaysItsFactorAndARunWithNothingNewPostsNothing() {
         JobHoldings.Interval i = new JobHoldings.Interval(
-                1, 7, "job7", 3, 5, "nvidia-a100-80gb", 1000, true, T0, T0.plus(Duration.ofHours(1)), T0, 0);
-        SettlementService.Batch batch = new SettlementService.Batch(book(), T0.plus(Duration.ofHours(2)), 1, 500, ZONE);
+                1, 7, "job7", 3, 5, "nvidia-a100-80gb", 1000, true, 1, T0, T0.plus(Duration.ofHours(1)), T0, 0);
+        SettlementService.Batch batch =
+                new SettlementService.Batch(book(), T0.plus(Duration.ofHours(2)), 1, FACTORS, ZONE);
         JobHoldings.Interval charged = batch.settle(i);
         assertThat(charged.chargedMicros()).isEqualTo(1_250_000L);
-        SettlementService.Batch again = new SettlementService.Batch(book(), T0.plus(Duration.ofHours(3)), 2, 500, ZONE);
+        SettlementService.Batch again =
+                new SettlementService.Batch(book(), T0.plus(Duration.ofHours(3)), 2, FACTORS, ZONE);
         assertThat(again.settle(charged)).isNull();
         assertThat(again.postings()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "backfill {0}, priority {1} pays {2} micro-units for an A100-hour at 2.50")
+    @CsvSource({"false, 1, 2500000", "false, 0, 1250000", "false, 2, 3750000", "true, 0, 625000", "true, 2, 1875000"})
+    void aPrioritysFactorMultipliesThePriceAndTheBackfillFactor(boolean backfill, int priority, long micros) {
+        ChargeFactors factors = new ChargeFactors(500, 500, 1500);
+        JobHoldings.Interval i = new JobHoldings.Interval(
+                1,
+                7,
+                "job7",
+                3,
+                5,
+                "nvidia-a100-80gb",
+                1000,
+                backfill,
+                priority,
+                T0,
+                T0.plus(Duration.ofHours(1)),
+                T0,
+                0);
+        SettlementService.Batch batch =
+                new SettlementService.Batch(book(), T0.plus(Duration.ofHours(2)), 1, factors, ZONE);
+        assertThat(batch.settle(i).chargedMicros()).isEqualTo(micros);
+        assertThat(batch.postings())
+                .singleElement()
+                .satisfies(p -> assertThat(-p.amount()).isEqualTo(micros));
+        long hourly = batch.rollups.hours.values().stream()
+                .mapToLong(v -> v.costMicros)
+                .sum();
+        assertThat(hourly).as("the hourly rows carry the same cost").isEqualTo(micros);
     }
 }

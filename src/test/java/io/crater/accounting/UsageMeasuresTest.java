@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -78,18 +77,26 @@ class UsageMeasuresTest {
                 .containsExactly(
                         new JobHoldings.Measure(1, from, to, 480_000, 360_000),
                         new JobHoldings.Measure(2, from, to, 0, 0));
-        Map<List<Object>, long[]> hours = added.sum(Set.of(1L), false);
-        assertThat(hours).hasSize(2);
-        assertThat(hours.get(List.of(7L, 9L, "nvidia-a100", Instant.parse("2026-12-01T09:00:00Z"))))
+        Rollups rows = added.rollups(Set.of(1L));
+        assertThat(rows.hours).hasSize(2);
+        assertThat(figures(rows.hours.get(new Rollups.Key(7, 9, "nvidia-a100", Instant.parse("2026-12-01T09:00:00Z")))))
                 .containsExactly(240_000, 180_000);
-        assertThat(hours.get(List.of(7L, 9L, "nvidia-a100", Instant.parse("2026-12-01T10:00:00Z"))))
+        assertThat(figures(rows.hours.get(new Rollups.Key(7, 9, "nvidia-a100", Instant.parse("2026-12-01T10:00:00Z")))))
                 .containsExactly(240_000, 180_000);
-        assertThat(added.sum(Set.of(1L), true).values())
+        assertThat(rows.days.values())
                 .singleElement()
-                .satisfies(v -> assertThat(v).containsExactly(480_000, 360_000));
-        assertThat(added.sum(Set.of(), false))
+                .satisfies(v -> assertThat(figures(v)).containsExactly(480_000, 360_000));
+        assertThat(rows.days.values()).allSatisfy(v -> {
+            assertThat(v.heldMilliS).as("the meter adds nothing held").isZero();
+            assertThat(v.costMicros).isZero();
+        });
+        assertThat(added.rollups(Set.<Long>of()).hours)
                 .as("an interval another replica measured adds nothing")
                 .isEmpty();
+    }
+
+    static long[] figures(Rollups.Figures f) {
+        return new long[] {f.measuredMs, f.usedMs};
     }
 
     @Test
