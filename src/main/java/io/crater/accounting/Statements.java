@@ -6,6 +6,7 @@ import io.crater.identity.UserService;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
+import io.crater.policy.BudgetPeriod;
 import io.crater.policy.Money;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -13,10 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.YearMonth;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,9 +31,6 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class Statements {
-
-    /** How many months back a month without a statement is still closed (a new install closes last year's). */
-    static final int LOOKBACK_MONTHS = 13;
 
     @Inject
     AccountingConfig config;
@@ -75,7 +70,7 @@ public class Statements {
     /** A statement row as stored. */
     record Row(
             long id,
-            YearMonth period,
+            String period,
             Instant from,
             Instant to,
             long opening,
@@ -92,7 +87,7 @@ public class Statements {
         static Row of(Object[] r) {
             return new Row(
                     Sql.longOf(r[0]),
-                    YearMonth.parse((String) r[1]),
+                    (String) r[1],
                     Sql.instant(r[2]),
                     Sql.instant(r[3]),
                     Sql.longOf(r[4]),
@@ -106,7 +101,7 @@ public class Statements {
 
         Summary summary(String currency) {
             return new Summary(
-                    period.toString(),
+                    period,
                     from,
                     to,
                     currency,
@@ -136,53 +131,43 @@ public class Statements {
         }
     }
 
-    /** The months before {@code now}'s that are over by the delay, oldest first, at most {@link #LOOKBACK_MONTHS}. */
-    static List<YearMonth> closable(Instant now, ZoneId zone, java.time.Duration delay) {
-        YearMonth current = YearMonth.from(now.atZone(zone));
-        List<YearMonth> out = new ArrayList<>();
-        for (int back = LOOKBACK_MONTHS; back >= 1; back--) {
-            YearMonth m = current.minusMonths(back);
-            if (!now.isBefore(start(m.plusMonths(1), zone).plus(delay))) {
-                out.add(m);
-            }
-        }
-        return out;
-    }
-
-    static Instant start(YearMonth m, ZoneId zone) {
-        return m.atDay(1).atStartOfDay(zone).toInstant();
-    }
-
-    /** Closes every closable month that has accounts without their statement; the statements written. */
+    /**
+     * Closes every closable period that has accounts without their statement: months for every account, and weeks
+     * too for the accounts whose budget is weekly; the statements written.
+     */
     public Uni<Integer> closePending() {
         ZoneId zone = config.zone();
-        List<YearMonth> months = closable(clock.instant(), zone, config.statementDelay());
+        Instant now = clock.instant();
+        List<StatementPeriod> periods = new ArrayList<>();
+        periods.addAll(StatementPeriod.closable(BudgetPeriod.Kind.MONTH, now, zone, config.statementDelay()));
+        periods.addAll(StatementPeriod.closable(BudgetPeriod.Kind.WEEK, now, zone, config.statementDelay()));
         Uni<Integer> done = Uni.createFrom().item(0);
-        for (YearMonth m : months) {
-            done = done.flatMap(n -> close(m, zone).map(k -> n + k));
+        for (StatementPeriod p : periods) {
+            done = done.flatMap(n -> close(p, zone).map(k -> n + k));
         }
         return done;
     }
 
-    /** Writes the statements of month {@code m} not written yet, with their lines, in the caller's transaction. */
-    Uni<Integer> close(YearMonth m, ZoneId zone) {
-        Instant from = start(m, zone);
-        Instant to = start(m.plusMonths(1), zone);
-        LocalDate firstDay = m.atDay(1);
-        LocalDate endDay = m.plusMonths(1).atDay(1);
+    /** Writes the statements of period {@code p} not written yet, with their lines, in the caller's transaction. */
+    Uni<Integer> close(StatementPeriod p, ZoneId zone) {
+        Instant from = p.start(zone);
+        Instant to = p.endsAt(zone);
+        String weekly = p.kind() == BudgetPeriod.Kind.WEEK
+                ? " INTERSECT SELECT account_id FROM budgets WHERE period = 'week'"
+                : "";
         return Sql.longs(
-                        "SELECT account_id FROM usage_daily WHERE day >= CAST(?1 AS date) AND day < CAST(?2 AS date)"
+                        "(SELECT account_id FROM usage_daily WHERE day >= CAST(?1 AS date) AND day < CAST(?2 AS date)"
                                 + " UNION SELECT account_id FROM ledger_entries WHERE account_id IS NOT NULL"
-                                + " AND created_at >= ?3 AND created_at < ?4"
+                                + " AND created_at >= ?3 AND created_at < ?4)" + weekly
                                 + " EXCEPT SELECT account_id FROM statements WHERE period = ?5",
-                        firstDay,
-                        endDay,
+                        p.first(),
+                        p.end(),
                         from,
                         to,
-                        m.toString())
+                        p.name())
                 .flatMap(ids -> ids.isEmpty()
                         ? Uni.createFrom().item(0)
-                        : Sql.rows(INSERT, join(ids), m.toString(), from, to, firstDay, endDay)
+                        : Sql.rows(INSERT, join(ids), p.name(), from, to, p.first(), p.end())
                                 .map(rows -> rows.isEmpty() ? 0 : (int) Sql.longOf(rows.get(0)[0])));
     }
 
@@ -218,25 +203,27 @@ public class Statements {
     public Uni<List<Summary>> list(String slug, Caller caller) {
         return Panache.withSession(() -> admin(slug, caller)
                 .flatMap(a -> Sql.rows(
-                                "SELECT " + Row.COLUMNS + " FROM statements WHERE account_id = ?1 ORDER BY period DESC",
+                                "SELECT " + Row.COLUMNS + " FROM statements WHERE account_id = ?1"
+                                        + " ORDER BY period_end DESC, period_start",
                                 a.id())
                         .map(rows -> rows.stream()
                                 .map(r -> Row.of(r).summary(config.currency()))
                                 .toList())));
     }
 
-    /** One month's statement with its lines; 404 when the month has none (not closed yet, or nothing happened). */
+    /** One period's statement with its lines; 404 when it has none (not closed yet, or nothing happened). */
     public Uni<Statement> get(String slug, String period, Caller caller) {
-        YearMonth month = month(period);
+        String name = parse(period).name();
         return Panache.withSession(() -> admin(slug, caller)
                 .flatMap(a -> Sql.rows(
                                 "SELECT " + Row.COLUMNS + " FROM statements WHERE account_id = ?1 AND period = ?2",
                                 a.id(),
-                                month.toString())
+                                name)
                         .flatMap(rows -> {
                             if (rows.isEmpty()) {
-                                throw ApiException.notFound("no statement of " + a.slug() + " for " + month
-                                        + " (a month gets one once it is over, if anything was held or posted)");
+                                throw ApiException.notFound("no statement of " + a.slug() + " for " + name
+                                        + " (a month, or a week of a weekly budget, gets one once it is over, if"
+                                        + " anything was held or posted in it)");
                             }
                             Row row = Row.of(rows.get(0));
                             return lines(row.id())
@@ -273,15 +260,13 @@ public class Statements {
         });
     }
 
-    private static YearMonth month(String period) {
-        try {
-            return YearMonth.parse(period == null ? "" : period.trim());
-        } catch (DateTimeParseException e) {
-            throw ApiException.badRequest(
-                    "InvalidPeriod",
-                    "a statement's period is a month",
-                    List.of(new Problem.FieldError("period", "a month such as 2026-11")));
-        }
+    private static StatementPeriod parse(String period) {
+        return StatementPeriod.parse(period)
+                .orElseThrow(() -> ApiException.badRequest(
+                        "InvalidPeriod",
+                        "a statement's period is a month or an ISO week",
+                        List.of(new Problem.FieldError(
+                                "period", "a month such as 2026-11 or a week such as 2026-W48"))));
     }
 
     /** The statement's lines as CSV, RFC 4180, one header line. */

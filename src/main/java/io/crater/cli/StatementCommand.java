@@ -4,17 +4,21 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** An account's monthly statements (docs/accounting.md, "Statements"): the list, or one month with its lines. */
+/** An account's statements (docs/accounting.md, "Statements"): the list, or one month or week with its lines. */
 @Command(
         name = "statement",
         description = {
-            "An account's monthly statements (its admins): without a month, every closed month's balances; with one"
-                    + " (2026-11), its movements and what each member held, used and what it cost.",
-            "A month gets its statement once it is over; it never changes after."
+            "An account's statements (its admins): without a period, every closed period's balances; with one"
+                    + " (a month, 2026-11, or for a weekly budget an ISO week, 2026-W48), its movements and what each"
+                    + " member held, used and what it cost.",
+            "A month (and a week of a weekly budget) gets its statement once it is over; it never changes after."
         })
 final class StatementCommand extends Verb {
 
-    @Parameters(arity = "0..1", paramLabel = "MONTH", description = "The month, as 2026-11 (default: list them).")
+    @Parameters(
+            arity = "0..1",
+            paramLabel = "PERIOD",
+            description = "The month, as 2026-11, or the week, as 2026-W48 (default: list them).")
     String month;
 
     static List<Output.Column> summaryColumns(Messages msg) {

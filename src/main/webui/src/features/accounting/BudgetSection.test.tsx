@@ -258,7 +258,9 @@ describe('the budget and usage section', () => {
     routes(json(WITH_BUDGET), { [`GET ${BASE}/statements`]: json({ items: [] }) });
     renderSection(false, true);
     expect(
-      await screen.findByText('No statement yet: a month gets one once it is over, if anything was held or posted in it.'),
+      await screen.findByText(
+        'No statement yet: a month (and a week, for a weekly budget) gets one once it is over, if anything was held or posted in it.',
+      ),
     ).toBeTruthy();
   });
 

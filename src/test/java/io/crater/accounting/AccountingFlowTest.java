@@ -565,4 +565,76 @@ class AccountingFlowTest {
                 .then()
                 .statusCode(404);
     }
+
+    @Test
+    @Order(8)
+    void aWeeklyBudgetsAccountGetsAStatementPerWeekBesideTheMonthlyOnes() throws Exception {
+        String wes = Api.user("ac.wes", PW);
+        Flows.account("ac-week", List.of(line("cpu", "4", "4")), "ac.wes");
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/ac-week/members/ac.wes")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("amount", "50", "period", "week", "policy", "soft"))
+                .put("/api/v1/accounting/accounts/ac-week/budget")
+                .then()
+                .statusCode(200);
+        java.time.LocalDate monday = java.time.LocalDate.now(java.time.ZoneOffset.UTC)
+                .with(java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY))
+                .minusWeeks(1);
+        String week = String.format(
+                "%04d-W%02d",
+                monday.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR),
+                monday.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR));
+        Instant start = monday.plusDays(2).atTime(10, 0).toInstant(java.time.ZoneOffset.UTC);
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            // The model priced at 2 points per device-hour by the monthly test: 2 devices for 2 hours last week.
+            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
+                    + " SELECT 'jweek1', a.id, u.id, 'week', 'custom', 'Succeeded' FROM accounts a, users u"
+                    + " WHERE a.slug = 'ac-week' AND u.username = 'ac.wes'");
+            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'stmt-model', 2000, false, '" + start
+                    + "', '" + start.plus(Duration.ofHours(2)) + "', '" + start
+                    + "' FROM jobs WHERE public_id = 'jweek1'");
+        }
+        settle();
+
+        List<String> periods = as(wes).get("/api/v1/accounting/accounts/ac-week/statements")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.period", String.class);
+        String month =
+                java.time.YearMonth.from(start.atZone(java.time.ZoneOffset.UTC)).toString();
+        boolean monthOver = !java.time.YearMonth.from(start.atZone(java.time.ZoneOffset.UTC))
+                .equals(java.time.YearMonth.now(java.time.ZoneOffset.UTC));
+        assertThat(periods).contains(week);
+        assertThat(periods).hasSize(monthOver ? 2 : 1);
+        JsonPath one = as(wes).get("/api/v1/accounting/accounts/ac-week/statements/" + week)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(one.getString("summary.period")).isEqualTo(week);
+        assertThat(one.getString("summary.from")).isEqualTo(monday + "T00:00:00Z");
+        assertThat(one.getString("summary.to")).isEqualTo(monday.plusWeeks(1) + "T00:00:00Z");
+        assertThat(one.getDouble("lines[0].held")).isEqualTo(4.0);
+        assertThat(one.getString("lines[0].cost")).isEqualTo("8");
+        if (monthOver) {
+            as(wes).get("/api/v1/accounting/accounts/ac-week/statements/" + month)
+                    .then()
+                    .statusCode(200)
+                    .body("lines[0].held", equalTo(4.0f));
+        }
+        as(wes).get("/api/v1/accounting/accounts/ac-week/statements/2026-W60")
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("period"));
+        // An account whose budget is monthly gets no weekly statement.
+        assertThat(Db.count("SELECT count(*) FROM statements s JOIN accounts a ON a.id = s.account_id"
+                        + " WHERE a.slug = 'ac-stmt' AND s.period LIKE '%-W%'"))
+                .isZero();
+    }
 }
