@@ -251,6 +251,51 @@ class PrometheusFlowTest {
     }
 
     /** Last, whatever the others did: the busy job gives its GPUs back to the tests that share this boot. */
+    /**
+     * The GPUs page's Prometheus source reads the same cards from the real Prometheus as straight from the exporter
+     * it scrapes: every card once, with its node, model and UUID and who holds it, the busy job's two cards held by
+     * its pod at its utilisation.
+     */
+    @Test
+    @Order(4)
+    void theGpuPagesPrometheusSourceReadsEveryCardWithItsHolder() throws Exception {
+        RealPrometheus p = prometheus();
+        String pod = podOf(busyJob).getMetadata().getName();
+        List<io.crater.gpus.CardsFrom.Card> direct =
+                io.crater.gpus.CardsFrom.exporter(CraterTestResource.simulator().dcgmUrl());
+        assertThat(direct).isNotEmpty();
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    List<io.crater.gpus.CardsFrom.Card> cards = io.crater.gpus.CardsFrom.prometheus(p.url());
+                    assertThat(cards)
+                            .extracting(
+                                    io.crater.gpus.CardsFrom.Card::uuid,
+                                    io.crater.gpus.CardsFrom.Card::node,
+                                    io.crater.gpus.CardsFrom.Card::index,
+                                    io.crater.gpus.CardsFrom.Card::model)
+                            .containsExactlyInAnyOrderElementsOf(direct.stream()
+                                    .map(c -> org.assertj.core.groups.Tuple.tuple(
+                                            c.uuid(), c.node(), c.index(), c.model()))
+                                    .toList());
+                    List<io.crater.gpus.CardsFrom.Card> held =
+                            cards.stream().filter(c -> pod.equals(c.pod())).toList();
+                    assertThat(held).hasSize(2).allSatisfy(c -> {
+                        assertThat(c.utilisation()).isCloseTo(90.0, org.assertj.core.data.Offset.offset(1e-6));
+                        assertThat(c.memoryUsedMiB()).isNotNull().isPositive();
+                    });
+                    // Who holds each card is what the exporter says now (other tests' jobs may hold some).
+                    assertThat(cards)
+                            .extracting(io.crater.gpus.CardsFrom.Card::uuid, io.crater.gpus.CardsFrom.Card::pod)
+                            .containsExactlyInAnyOrderElementsOf(
+                                    io.crater.gpus.CardsFrom.exporter(CraterTestResource.simulator()
+                                                    .dcgmUrl())
+                                            .stream()
+                                            .map(c -> org.assertj.core.groups.Tuple.tuple(c.uuid(), c.pod()))
+                                            .toList());
+                });
+    }
+
     @Test
     @Order(99)
     void theBusyJobIsStoppedForTheTestsThatShareTheBoot() {
