@@ -1,5 +1,7 @@
-import { API_BASE, requestJson, withQuery } from './client';
+import { API_BASE, requestJson, requestVoid, withQuery } from './client';
 import type {
+  Allotment,
+  AllotmentList,
   BudgetUpdate,
   BudgetView,
   ItemList,
@@ -43,6 +45,24 @@ export function topUpBudget(slug: string, body: TopUp, idempotencyKey: string): 
     body,
     headers: { 'Idempotency-Key': idempotencyKey },
   });
+}
+
+/** Members' allotments this period (a member gets only their own). */
+export function listAllotments(slug: string, signal?: AbortSignal): Promise<AllotmentList> {
+  return requestJson<AllotmentList>(`/accounting/accounts/${enc(slug)}/budget/allotments`, { signal });
+}
+
+/** Sets what a member may spend per budget period (account admins and platform admins). */
+export function putAllotment(slug: string, user: string, amount: string): Promise<Allotment> {
+  return requestJson<Allotment>(`/accounting/accounts/${enc(slug)}/budget/allotments/${enc(user)}`, {
+    method: 'PUT',
+    body: { amount },
+  });
+}
+
+/** Removes a member's allotment. */
+export function removeAllotment(slug: string, user: string): Promise<void> {
+  return requestVoid(`/accounting/accounts/${enc(slug)}/budget/allotments/${enc(user)}`, { method: 'DELETE' });
 }
 
 /** The newest ledger entries of the account's book (a member gets only their own jobs' entries). */

@@ -79,6 +79,16 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
     args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },
     quotes: ['10.24', '-0.25', 'points', '2027-01-01 00:00'],
   },
+  AllotmentExhausted: {
+    numbers: { remainingMicros: 3000000, projectedMicros: 5120000, allotmentMicros: 50000000, periodEndsEpochSeconds: 1798761600 },
+    args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },
+    quotes: ['5.12', '3', '50', 'points', '2027-01-01 00:00'],
+  },
+  WaitsForAllotment: {
+    numbers: { remainingMicros: 3000000, projectedMicros: 5120000, allotmentMicros: 50000000, periodEndsEpochSeconds: 1798761600 },
+    args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },
+    quotes: ['2027-01-01 00:00'],
+  },
   CreatingObjects: { quotes: [] },
   VolcanoQueueFull: { quotes: [] },
   GangWaiting: { numbers: { placed: 2, total: 4 }, quotes: ['2', '4'] },
@@ -220,6 +230,10 @@ const NOTIFICATIONS: Record<string, { args: Record<string, string | number>; quo
   'budget.threshold': {
     args: { account: 'vision', percent: 80, balance: '12.5', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
     quotes: ['vision', '80', '12.5', 'points', '2027-01-01 00:00'],
+  },
+  'allotment.threshold': {
+    args: { account: 'vision', percent: 100, left: '-0.5', amount: '50', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
+    quotes: ['vision', '100', '-0.5', '50', 'points', '2027-01-01 00:00'],
   },
 };
 

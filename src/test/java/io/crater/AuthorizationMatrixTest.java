@@ -634,6 +634,37 @@ class AuthorizationMatrixTest {
                         403,
                         403,
                         200),
+                // Allotments: the PUT budget above gave mx-lab a budget of 100; a member reads only their own.
+                new Call(
+                        "PUT",
+                        "/api/v1/accounting/accounts/{slug}/budget/allotments/{username}",
+                        "/api/v1/accounting/accounts/mx-lab/budget/allotments/mx.member",
+                        Map.of("amount", "50"),
+                        401,
+                        403,
+                        403,
+                        200,
+                        200),
+                new Call(
+                        "GET",
+                        "/api/v1/accounting/accounts/{slug}/budget/allotments",
+                        "/api/v1/accounting/accounts/mx-lab/budget/allotments",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "DELETE",
+                        "/api/v1/accounting/accounts/{slug}/budget/allotments/{username}",
+                        "/api/v1/accounting/accounts/mx-lab/budget/allotments/mx.member",
+                        null,
+                        401,
+                        403,
+                        403,
+                        204,
+                        204),
                 new Call(
                         "GET",
                         "/api/v1/accounting/accounts/{slug}/ledger",
@@ -807,7 +838,8 @@ class AuthorizationMatrixTest {
                     "job_templates",
                     "job_template_versions",
                     "prices",
-                    "budgets")) {
+                    "budgets",
+                    "budget_allotments")) {
                 try (ResultSet rs = s.executeQuery(
                         "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM " + table + " t")) {
                     rs.next();

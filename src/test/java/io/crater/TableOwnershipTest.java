@@ -64,6 +64,7 @@ class TableOwnershipTest {
                             "ledger_entries",
                             "ledger_balances",
                             "budgets",
+                            "budget_allotments",
                             "usage_hourly",
                             "usage_daily",
                             "settlement_state",

@@ -8,6 +8,7 @@ import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -61,6 +62,9 @@ public class AccountingResource {
     @Inject
     AccountService accounts;
 
+    @Inject
+    AllotmentService allotments;
+
     @GET
     @Path("/prices")
     @Operation(summary = "The price book: prices in force now and every version")
@@ -98,6 +102,32 @@ public class AccountingResource {
     public Uni<AccountingViews.BudgetView> topUp(
             @PathParam("slug") String slug, @HeaderParam("Idempotency-Key") String key, BudgetService.TopUp req) {
         return current.caller().flatMap(c -> budgets.topUp(slug, req, key, c));
+    }
+
+    @GET
+    @Path("/accounts/{slug}/budget/allotments")
+    @Operation(summary = "Members' allotments this period, spent and left (a member sees only their own)")
+    public Uni<AccountingViews.Allotments> allotments(@PathParam("slug") String slug) {
+        return current.caller().flatMap(c -> allotments.list(slug, c));
+    }
+
+    @PUT
+    @Path("/accounts/{slug}/budget/allotments/{username}")
+    @Operation(summary = "Set what a member may spend per budget period (account admins and platform admins)")
+    public Uni<AccountingViews.Allotment> putAllotment(
+            @PathParam("slug") String slug,
+            @PathParam("username") String username,
+            AllotmentService.AllotmentUpdate req) {
+        return current.caller().flatMap(c -> allotments.put(slug, username, req, c));
+    }
+
+    @DELETE
+    @Path("/accounts/{slug}/budget/allotments/{username}")
+    @Operation(summary = "Remove a member's allotment (account admins and platform admins)")
+    public Uni<Response> removeAllotment(@PathParam("slug") String slug, @PathParam("username") String username) {
+        return current.caller()
+                .flatMap(c -> allotments.remove(slug, username, c))
+                .map(v -> Response.noContent().build());
     }
 
     @GET

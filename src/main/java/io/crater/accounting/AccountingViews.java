@@ -55,4 +55,30 @@ public final class AccountingViews {
             String note,
             String actor,
             Instant at) {}
+
+    /**
+     * One member's allotment this period: its amount (null: none, the member spends within the account's budget
+     * only), what their jobs were charged this period, what is left and the share used (both null without one).
+     */
+    public record Allotment(
+            String user,
+            String amount,
+            Long amountMicros,
+            String spent,
+            long spentMicros,
+            String left,
+            Long leftMicros,
+            Integer usedPercent) {}
+
+    /**
+     * An account's allotments in its budget's current period: one per member (only the caller's own for a member who
+     * is not an admin), and what they add up to. {@code budget} is null, and there are no items, without a budget.
+     */
+    public record Allotments(
+            String account,
+            String currency,
+            BudgetInfo budget,
+            String allotted,
+            long allottedMicros,
+            List<Allotment> items) {}
 }

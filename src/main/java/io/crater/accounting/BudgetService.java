@@ -24,8 +24,8 @@ import java.util.Optional;
 /**
  * Budgets per account and period. Setting one issues its amount for the current period (what was left before is
  * expired first, so the period starts at the amount); each period's start renews it by its renewal policy
- * ({@code reset}: the leftover expires, {@code carry}: it stays); a top-up issues more. Every change is a ledger
- * transaction, never an edit of a balance.
+ * ({@link io.crater.policy.Renewal}: {@code reset}, {@code carry} or {@code debt}); a top-up issues more. Every change
+ * is a ledger transaction, never an edit of a balance.
  */
 @ApplicationScoped
 public class BudgetService {
@@ -146,7 +146,7 @@ public class BudgetService {
                 req == null ? null : req.renewal(),
                 "reset",
                 BudgetService::renewal,
-                "reset or carry");
+                "reset, carry or debt");
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidBudget", "the budget is not valid", errors);
         }
@@ -187,11 +187,13 @@ public class BudgetService {
     }
 
     /**
-     * The transactions that start a period at {@code amount}: the current balance expired (also a debt, which a
-     * new period forgives), then the amount issued.
+     * The transactions that start a period: {@code expired} of the balance expired (all of it when a budget is set:
+     * also a debt, which a new budget forgives; at a renewal what its {@link io.crater.policy.Renewal} expires), then
+     * the amount issued.
      */
-    static List<Ledger.Posting> startPeriod(long accountId, long balance, long amount, String key, String actor) {
+    static List<Ledger.Posting> startPeriod(long accountId, long expired, long amount, String key, String actor) {
         List<Ledger.Posting> out = new ArrayList<>();
+        long balance = expired;
         if (balance != 0) {
             out.add(new Ledger.Posting(
                     "expire:" + key,
@@ -291,10 +293,7 @@ public class BudgetService {
     }
 
     static String renewal(String s) {
-        if (!s.equals("reset") && !s.equals("carry")) {
-            throw new IllegalArgumentException(s);
-        }
-        return s;
+        return io.crater.policy.Renewal.of(s).key();
     }
 
     private static <T> T choice(

@@ -25,9 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Budgets over time: renews them at each period's start, notifies at 80 % and 100 % spent, stops a stop-policy
- * account's running jobs once its budget has been gone for the grace period, and shows an account's money with its
- * burn rate. Also what admission needs: every budget's remainder and each queued job's projected cost.
+ * Budgets over time: renews them at each period's start, notifies at 80 % and 100 % spent (of the budget, and of
+ * members' allotments), stops a stop-policy account's running jobs once its budget has been gone for the grace period,
+ * and shows an account's money with its burn rate. Also what admission needs: every budget's remainder, each
+ * allotment's, and each queued job's projected cost.
  */
 @ApplicationScoped
 public class BudgetWatch {
@@ -58,6 +59,9 @@ public class BudgetWatch {
     @Inject
     Clock clock;
 
+    @Inject
+    AllotmentWatch allotments;
+
     /**
      * In settlement's transaction: renews budgets whose period ended, then notifies and stops by what is left. The
      * public ids of the jobs asked to stop (their Volcano Jobs are deleted after the commit).
@@ -73,6 +77,7 @@ public class BudgetWatch {
                         .flatMap(balances -> Unis.sequentially(
                                 all,
                                 b -> watch(b, balances.get(b.accountId()), now).invoke(stopped::addAll))))
+                .flatMap(v -> allotments.watch())
                 .replaceWith(stopped);
     }
 
@@ -87,10 +92,7 @@ public class BudgetWatch {
         var current = span;
         String key = "period:" + b.accountId() + ":" + current.start().getEpochSecond();
         return ledger.balance(b.accountId())
-                .flatMap(balance -> ledger.post(
-                        b.renewal().equals("carry")
-                                ? BudgetService.startPeriod(b.accountId(), 0, b.amount(), key, "crater")
-                                : BudgetService.startPeriod(b.accountId(), balance, b.amount(), key, "crater")))
+                .flatMap(balance -> ledger.post(renewal(b, balance, key)))
                 .flatMap(n -> Sql.update(
                         "UPDATE budgets SET period_start = ?2, period_end = ?3, notified_percent = 0, exhausted_at = NULL"
                                 + " WHERE account_id = ?1",
@@ -98,6 +100,12 @@ public class BudgetWatch {
                         current.start(),
                         current.end()))
                 .replaceWithVoid();
+    }
+
+    /** What renewing {@code b} at a balance of {@code balance} posts: its renewal's expiry, then its amount. */
+    static List<Ledger.Posting> renewal(BudgetService.Budget b, long balance, String key) {
+        long expired = io.crater.policy.Renewal.of(b.renewal()).expired(balance);
+        return BudgetService.startPeriod(b.accountId(), expired, b.amount(), key, "crater");
     }
 
     private Uni<List<String>> watch(BudgetService.Budget b, long balance, Instant now) {
@@ -204,7 +212,10 @@ public class BudgetWatch {
                             projected.put(j.job(), projected(book, j, now, limit));
                         }
                         return new AdmissionRound.Budgets(in, projected);
-                    }));
+                    }))
+                    .flatMap(b -> allotments
+                            .forAdmission()
+                            .map(a -> new AdmissionRound.Budgets(b.accounts(), b.projected(), a)));
         });
     }
 

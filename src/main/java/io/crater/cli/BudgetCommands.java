@@ -124,7 +124,8 @@ final class BudgetCommands {
         @Option(
                 names = "--renewal",
                 paramLabel = "RENEWAL",
-                description = "reset (what is left expires) or carry (added on top) at each period's start.")
+                description = "reset (what is left expires, a debt is forgiven), carry (the amount is added on top of"
+                        + " a rest or a debt) or debt (a rest expires, a debt is paid back) at each period's start.")
         String renewal;
 
         @Override

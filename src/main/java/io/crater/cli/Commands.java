@@ -25,6 +25,7 @@ final class Commands {
         m.put("cluster", ClusterCommands::new);
         m.put("usage", UsageCommand::new);
         m.put("budget", BudgetCommands::new);
+        m.put("allotment", AllotmentCommands::new);
         m.put("ledger", LedgerCommand::new);
         m.put("statement", StatementCommand::new);
         m.put("price", PriceCommands::new);

@@ -142,6 +142,24 @@ final class Reasons {
                                 "periodEnds",
                                 periodEnds)
                         : null;
+            case "WaitsForAllotment" -> periodEnds != null ? t(code, "periodEnds", periodEnds) : null;
+            case "AllotmentExhausted" ->
+                has(n, "remainingMicros", "projectedMicros", "allotmentMicros")
+                                && a.get("currency") != null
+                                && periodEnds != null
+                        ? t(
+                                code,
+                                "projected",
+                                money(((Number) n.get("projectedMicros")).longValue()),
+                                "remaining",
+                                money(((Number) n.get("remainingMicros")).longValue()),
+                                "allotment",
+                                money(((Number) n.get("allotmentMicros")).longValue()),
+                                "currency",
+                                Values.str(a.get("currency")),
+                                "periodEnds",
+                                periodEnds)
+                        : null;
             case "TooManyJobsAhead" ->
                 has(n, "jobsAhead", "decisions")
                         ? t(code, "jobsAhead", js(num(n, "jobsAhead")), "decisions", js(num(n, "decisions")))

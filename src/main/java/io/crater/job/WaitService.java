@@ -150,20 +150,10 @@ public class WaitService {
         }
         // holders() placed the admitted jobs whose pods are not bound yet onto the nodes, as admission reserves them.
         Forecast.Snapshot snapshot = new Forecast.Snapshot(nodes, w.accounts(), w.limits(), w.usage());
-        Reason budget = reasons.stream()
-                .filter(r -> r.code().equals("BudgetExhausted"))
-                .findFirst()
-                .orElse(null);
         // Capacity and quota say nothing of when money comes: a job held back by its budget has no start time.
-        Forecast.Estimate e = budget != null
-                ? new Forecast.Estimate(
-                        null,
-                        List.of(),
-                        io.crater.policy.ReasonCode.WaitsForBudget.reason(
-                                "it starts when the account's budget allows it: after a top-up, a larger budget or"
-                                        + " the next period",
-                                budget.numbers(),
-                                budget.args()))
+        Reason money = waitsForMoney(reasons);
+        Forecast.Estimate e = money != null
+                ? new Forecast.Estimate(null, List.of(), money)
                 : Forecast.estimate(
                         now, snapshot, holders, candidates, publicId, HORIZON, MAX_DECISIONS, config.agingTolerance());
         List<Reason> all = new ArrayList<>(reasons);
@@ -179,6 +169,32 @@ public class WaitService {
                 position(target, w),
                 estimate(e, w),
                 advice.suggest(target, targetChecked, snapshot, reasons));
+    }
+
+    /**
+     * Why a job held back by its account's budget or its owner's allotment has no start time ({@code WaitsForBudget}
+     * or {@code WaitsForAllotment}, with the numbers of the reason), or null.
+     */
+    static Reason waitsForMoney(List<Reason> reasons) {
+        for (Reason r : reasons) {
+            if (r.code().equals("BudgetExhausted")) {
+                return io.crater.policy.ReasonCode.WaitsForBudget.reason(
+                        "it starts when the account's budget allows it: after a top-up, a larger budget or"
+                                + " the next period",
+                        r.numbers(),
+                        r.args());
+            }
+        }
+        for (Reason r : reasons) {
+            if (r.code().equals("AllotmentExhausted")) {
+                return io.crater.policy.ReasonCode.WaitsForAllotment.reason(
+                        "it starts when its owner's allotment allows it: a larger allotment, none, or the next"
+                                + " period",
+                        r.numbers(),
+                        r.args());
+            }
+        }
+        return null;
     }
 
     /**

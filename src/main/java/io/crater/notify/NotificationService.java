@@ -41,7 +41,8 @@ public class NotificationService {
             "job.reclaimed",
             "job.idle-warning",
             "job.idle-reclaimed",
-            "budget.threshold");
+            "budget.threshold",
+            "allotment.threshold");
 
     @Inject
     MailConfig mail;

@@ -111,11 +111,24 @@ public final class AdmissionRound {
     public record Budget(long remaining, BudgetCheck.Policy policy, Instant periodEnds, String currency) {}
 
     /**
-     * The budgets in force, by account (accounts without one spend freely), and what each queued job of a budgeted
-     * account would cost if it ran its whole time limit, by job id.
+     * A member's allotment inside their account's budget as a round sees it: the amount per period and what is left
+     * of it (the amount less what the member's jobs were charged this period; negative when overspent). The account's
+     * budget gives the policy, the period's end and the currency.
      */
-    public record Budgets(Map<Long, Budget> accounts, Map<String, Long> projected) {
-        public static final Budgets NONE = new Budgets(Map.of(), Map.of());
+    public record Allotment(long amount, long remaining) {}
+
+    /**
+     * The budgets in force, by account (accounts without one spend freely), what each queued job of a budgeted
+     * account would cost if it ran its whole time limit, by job id, and the allotments of members of budgeted
+     * accounts, by member ({@code account/user}; members without one spend within the account's budget only).
+     */
+    public record Budgets(Map<Long, Budget> accounts, Map<String, Long> projected, Map<String, Allotment> allotments) {
+        public static final Budgets NONE = new Budgets(Map.of(), Map.of(), Map.of());
+
+        /** Budgets without allotments. */
+        public Budgets(Map<Long, Budget> accounts, Map<String, Long> projected) {
+            this(accounts, projected, Map.of());
+        }
     }
 
     /** Every account's default member limits and the members' overrides ({@code account/user} keys). */
@@ -300,8 +313,8 @@ public final class AdmissionRound {
         final Map<Map<String, String>, Job> held = new HashMap<>();
         /** Accounts whose quota is held for such a job, with the resources it holds. */
         final Map<Long, Map.Entry<Job, Set<String>>> heldQuota = new HashMap<>();
-        /** What the jobs admitted so far in this round would cost, by account. */
-        final Map<Long, Long> spent = new HashMap<>();
+        /** What the jobs admitted so far in this round would cost, against budgets and allotments. */
+        final RoundBudgets money;
         /** Jobs asking the same as one already decided against the same state get its decision. */
         final DecisionMemo memo = new DecisionMemo();
 
@@ -310,6 +323,7 @@ public final class AdmissionRound {
             this.nodes = reserve(snapshot.nodes(), snapshot.reservations());
             this.accounts = new HashMap<>(snapshot.accounts());
             this.members = new HashMap<>(snapshot.usage());
+            this.money = new RoundBudgets(snapshot.budgets());
         }
 
         void decide(Job job) {
@@ -322,9 +336,9 @@ public final class AdmissionRound {
                         List.of()));
                 return;
             }
-            Reason overBudget = overBudget(job);
-            if (overBudget != null) {
-                waiting.put(job.sequence(), List.of(overBudget));
+            List<Reason> overBudget = money.holdsBack(job);
+            if (!overBudget.isEmpty()) {
+                waiting.put(job.sequence(), overBudget);
                 return;
             }
             Job holder = holder(job);
@@ -354,35 +368,6 @@ public final class AdmissionRound {
                 case QUEUE -> waiting.put(job.sequence(), d.reasons());
                 case ADMIT -> admit(job, d, lines, usage);
             }
-        }
-
-        /**
-         * Why a job of a budgeted account waits for money, or null: under a hard or stop policy, what it would cost up
-         * to its time limit must fit what is left, less what the jobs admitted earlier in this round would cost.
-         */
-        private Reason overBudget(Job job) {
-            Budget budget = snapshot.budgets().accounts().get(job.account());
-            Long projected = snapshot.budgets().projected().get(job.job());
-            if (budget == null || projected == null) {
-                return null;
-            }
-            long left = budget.remaining() - spent.getOrDefault(job.account(), 0L);
-            BudgetCheck.Verdict v = BudgetCheck.check(budget.policy(), left, projected);
-            if (v.admit()) {
-                return null;
-            }
-            return ReasonCode.BudgetExhausted.reason(
-                    "the job would cost " + Money.format(projected) + " " + budget.currency() + " up to its time limit;"
-                            + " the account has " + Money.format(left) + " left until " + budget.periodEnds(),
-                    Map.of(
-                            "remainingMicros", left,
-                            "projectedMicros", projected,
-                            "periodEndsEpochSeconds", budget.periodEnds().getEpochSecond()),
-                    Map.of(
-                            "currency",
-                            budget.currency(),
-                            "periodEnds",
-                            budget.periodEnds().toString()));
         }
 
         /** The aged job whose hold this job may not pass, if any. */
@@ -438,10 +423,7 @@ public final class AdmissionRound {
         private void admit(Job job, Admission.Decision d, Map<String, QuotaLine> lines, QuotaMath.MemberUsage usage) {
             memo.clear(); // the nodes, the account's lines and the member's usage change
             nodes = take(nodes, d.placement(), job.pods());
-            Long projected = snapshot.budgets().projected().get(job.job());
-            if (projected != null) {
-                spent.merge(job.account(), projected, Long::sum);
-            }
+            money.admitted(job);
             if (!job.backfill()) {
                 // Backfill jobs use idle capacity only: they count against no quota or limit.
                 Map<String, QuotaLine> after = new HashMap<>(lines);

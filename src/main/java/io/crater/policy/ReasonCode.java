@@ -22,8 +22,9 @@ public enum ReasonCode {
     AccountExpired,
     ModelNotApproved,
     InvalidSpec,
-    // Held back by the account's budget.
+    // Held back by the account's budget, or by the owner's allotment inside it.
     BudgetExhausted,
+    AllotmentExhausted,
     // Admitted, not running yet: translated from the cluster.
     CreatingObjects,
     VolcanoQueueFull,
@@ -37,6 +38,7 @@ public enum ReasonCode {
     CannotStartOnIdleCluster,
     TooManyJobsAhead,
     WaitsForBudget,
+    WaitsForAllotment,
     BeyondHorizon;
 
     /** This code's reason. */

@@ -29,7 +29,7 @@ export interface NewPrice {
 
 export type BudgetPeriod = 'month' | 'week';
 export type BudgetPolicy = 'hard' | 'soft' | 'stop';
-export type BudgetRenewal = 'reset' | 'carry';
+export type BudgetRenewal = 'reset' | 'carry' | 'debt';
 
 /** A budget's settings and its current period. */
 export interface BudgetInfo {
@@ -78,6 +78,28 @@ export interface BudgetUpdate {
   period: BudgetPeriod;
   policy: BudgetPolicy;
   renewal: BudgetRenewal;
+}
+
+/** One member's allotment this period: amount, left and share used are null when the member has none. */
+export interface Allotment {
+  user: string;
+  amount: string | null;
+  amountMicros: number | null;
+  spent: string;
+  spentMicros: number;
+  left: string | null;
+  leftMicros: number | null;
+  usedPercent: number | null;
+}
+
+/** An account's allotments in its budget's period (only the caller's own for a member); no budget: none. */
+export interface AllotmentList {
+  account: string;
+  currency: string;
+  budget: BudgetInfo | null;
+  allotted: string;
+  allottedMicros: number;
+  items: Allotment[];
 }
 
 export interface TopUp {

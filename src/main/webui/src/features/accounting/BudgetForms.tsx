@@ -15,7 +15,7 @@ import { accountingKeys } from './queries';
 
 const PERIODS: readonly BudgetPeriod[] = ['month', 'week'];
 const POLICIES: readonly BudgetPolicy[] = ['hard', 'soft', 'stop'];
-const RENEWALS: readonly BudgetRenewal[] = ['reset', 'carry'];
+const RENEWALS: readonly BudgetRenewal[] = ['reset', 'carry', 'debt'];
 
 /** After a change: the answer is the new budget view; the ledger and reports have new entries. */
 function useSaved(slug: string, onClose: () => void) {
@@ -23,6 +23,7 @@ function useSaved(slug: string, onClose: () => void) {
   return (view: BudgetView) => {
     queryClient.setQueryData(accountingKeys.budget(slug), view);
     void queryClient.invalidateQueries({ queryKey: accountingKeys.ledger(slug) });
+    void queryClient.invalidateQueries({ queryKey: accountingKeys.allotments(slug) });
     onClose();
   };
 }

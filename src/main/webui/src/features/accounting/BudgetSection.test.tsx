@@ -128,6 +128,14 @@ function routes(budget: Answer | Answer[], extra: Record<string, Answer | Answer
     'GET /api/v1/accounting/usage': json(USAGE),
     'GET /api/v1/accelerator-models': json(MODELS),
     [`GET ${BASE}/statements`]: json({ items: [STATEMENT] }),
+    [`GET ${BASE}/budget/allotments`]: json({
+      account: 'vision-lab',
+      currency: 'points',
+      budget: null,
+      allotted: '0',
+      allottedMicros: 0,
+      items: [],
+    }),
     ...extra,
   });
 }

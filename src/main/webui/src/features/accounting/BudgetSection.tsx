@@ -13,6 +13,7 @@ import { SetBudgetDialog, TopUpDialog } from './BudgetForms';
 import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
 import { budgetQuery } from './queries';
+import { AllotmentsPanel } from './AllotmentsPanel';
 import { GpuUsePanel } from './GpuUsePanel';
 import { WaitsPanel } from './WaitsPanel';
 import { StatementsTable } from './StatementsTable';
@@ -143,6 +144,7 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
             <h3 className="text-sm font-semibold text-slate-800">{t('accounting.holding.title')}</h3>
             <HoldingTable holding={query.data.holding} currency={query.data.currency} />
           </div>
+          <AllotmentsPanel slug={slug} admin={!ownOnly} />
           <MonthCost slug={slug} ownOnly={ownOnly} />
           <GpuUsePanel slug={slug} />
           <WaitsPanel slug={slug} />

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getBudget, getPrices, getUsage, listLedger, listStatements, type UsageParams } from '../../api/accounting';
+import { getBudget, getPrices, getUsage, listAllotments, listLedger, listStatements, type UsageParams } from '../../api/accounting';
 
 /** How many ledger entries the account page shows. */
 export const LEDGER_LIMIT = 50;
@@ -10,6 +10,7 @@ export const accountingKeys = {
   prices: () => [...accountingKeys.all, 'prices'] as const,
   account: (slug: string) => [...accountingKeys.all, 'account', slug] as const,
   budget: (slug: string) => [...accountingKeys.account(slug), 'budget'] as const,
+  allotments: (slug: string) => [...accountingKeys.account(slug), 'allotments'] as const,
   ledger: (slug: string) => [...accountingKeys.account(slug), 'ledger'] as const,
   statements: (slug: string) => [...accountingKeys.account(slug), 'statements'] as const,
   usage: (params: UsageParams) => [...accountingKeys.account(params.account), 'usage', params] as const,
@@ -29,3 +30,6 @@ export const usageQuery = (params: UsageParams) =>
 
 export const statementsQuery = (slug: string) =>
   queryOptions({ queryKey: accountingKeys.statements(slug), queryFn: ({ signal }) => listStatements(slug, signal) });
+
+export const allotmentsQuery = (slug: string) =>
+  queryOptions({ queryKey: accountingKeys.allotments(slug), queryFn: ({ signal }) => listAllotments(slug, signal) });

@@ -198,6 +198,19 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
           periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC',
         });
       break;
+    case 'WaitsForAllotment':
+      if (a.periodEnds) return t('jobs.reason.WaitsForAllotment', { periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC' });
+      break;
+    case 'AllotmentExhausted':
+      if (has(n, 'remainingMicros', 'projectedMicros', 'allotmentMicros') && a.currency && a.periodEnds)
+        return t('jobs.reason.AllotmentExhausted', {
+          projected: formatSignedMoney(n.projectedMicros ?? 0),
+          remaining: formatSignedMoney(n.remainingMicros ?? 0),
+          allotment: formatSignedMoney(n.allotmentMicros ?? 0),
+          currency: a.currency,
+          periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC',
+        });
+      break;
     case 'TooManyJobsAhead':
       if (has(n, 'jobsAhead', 'decisions')) return t('jobs.reason.TooManyJobsAhead', { jobsAhead: n.jobsAhead, decisions: n.decisions });
       break;

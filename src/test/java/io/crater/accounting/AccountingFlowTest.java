@@ -637,4 +637,233 @@ class AccountingFlowTest {
                         + " WHERE a.slug = 'ac-stmt' AND s.period LIKE '%-W%'"))
                 .isZero();
     }
+
+    static final String ALLOT = "/api/v1/accounting/accounts/ac-allot/budget/allotments";
+
+    /**
+     * A member's allotment inside the budget: set by the account's admin only, checked with field errors that change
+     * nothing, holding the member's job back with its numbers while another member's job starts, counting what the
+     * member's jobs were charged this period, telling the member at 100 %, and removed again.
+     */
+    @Test
+    @Order(9)
+    void anAllotmentHoldsOneMembersJobsBackWithItsNumbers() throws Exception {
+        String ann = Api.user("ac.ann", PW);
+        String lee = Api.user("ac.lee", PW);
+        String bob = Api.user("ac.bob", PW);
+        String sam = Api.user("ac.sam", PW);
+        Flows.account(
+                "ac-allot",
+                List.of(line(RTX, "4", "4"), line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")),
+                "ac.ann",
+                "ac.bob");
+        admin().body(Map.of("role", "admin"))
+                .put("/api/v1/accounts/ac-allot/members/ac.lee")
+                .then()
+                .statusCode(200);
+        as(lee).body(Map.of("amount", "1")).put(ALLOT + "/ac.ann").then().statusCode(409);
+        as(lee).get(ALLOT).then().statusCode(200).body("budget", org.hamcrest.Matchers.nullValue());
+        admin().body(Map.of("amount", "100", "policy", "hard"))
+                .put("/api/v1/accounting/accounts/ac-allot/budget")
+                .then()
+                .statusCode(200);
+
+        // Who may set it, and what is refused: nothing is written.
+        as(ann).body(Map.of("amount", "1")).put(ALLOT + "/ac.ann").then().statusCode(403);
+        as(sam).body(Map.of("amount", "1")).put(ALLOT + "/ac.ann").then().statusCode(403);
+        as(sam).get(ALLOT).then().statusCode(403);
+        as(lee).body(Map.of("amount", "ten"))
+                .put(ALLOT + "/ac.ann")
+                .then()
+                .statusCode(400)
+                .contentType(org.hamcrest.Matchers.startsWith("application/problem+json"))
+                .body("errors.field", org.hamcrest.Matchers.contains("amount"));
+        as(lee).body(Map.of("amount", "100.5"))
+                .put(ALLOT + "/ac.ann")
+                .then()
+                .statusCode(400)
+                .body("errors.message", hasItem("at most the budget's amount of 100"));
+        as(lee).body(Map.of("amount", "1")).put(ALLOT + "/ac.sam").then().statusCode(404);
+        assertThat(Db.count("SELECT count(*) FROM budget_allotments l JOIN accounts a ON a.id = l.account_id"
+                        + " WHERE a.slug = 'ac-allot'"))
+                .isZero();
+
+        as(lee).body(Map.of("amount", "1"))
+                .put(ALLOT + "/ac.ann")
+                .then()
+                .statusCode(200)
+                .body("user", equalTo("ac.ann"))
+                .body("amountMicros", equalTo(1_000_000))
+                .body("spentMicros", equalTo(0))
+                .body("leftMicros", equalTo(1_000_000));
+        assertThat(Db.count("SELECT count(*) FROM audit_log WHERE action = 'allotment.set'"
+                        + " AND target_id = 'ac-allot/ac.ann' AND after ->> 'amount' = '1'"))
+                .isEqualTo(1);
+
+        // 10.24 projected against 1 left of ann's allotment: hers waits; bob has none and starts at once.
+        String hers = Flows.submit(ann, "ac-allot", job("hers", 2, "2h"));
+        String his = Flows.submit(bob, "ac-allot", job("his", 1, "1h"));
+        try {
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                JsonPath j =
+                        as(ann).get("/api/v1/jobs/" + hers).then().extract().jsonPath();
+                assertThat(j.getString("job.state")).isEqualTo("Queued");
+                Map<String, Object> n = j.getMap("job.reasons.find { it.code == 'AllotmentExhausted' }.numbers");
+                assertThat(n).isNotNull();
+                assertThat(((Number) n.get("remainingMicros")).longValue()).isEqualTo(1_000_000L);
+                assertThat(((Number) n.get("projectedMicros")).longValue()).isEqualTo(10_240_000L);
+                assertThat(((Number) n.get("allotmentMicros")).longValue()).isEqualTo(1_000_000L);
+                assertThat(j.getList("job.reasons.code", String.class)).doesNotContain("BudgetExhausted");
+            });
+            as(ann).get("/api/v1/jobs/" + hers + "/wait")
+                    .then()
+                    .statusCode(200)
+                    .body("estimate.startBy", org.hamcrest.Matchers.nullValue())
+                    .body("estimate.unknown.code", equalTo("WaitsForAllotment"));
+            Flows.awaitRunning(bob, his);
+
+            // A member sees only their own row; the admin every member's.
+            as(ann).get(ALLOT).then().statusCode(200).body("items.user", org.hamcrest.Matchers.contains("ac.ann"));
+            as(lee).get(ALLOT)
+                    .then()
+                    .statusCode(200)
+                    .body("budget.amountMicros", equalTo(100_000_000))
+                    .body("allottedMicros", equalTo(1_000_000))
+                    .body("items.user", org.hamcrest.Matchers.contains("ac.ann", "ac.bob", "ac.lee"))
+                    .body("items.find { it.user == 'ac.bob' }.amountMicros", org.hamcrest.Matchers.nullValue());
+
+            // A larger allotment lets the next round start it.
+            as(lee).body(Map.of("amount", "20")).put(ALLOT + "/ac.ann").then().statusCode(200);
+            Flows.awaitRunning(ann, hers);
+        } finally {
+            as(ann).post("/api/v1/jobs/" + hers + "/stop");
+            as(bob).post("/api/v1/jobs/" + his + "/stop");
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "Stopped".equals(Flows.state(ann, hers)) && "Stopped".equals(Flows.state(bob, his)));
+        settle();
+
+        // What ann spent is exactly her jobs' charges in the ledger; bob's are not hers.
+        JsonPath ledger = as(lee).get("/api/v1/accounting/accounts/ac-allot/ledger")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        long annCharged = -ledger
+                .getList(
+                        "items.findAll { it.user == 'ac.ann' && (it.kind == 'charge' || it.kind == 'refund') }"
+                                + ".amountMicros",
+                        Long.class)
+                .stream()
+                .mapToLong(Long::longValue)
+                .sum();
+        assertThat(annCharged).isPositive();
+        JsonPath mine = as(ann).get(ALLOT).then().statusCode(200).extract().jsonPath();
+        assertThat(mine.getLong("items[0].spentMicros")).isEqualTo(annCharged);
+        assertThat(mine.getLong("items[0].leftMicros")).isEqualTo(20_000_000 - annCharged);
+
+        // Past 100 % of a smaller allotment: she is told once in the period, however many runs follow.
+        as(lee).body(Map.of("amount", "0.000001")).put(ALLOT + "/ac.ann").then().statusCode(200);
+        settle();
+        settle();
+        List<Map<String, Object>> told = as(ann).get("/api/v1/me/notifications")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items.findAll { it.kind == 'allotment.threshold' }.args");
+        assertThat(told).hasSize(1);
+        assertThat(told.get(0)).containsEntry("account", "ac-allot").containsEntry("percent", 100);
+
+        as(ann).delete(ALLOT + "/ac.ann").then().statusCode(403);
+        as(lee).delete(ALLOT + "/ac.ann").then().statusCode(204);
+        as(lee).get(ALLOT).then().body("items.find { it.user == 'ac.ann' }.amount", org.hamcrest.Matchers.nullValue());
+        assertThat(Db.count("SELECT count(*) FROM audit_log WHERE action = 'allotment.remove'"
+                        + " AND target_id = 'ac-allot/ac.ann'"))
+                .isEqualTo(1);
+        admin().get("/api/v1/accounting/check")
+                .then()
+                .statusCode(200)
+                .body("sum", equalTo(0))
+                .body("mismatched", org.hamcrest.Matchers.empty());
+    }
+
+    /**
+     * The debt renewal through settlement: an account that overspent opens its next period at the amount less the
+     * debt, one that did not loses its rest; the ledger still balances.
+     */
+    @Test
+    @Order(10)
+    void aDebtRenewalCarriesADebtAndExpiresARest() throws Exception {
+        Flows.account("ac-debt", List.of(line("cpu", "4", "4")), "ac.ann");
+        Flows.account("ac-rest", List.of(line("cpu", "4", "4")));
+        for (String slug : List.of("ac-debt", "ac-rest")) {
+            admin().body(Map.of("amount", "10", "policy", "soft", "renewal", "debt"))
+                    .put("/api/v1/accounting/accounts/" + slug + "/budget")
+                    .then()
+                    .statusCode(200)
+                    .body("budget.renewal", equalTo("debt"));
+        }
+        // ac-debt overspends: 1 device of a model at 5 per hour, held 3 hours yesterday, is charged 15.
+        Instant start = Instant.now().minus(Duration.ofHours(27));
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("INSERT INTO prices (resource, micros_per_hour, effective_from, created_by) VALUES"
+                    + " ('debt-model', 5000000, '2020-01-01T00:00:00Z', 'test')");
+            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
+                    + " SELECT 'jdebt1', a.id, u.id, 'debt', 'custom', 'Succeeded' FROM accounts a, users u"
+                    + " WHERE a.slug = 'ac-debt' AND u.username = 'ac.ann'");
+            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'debt-model', 1000, false, '" + start
+                    + "', '" + start.plus(Duration.ofHours(3)) + "', '" + start
+                    + "' FROM jobs WHERE public_id = 'jdebt1'");
+        }
+        settle();
+        assertThat(balance("ac-debt")).isEqualTo(-5_000_000L);
+        assertThat(balance("ac-rest")).isEqualTo(10_000_000L);
+
+        // Their period ended: the next run renews them.
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("UPDATE budgets SET period_start = (date_trunc('month', now() AT TIME ZONE 'UTC')"
+                    + " - interval '1 month') AT TIME ZONE 'UTC', period_end = date_trunc('month', now() AT TIME"
+                    + " ZONE 'UTC') AT TIME ZONE 'UTC' WHERE account_id IN (SELECT id FROM accounts WHERE slug IN"
+                    + " ('ac-debt', 'ac-rest'))");
+        }
+        settle();
+        settle();
+        assertThat(balance("ac-debt")).as("10 issued, the debt of 5 paid back").isEqualTo(5_000_000L);
+        assertThat(balance("ac-rest")).as("the rest of 10 expired, 10 issued").isEqualTo(10_000_000L);
+        assertThat(kinds("ac-debt")).as("newest first: no expiry of a debt").startsWith("issue 10000000", "charge");
+        assertThat(kinds("ac-rest")).startsWith("issue 10000000", "expire -10000000", "issue 10000000");
+        admin().get("/api/v1/accounting/check")
+                .then()
+                .statusCode(200)
+                .body("sum", equalTo(0))
+                .body("mismatched", org.hamcrest.Matchers.empty());
+    }
+
+    static long balance(String slug) {
+        return admin().get("/api/v1/accounting/accounts/" + slug + "/budget")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getLong("balanceMicros");
+    }
+
+    /** The account's ledger entries, newest first, as {@code kind amount} (charges as their kind only). */
+    static List<String> kinds(String slug) {
+        JsonPath l = admin().get("/api/v1/accounting/accounts/" + slug + "/ledger")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < l.getList("items").size(); i++) {
+            String kind = l.getString("items[" + i + "].kind");
+            out.add(kind.equals("charge") ? kind : kind + " " + l.getLong("items[" + i + "].amountMicros"));
+        }
+        return out;
+    }
 }

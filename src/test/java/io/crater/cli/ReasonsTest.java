@@ -232,6 +232,28 @@ class ReasonsTest {
                                 Map.of("currency", "CNY", "periodEnds", "2027-01-01T00:00:00Z")),
                         "该作业运行到时间上限预计花费 12.5 CNY；账户在 2027-01-01 00:00 UTC 之前只剩 -3 CNY"),
                 row(
+                        "allotment exhausted, with the allotment's amount",
+                        reason(
+                                "AllotmentExhausted",
+                                "en",
+                                Map.of(
+                                        "projectedMicros",
+                                        5_120_000,
+                                        "remainingMicros",
+                                        3_000_000,
+                                        "allotmentMicros",
+                                        50_000_000),
+                                Map.of("currency", "points", "periodEnds", "2027-01-01T00:00:00Z")),
+                        "该作业运行到时间上限预计花费 5.12 points；其所有者的额度 50 points 在 2027-01-01 00:00 UTC 之前只剩 3 points"),
+                row(
+                        "waits for the owner's allotment",
+                        reason(
+                                "WaitsForAllotment",
+                                "en",
+                                Map.of("remainingMicros", 3_000_000),
+                                Map.of("currency", "points", "periodEnds", "2027-01-01T00:00:00Z")),
+                        "要等所有者的额度允许时才能开始：提高额度、取消额度或进入下一周期（2027-01-01 00:00 UTC 起）"),
+                row(
                         "too many jobs ahead",
                         reason("TooManyJobsAhead", "en", Map.of("jobsAhead", 500, "decisions", 200), Map.of()),
                         "排在它前面的作业太多（500 个），无法在 200 次准入判定内推演出开始时间"),

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AdmissionRoundTest {
 
     static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+    static final Instant PERIOD_END = Instant.parse("2027-01-01T00:00:00Z");
     static final Duration TOLERANCE = Duration.ofMinutes(30);
     static final Duration MIN_RUN = Duration.ofMinutes(10);
 
@@ -335,6 +336,91 @@ class AdmissionRoundTest {
                         .queued(aJob("j1").account(1).a100(8))
                         .wantAdmitted("j1")
                         .wantPlacement("j1", Map.of("pod-0", "n2")),
+                // budgets and allotments (1 point = 1,000,000 micro-units; each job's cost up to its time limit)
+                aCase("a job costing more than what is left of a hard budget waits with the numbers")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 5_000_000, "hard")
+                        .queued(aJob("j1").account(1).a100(1).costs(10_000_000))
+                        .wantQueued(
+                                "j1",
+                                "BudgetExhausted",
+                                Map.of(
+                                        "remainingMicros", 5_000_000L,
+                                        "projectedMicros", 10_000_000L,
+                                        "periodEndsEpochSeconds", PERIOD_END.getEpochSecond())),
+                aCase("jobs admitted earlier in the round count against the account's budget")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 10_000_000, "hard")
+                        .queued(
+                                aJob("j1").account(1).a100(1).costs(6_000_000),
+                                aJob("j2").account(1).a100(1).costs(6_000_000))
+                        .wantAdmitted("j1")
+                        .wantQueued("j2", "BudgetExhausted", Map.of("remainingMicros", 4_000_000L)),
+                aCase("a soft budget admits a job that does not fit it")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 1_000_000, "soft")
+                        .queued(aJob("j1").account(1).a100(1).costs(10_000_000))
+                        .wantAdmitted("j1"),
+                aCase("a job over what is left of its owner's allotment waits though the account has money")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 100_000_000, "hard")
+                        .allotment(1, 1, 10_000_000, 3_000_000)
+                        .queued(aJob("j1").account(1).user(1).a100(1).costs(5_000_000))
+                        .wantQueued(
+                                "j1",
+                                "AllotmentExhausted",
+                                Map.of(
+                                        "remainingMicros", 3_000_000L,
+                                        "projectedMicros", 5_000_000L,
+                                        "allotmentMicros", 10_000_000L,
+                                        "periodEndsEpochSeconds", PERIOD_END.getEpochSecond())),
+                aCase("a member's jobs admitted earlier in the round count against their allotment, not another's")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 100_000_000, "hard")
+                        .allotment(1, 1, 10_000_000, 10_000_000)
+                        .queued(
+                                aJob("ann1").account(1).user(1).a100(1).costs(6_000_000),
+                                aJob("ann2").account(1).user(1).a100(1).costs(6_000_000),
+                                aJob("bob").account(1).user(2).a100(1).costs(6_000_000))
+                        .wantAdmitted("ann1", "bob")
+                        .wantQueued(
+                                "ann2",
+                                "AllotmentExhausted",
+                                Map.of("remainingMicros", 4_000_000L, "projectedMicros", 6_000_000L)),
+                aCase("an overspent allotment holds the member's next job back with a negative rest")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 100_000_000, "stop")
+                        .allotment(1, 1, 10_000_000, -2_500_000)
+                        .queued(aJob("j1").account(1).user(1).a100(1).costs(1_000_000))
+                        .wantQueued("j1", "AllotmentExhausted", Map.of("remainingMicros", -2_500_000L)),
+                aCase("under a soft budget a job over its owner's allotment is admitted")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 100_000_000, "soft")
+                        .allotment(1, 1, 1_000_000, 1_000_000)
+                        .queued(aJob("j1").account(1).user(1).a100(1).costs(5_000_000))
+                        .wantAdmitted("j1"),
+                aCase("a job over both the budget and its allotment waits with both reasons")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(8, 8))
+                        .budget(1, 2_000_000, "hard")
+                        .allotment(1, 1, 2_000_000, 1_000_000)
+                        .queued(aJob("j1").account(1).user(1).a100(1).costs(5_000_000))
+                        .wantQueued("j1", "BudgetExhausted", Map.of("remainingMicros", 2_000_000L))
+                        .wantQueued("j1", "AllotmentExhausted", Map.of("remainingMicros", 1_000_000L)),
+                aCase("a job that fits its allotment goes on to quota and capacity")
+                        .nodes(aNode("n1").a100(8))
+                        .accounts(anAccount(1).a100(2, 2))
+                        .budget(1, 100_000_000, "hard")
+                        .allotment(1, 1, 10_000_000, 10_000_000)
+                        .queued(aJob("j1").account(1).user(1).a100(4).costs(5_000_000))
+                        .wantQueued("j1", "AccountQuotaExceeded", Map.of("requested", 4000L)),
                 aCase("a job whose stored spec no longer passes the checks is rejected")
                         .nodes(aNode("n1").a100(8))
                         .accounts(anAccount(1).a100(8, 8))
@@ -355,7 +441,7 @@ class AdmissionRoundTest {
         Map<String, List<Reason>> waiting = new HashMap<>();
         out.waiting().forEach((seq, reasons) -> waiting.put(c.nameOf(seq), reasons));
         assertThat(waiting.keySet()).as("waiting").containsExactlyInAnyOrderElementsOf(c.expectedWaiting());
-        c.wantQueued.forEach((job, want) -> assertReason(waiting.get(job), want, job));
+        c.wantQueued.forEach((job, wants) -> wants.forEach(want -> assertReason(waiting.get(job), want, job)));
         out.rejected()
                 .forEach(d -> assertReason(
                         d.reasons(), c.wantRejected.get(d.job().job()), d.job().job()));
@@ -445,7 +531,9 @@ class AdmissionRoundTest {
         final List<Reclaim.Running> running = new ArrayList<>();
         final Map<String, Resources> releasing = new HashMap<>();
         final List<String> wantAdmitted = new ArrayList<>();
-        final Map<String, Want> wantQueued = new LinkedHashMap<>();
+        final Map<String, List<Want>> wantQueued = new LinkedHashMap<>();
+        final Map<Long, AdmissionRound.Budget> budgets = new HashMap<>();
+        final Map<String, AdmissionRound.Allotment> allotments = new HashMap<>();
         final Map<String, Want> wantRejected = new LinkedHashMap<>();
         final Map<String, List<String>> wantBorrowing = new LinkedHashMap<>();
         final Map<String, Map<String, String>> wantPlacement = new LinkedHashMap<>();
@@ -502,7 +590,18 @@ class AdmissionRoundTest {
         }
 
         Case wantQueued(String job, String code, Map<String, Long> numbers) {
-            wantQueued.put(job, new Want(code, numbers));
+            wantQueued.computeIfAbsent(job, j -> new ArrayList<>()).add(new Want(code, numbers));
+            return this;
+        }
+
+        Case budget(long account, long remaining, String policy) {
+            budgets.put(
+                    account, new AdmissionRound.Budget(remaining, BudgetCheck.Policy.of(policy), PERIOD_END, "points"));
+            return this;
+        }
+
+        Case allotment(long account, long user, long amount, long remaining) {
+            allotments.put(account + "/" + user, new AdmissionRound.Allotment(amount, remaining));
             return this;
         }
 
@@ -570,7 +669,15 @@ class AdmissionRoundTest {
                     lines,
                     new AdmissionRound.Limits(defaults, Map.of()),
                     Map.of(),
-                    queued.stream().map(JobFx::build).toList());
+                    queued.stream().map(JobFx::build).toList(),
+                    new AdmissionRound.Budgets(budgets, projected(), allotments));
+        }
+
+        /** What each job that names a cost would cost up to its time limit. */
+        Map<String, Long> projected() {
+            Map<String, Long> out = new HashMap<>();
+            queued.stream().filter(j -> j.cost != null).forEach(j -> out.put(j.name, j.cost));
+            return out;
         }
 
         @Override
@@ -692,6 +799,7 @@ class AdmissionRoundTest {
         boolean interactive;
         boolean backfill;
         boolean invalid;
+        Long cost;
 
         JobFx(String name) {
             this.name = name;
@@ -748,6 +856,11 @@ class AdmissionRoundTest {
 
         JobFx invalid() {
             invalid = true;
+            return this;
+        }
+
+        JobFx costs(long micros) {
+            cost = micros;
             return this;
         }
 
