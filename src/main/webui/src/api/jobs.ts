@@ -129,6 +129,11 @@ export function jobLogsUrl(id: string, params: JobLogParams): string {
   return API_BASE + jobLogsPath(id, params);
 }
 
+/** URL of the job's live GPU metrics (Server-Sent Events: window, sample, unavailable, end) for an EventSource. */
+export function jobGpuMetricsStreamUrl(id: string): string {
+  return API_BASE + `/jobs/${enc(id)}/gpu-metrics/stream`;
+}
+
 /** URL of the log stream (Server-Sent Events, one line per `message` event) for an EventSource. */
 export function jobLogStreamUrl(id: string, pod?: string | null): string {
   return API_BASE + withQuery(`/jobs/${enc(id)}/logs/stream`, { pod });

@@ -15,3 +15,4 @@ export type * from './types/waits';
 export type * from './types/connect';
 export type * from './types/utilisation';
 export type * from './types/accounting';
+export type * from './types/gpuMetrics';

@@ -461,6 +461,16 @@ class AuthorizationMatrixTest {
                         200),
                 new Call(
                         "GET",
+                        "/api/v1/jobs/{id}/gpu-metrics/stream",
+                        "/api/v1/jobs/" + jobToRead + "/gpu-metrics/stream",
+                        null,
+                        401,
+                        403,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "GET",
                         "/api/v1/accounts/{slug}/idle-reclaims",
                         acc + "/idle-reclaims",
                         null,

@@ -382,6 +382,12 @@ public class JobService {
                         v.row().startedAt()));
     }
 
+    /** A job's state (null when there is no such job, or it was deleted), in the caller's session. */
+    public Uni<String> state(long jobId) {
+        return Sql.strings("SELECT state FROM jobs WHERE id = ?1 AND deleted_at IS NULL", jobId)
+                .map(states -> states.isEmpty() ? null : states.get(0));
+    }
+
     /**
      * A new job with the same spec in the same account, owned by the caller (a member of that account), linked
      * to the original and admitted against the quota as it is now.

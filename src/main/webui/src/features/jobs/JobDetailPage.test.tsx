@@ -238,14 +238,42 @@ describe('JobDetailPage', () => {
     api.getJobGpuUtilisation.mockResolvedValue(
       makeUtilisation({ decision: makeDecision('Waiting', { stopAt: new Date(Date.now() + 600_000).toISOString() }) }),
     );
+    installFakeEventSource();
     renderAt('/jobs/j1');
     expect(await screen.findByTestId('job-connect')).toBeTruthy();
     expect(screen.getByTestId('job-terminal-open')).toBeTruthy();
+    // The chart follows the job's GPU metrics stream.
+    await waitFor(() => expect(FakeEventSource.latest('/jobs/j1/gpu-metrics/stream')).toBeDefined());
+    const metrics = FakeEventSource.latest('/jobs/j1/gpu-metrics/stream')!;
+    const cardAt = (index: number) => ({
+      node: 'gpu-node-1',
+      index,
+      uuid: `GPU-${index}`,
+      model: 'NVIDIA A100 80GB',
+      pod: 'c-j1-main-0',
+      utilisation: 1,
+      memoryUsedMiB: 10,
+      memoryTotalMiB: 81920,
+      powerWatts: 60,
+      temperatureC: 30,
+    });
+    act(() =>
+      metrics.emit(
+        'window',
+        JSON.stringify({
+          job: 'j1',
+          stepSeconds: 5,
+          samples: [{ at: '2026-11-30T12:00:00Z', cards: [cardAt(0), cardAt(1)] }],
+          unavailable: null,
+        }),
+      ),
+    );
     expect(await screen.findAllByTestId('job-gpu-series')).toHaveLength(2);
     expect((await screen.findByTestId('job-idle-warning')).dataset.stage).toBe('warned');
     expect(api.getJobConnect).toHaveBeenCalledWith('j1', expect.anything());
-    // Both the chart and the warning read the same answer.
+    // Both the chart's threshold and the warning read the same answer.
     expect(api.getJobGpuUtilisation).toHaveBeenCalledTimes(1);
+    vi.unstubAllGlobals();
   });
 
   it('neither connects to nor charts a job that does not run or holds no GPUs', async () => {

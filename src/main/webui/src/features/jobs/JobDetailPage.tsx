@@ -117,7 +117,7 @@ function JobView({ detail }: { detail: JobDetail }) {
 
       {running && <JobConnect jobId={job.id} />}
 
-      {gpus && <JobGpuUtilisation jobId={job.id} startedAt={job.startedAt} />}
+      {gpus && <JobGpuUtilisation jobId={job.id} />}
 
       {finished && hadPods && <JobExits exits={detail.exits} memoryLimit={detail.spec.resources.memory} state={job.state} />}
 

@@ -1,42 +1,43 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { GpuUtilisation, UtilisationSeries } from '../../api/types';
-import { ErrorState, LoadingState } from '../../components/common/States';
 import { card } from '../../components/common/ui';
-import { formatDateTime } from '../../lib/time';
+import { LoadingState } from '../../components/common/States';
+import { memoryText, readingText, type CardSeries } from './gpuMetricsBuffer';
 import { jobGpuQuery } from './queries';
-import { chartPoints, chartStart, percentText, percentY, seriesStats, sortSeries, type ChartBox } from './utilisationChart';
+import { useGpuMetricsStream, type GpuStreamStatus } from './useGpuMetricsStream';
+import { chartPoints, percentText, percentY, seriesStats, type ChartBox } from './utilisationChart';
 import { durationText } from './waitText';
 
 const BOX: ChartBox = { width: 300, height: 64 };
 
-function timeOfDay(iso: string, language: string): string {
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+function timeOfDay(at: number, language: string): string {
+  return Number.isFinite(at) ? new Date(at).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '';
 }
 
-/** One accelerator's utilisation: a line over the range, the idle threshold dashed, the latest value. */
-function SeriesChart({ series, data, from }: { series: UtilisationSeries; data: GpuUtilisation; from: string }) {
-  const { t, i18n } = useTranslation();
-  const stats = seriesStats(series.samples);
-  const label = t('jobs.gpu.series', { pod: series.pod, accelerator: series.accelerator });
-  const drawn = chartPoints(series.samples, from, data.to, BOX);
+/** One card: its utilisation as a line over the range shown (the idle threshold dashed), its latest readings. */
+function CardChart({ series, from, to, threshold }: { series: CardSeries; from: string; to: string; threshold: number | null }) {
+  const { t } = useTranslation();
+  const stats = seriesStats(series.points);
+  const c = series.latest;
+  const label = t('jobs.gpu.card', { node: c.node ?? '—', index: c.index ?? '—', model: c.model ?? '—' });
+  const drawn = chartPoints(series.points, from, to, BOX);
   // A lone sample is drawn as a dot (a zero-length line with round ends).
   const points = drawn !== '' && !drawn.includes(' ') ? `${drawn} ${drawn}` : drawn;
-  const threshold = percentY(data.thresholdPercent, BOX);
-  const below = stats.peak !== null && stats.peak < data.thresholdPercent;
-  const duration = durationText((Date.parse(data.to) - Date.parse(from)) / 1000, t);
+  const below = threshold !== null && stats.peak !== null && stats.peak < threshold;
+  const duration = durationText((Date.parse(to) - Date.parse(from)) / 1000, t);
   return (
     <figure
       data-testid="job-gpu-series"
       data-pod={series.pod}
-      data-accelerator={series.accelerator}
-      data-samples={series.samples.length}
+      data-accelerator={series.index ?? ''}
+      data-samples={series.points.length}
       data-latest={stats.latest ?? ''}
       className="flex flex-col gap-1"
     >
       <figcaption className="flex flex-wrap items-baseline justify-between gap-2 text-xs">
-        <span className="font-medium text-slate-700">{label}</span>
+        <span className="font-medium text-slate-700" title={c.uuid ?? undefined}>
+          {label}
+        </span>
         <span className="text-slate-500">
           <span className="font-semibold text-slate-800" data-testid="job-gpu-latest">
             {t('jobs.gpu.latest', { value: percentText(stats.latest) })}
@@ -48,24 +49,21 @@ function SeriesChart({ series, data, from }: { series: UtilisationSeries; data: 
         viewBox={`0 0 ${BOX.width} ${BOX.height}`}
         preserveAspectRatio="none"
         role="img"
-        aria-label={t('jobs.gpu.chart', {
-          series: label,
-          duration,
-          value: percentText(stats.latest),
-          peak: percentText(stats.peak),
-        })}
+        aria-label={t('jobs.gpu.chart', { series: label, duration, value: percentText(stats.latest), peak: percentText(stats.peak) })}
         className="h-16 w-full rounded bg-slate-50 ring-1 ring-slate-200"
       >
-        <line
-          x1={0}
-          x2={BOX.width}
-          y1={threshold}
-          y2={threshold}
-          stroke="#f59e0b"
-          strokeWidth={1}
-          strokeDasharray="4 3"
-          vectorEffect="non-scaling-stroke"
-        />
+        {threshold !== null && (
+          <line
+            x1={0}
+            x2={BOX.width}
+            y1={percentY(threshold, BOX)}
+            y2={percentY(threshold, BOX)}
+            stroke="#f59e0b"
+            strokeWidth={1}
+            strokeDasharray="4 3"
+            vectorEffect="non-scaling-stroke"
+          />
+        )}
         {points !== '' && (
           <polyline
             points={points}
@@ -78,49 +76,96 @@ function SeriesChart({ series, data, from }: { series: UtilisationSeries; data: 
           />
         )}
       </svg>
-      <div className="flex justify-between text-[10px] text-slate-400">
-        <span>{timeOfDay(from, i18n.language)}</span>
-        <span>{t('jobs.gpu.now')}</span>
-      </div>
+      <dl data-testid="job-gpu-readings" className="grid grid-cols-3 gap-2 text-[11px] text-slate-500">
+        <div>
+          <dt>{t('jobs.gpu.memory')}</dt>
+          <dd className="font-medium text-slate-700">{memoryText(c.memoryUsedMiB, c.memoryTotalMiB)}</dd>
+        </div>
+        <div>
+          <dt>{t('jobs.gpu.power')}</dt>
+          <dd className="font-medium text-slate-700">{readingText(c.powerWatts, 'W')}</dd>
+        </div>
+        <div>
+          <dt>{t('jobs.gpu.temperature')}</dt>
+          <dd className="font-medium text-slate-700">{readingText(c.temperatureC, '°C')}</dd>
+        </div>
+      </dl>
     </figure>
   );
 }
 
+function StatusLine({ status, stepSeconds }: { status: GpuStreamStatus; stepSeconds: number | null }) {
+  const { t } = useTranslation();
+  const text =
+    status === 'live'
+      ? t('jobs.gpu.live', { step: stepSeconds ?? '—' })
+      : status === 'reconnecting'
+        ? t('jobs.gpu.reconnecting')
+        : status === 'ended'
+          ? t('jobs.gpu.ended')
+          : t('jobs.gpu.connecting');
+  return (
+    <span data-testid="job-gpu-status" data-status={status}>
+      {text}
+    </span>
+  );
+}
+
 /**
- * The running job's accelerator utilisation over the idle window (from its start when it is younger), one small
- * line chart per accelerator, with the idle threshold; refreshed every 30 s.
+ * The running job's GPUs, live: one small chart per card the job holds (utilisation with the idle threshold dashed,
+ * memory, power, temperature), fed by the job's GPU metrics stream (a window of recent samples, then one per step).
  */
-export function JobGpuUtilisation({ jobId, startedAt = null }: { jobId: string; startedAt?: string | null }) {
+export function JobGpuUtilisation({ jobId }: { jobId: string }) {
   const { t, i18n } = useTranslation();
-  const query = useQuery(jobGpuQuery(jobId));
-  const data = query.data;
+  const { view, status, loaded } = useGpuMetricsStream(jobId);
+  // The idle rule's threshold, from the answer the idle warning reads too.
+  const rule = useQuery(jobGpuQuery(jobId));
+  const threshold = rule.data?.thresholdPercent ?? null;
+  const firsts = view.series.map((s) => Date.parse(s.points[0]?.at ?? '')).filter(Number.isFinite);
+  const start = firsts.length > 0 ? Math.min(...firsts) : NaN;
+  const end = view.newest ?? NaN;
 
   let body;
-  if (data === undefined) {
-    body = query.isError ? (
-      <ErrorState title={t('jobs.gpu.loadError')} error={query.error} onRetry={() => void query.refetch()} />
-    ) : (
-      <LoadingState />
-    );
-  } else if (data.unavailable !== null && data.series.length === 0) {
-    body = (
-      <p data-testid="job-gpu-unavailable" className="text-sm text-slate-500">
-        {t('jobs.gpu.unavailable', { why: data.unavailable })}
-      </p>
-    );
-  } else if (data.series.length === 0) {
-    body = (
-      <p data-testid="job-gpu-empty" className="text-sm text-slate-500">
-        {t('jobs.gpu.noSamples')}
-      </p>
-    );
+  if (!loaded) {
+    body =
+      status === 'reconnecting' ? (
+        <p role="alert" data-testid="job-gpu-error" className="text-sm text-rose-700">
+          {t('jobs.gpu.streamError')}
+        </p>
+      ) : (
+        <LoadingState />
+      );
+  } else if (view.series.length === 0) {
+    body =
+      view.unavailable !== null ? (
+        <p data-testid="job-gpu-unavailable" className="text-sm text-slate-500">
+          {t('jobs.gpu.unavailable', { why: view.unavailable })}
+        </p>
+      ) : (
+        <p data-testid="job-gpu-empty" className="text-sm text-slate-500">
+          {t('jobs.gpu.noSamples')}
+        </p>
+      );
   } else {
+    const from = new Date(Number.isFinite(start) && start < end ? start : end - 1000).toISOString();
+    const to = new Date(end).toISOString();
     body = (
-      <div className="grid gap-4 sm:grid-cols-2">
-        {sortSeries(data.series).map((s) => (
-          <SeriesChart key={`${s.pod}/${s.accelerator}`} series={s} data={data} from={chartStart(data.from, startedAt)} />
-        ))}
-      </div>
+      <>
+        {view.unavailable !== null && (
+          <p data-testid="job-gpu-unavailable" className="mb-2 text-xs text-amber-700">
+            {t('jobs.gpu.unavailable', { why: view.unavailable })}
+          </p>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {view.series.map((s) => (
+            <CardChart key={s.key} series={s} from={from} to={to} threshold={threshold} />
+          ))}
+        </div>
+        <div className="mt-1 flex justify-between text-[10px] text-slate-400">
+          <span>{timeOfDay(Date.parse(from), i18n.language)}</span>
+          <span>{timeOfDay(end, i18n.language)}</span>
+        </div>
+      </>
     );
   }
 
@@ -128,12 +173,15 @@ export function JobGpuUtilisation({ jobId, startedAt = null }: { jobId: string; 
     <section data-testid="job-gpu" className={card}>
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="text-sm font-semibold text-slate-900">{t('jobs.gpu.title')}</h2>
-        {data && (
-          <p className="text-xs text-slate-500" title={formatDateTime(data.to, i18n.language)}>
-            {t('jobs.gpu.range', { duration: durationText((Date.parse(data.to) - Date.parse(data.from)) / 1000, t) })} ·{' '}
-            <span className="text-amber-700">{t('jobs.gpu.threshold', { threshold: percentText(data.thresholdPercent) })}</span>
-          </p>
-        )}
+        <p className="text-xs text-slate-500">
+          <StatusLine status={status} stepSeconds={view.stepSeconds} />
+          {threshold !== null && (
+            <>
+              {' · '}
+              <span className="text-amber-700">{t('jobs.gpu.threshold', { threshold: percentText(threshold) })}</span>
+            </>
+          )}
+        </p>
       </div>
       {body}
     </section>

@@ -14,6 +14,7 @@ import com.icegreen.greenmail.util.ServerSetup;
 import io.crater.Api;
 import io.crater.CraterTestResource;
 import io.crater.Db;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -59,6 +60,7 @@ class IdleFlowTest {
                     Map.entry("crater.idle.max-gap", "2s"),
                     Map.entry("crater.accounting.measure-step", "1s"),
                     Map.entry("crater.accounting.measure-lag", "1s"),
+                    Map.entry("crater.gpus.stream.step", "0.5s"),
                     Map.entry("crater.mail.enabled", "true"),
                     Map.entry("crater.mail.poll-interval", "0.5s"),
                     Map.entry("crater.mail.retry-initial", "1s"),
@@ -405,6 +407,161 @@ class IdleFlowTest {
         List<String> header = List.of(lines[0].split(","));
         assertThat(Double.parseDouble(rtx.split(",", -1)[header.indexOf("efficiency")]))
                 .isCloseTo(0.6, org.assertj.core.data.Offset.offset(0.001));
+    }
+
+    @TestHTTPResource("/")
+    java.net.URL base;
+
+    /**
+     * A job's GPU metrics stream: its account's member follows the window and then live samples with the simulated
+     * exporter's readings; two followers share one read per step, and once both left the reads stop; a reconnect
+     * with Last-Event-ID gets only newer samples; another account's member is refused as for the job itself; the
+     * stream ends with the job.
+     */
+    @Test
+    void aJobsGpuMetricsAreStreamedToWhoMayReadItAndEndWithIt() throws Exception {
+        String lia = Api.user("live.lia", PW);
+        String out = Api.user("live.out", PW);
+        admin().body(Map.of("slug", "live-lab", "name", "Live Lab")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", RTX, "guaranteed", "1", "max", "1"),
+                                Map.of("resource", "cpu", "guaranteed", "4", "max", "4"),
+                                Map.of("resource", "memory", "guaranteed", "16Gi", "max", "16Gi"))))
+                .put("/api/v1/accounts/live-lab/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/live-lab/members/live.lia")
+                .then()
+                .statusCode(200);
+        Map<String, Object> spec = new HashMap<>(notebook("live", "70"));
+        spec.put("kind", "custom");
+        spec.put("image", "python:3.12");
+        spec.put("command", List.of("python", "train.py"));
+        String id = as(lia).header("X-Crater-Account", "live-lab")
+                .body(spec)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        try {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "Running".equals(job(lia, id).getString("job.state")));
+            followedLive(id, lia);
+            refusedAsTheJobIs(id, out, lia);
+            try (SseFollower last = SseFollower.open(stream(id), lia, null)) {
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> !last.named("window").isEmpty());
+                as(lia).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
+                await().atMost(Duration.ofSeconds(60)).until(() -> last.ended);
+                SseFollower.Event end = last.events.get(last.events.size() - 1);
+                assertThat(end.name()).isEqualTo("end");
+                assertThat(end.json().getString("job")).isEqualTo(id);
+                assertThat(end.json().getString("state")).isEqualTo("Stopped");
+            }
+        } finally {
+            as(lia).post("/api/v1/jobs/" + id + "/stop");
+        }
+    }
+
+    String stream(String id) {
+        return base.toString().replaceAll("/$", "") + "/api/v1/jobs/" + id + "/gpu-metrics/stream";
+    }
+
+    static double stepQueries() {
+        String text = io.restassured.RestAssured.get("/q/metrics").asString();
+        String series = "crater_gpu_metric_queries_total{kind=\"step\"}";
+        return text.contains(series + " ") ? metric(text, series) : 0;
+    }
+
+    private void followedLive(String id, String lia) throws Exception {
+        double before = stepQueries();
+        List<String> seen;
+        try (SseFollower a = SseFollower.open(stream(id), lia, null)) {
+            assertThat(a.status).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.named("sample").size() >= 2);
+            try (SseFollower b = SseFollower.open(stream(id), lia, null)) {
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> b.named("sample").size() >= 6);
+                // Both got the same reads: one per step, fanned out (a second poller would read at other times).
+                assertThat(a.sampleIds()).containsAll(b.sampleIds());
+                JsonPath window = b.named("window").get(0).json();
+                assertThat(window.getString("job")).isEqualTo(id);
+                assertThat(window.getDouble("stepSeconds")).isEqualTo(0.5);
+                assertThat(window.getList("samples")).isNotEmpty();
+                JsonPath live = b.named("sample").get(5).json();
+                assertThat(live.getList("cards")).hasSize(1);
+                assertThat(live.getDouble("cards[0].utilisation")).isEqualTo(70.0);
+                assertThat(live.getString("cards[0].uuid")).startsWith("GPU-");
+                assertThat(live.getString("cards[0].node")).isNotBlank();
+                assertThat(live.getString("cards[0].pod")).startsWith("c-" + id + "-");
+                assertThat(live.getString("cards[0].model")).contains("4090");
+                double used = live.getDouble("cards[0].memoryUsedMiB");
+                double total = live.getDouble("cards[0].memoryTotalMiB");
+                assertThat(used / total).isCloseTo(0.7, org.assertj.core.data.Offset.offset(0.01));
+                assertThat(live.getDouble("cards[0].powerWatts")).isPositive();
+                assertThat(live.getDouble("cards[0].temperatureC")).isPositive();
+                // A reconnect after the third sample gets only what came later.
+                String third = b.sampleIds().get(2);
+                try (SseFollower c = SseFollower.open(stream(id), lia, third)) {
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> !c.named("window").isEmpty());
+                    List<Long> ids = c.named("window").get(0).json().getList("samples.at", String.class).stream()
+                            .map(at -> Instant.parse(at).toEpochMilli())
+                            .toList();
+                    assertThat(ids).isNotEmpty().allMatch(t -> t > Long.parseLong(third));
+                }
+            }
+            seen = new java.util.ArrayList<>(a.sampleIds());
+        }
+        // Once nobody follows, the reads stop; each step was read once (the first read fills the window).
+        await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ofSeconds(2)).until(() -> {
+            double now = stepQueries();
+            Thread.sleep(1_500);
+            return stepQueries() == now;
+        });
+        double reads = stepQueries() - before;
+        assertThat(reads).isBetween(seen.size() + 1.0, seen.size() + 3.0);
+    }
+
+    private void refusedAsTheJobIs(String id, String out, String lia) {
+        JsonPath job = as(out).get("/api/v1/jobs/" + id)
+                .then()
+                .statusCode(403)
+                .extract()
+                .jsonPath();
+        as(out).header("Accept", "text/event-stream")
+                .get("/api/v1/jobs/" + id + "/gpu-metrics/stream")
+                .then()
+                .statusCode(403)
+                .contentType("application/problem+json")
+                .body("code", equalTo(job.getString("code")));
+        io.restassured.RestAssured.given()
+                .header("Accept", "text/event-stream")
+                .get("/api/v1/jobs/" + id + "/gpu-metrics/stream")
+                .then()
+                .statusCode(401);
+        as(lia).header("Accept", "text/event-stream")
+                .get("/api/v1/jobs/jzzzzzz/gpu-metrics/stream")
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json");
+        as(lia).header("Accept", "text/event-stream")
+                .queryParam("window", "lots")
+                .get("/api/v1/jobs/" + id + "/gpu-metrics/stream")
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors[0].field", equalTo("window"));
+        as(lia).header("Accept", "text/event-stream")
+                .header("Last-Event-ID", "yesterday")
+                .get("/api/v1/jobs/" + id + "/gpu-metrics/stream")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("Last-Event-ID"));
     }
 
     /** The value of one series in Prometheus's text format. */
