@@ -21,6 +21,10 @@ public interface AccountingConfig {
     @WithDefault("60s")
     Duration settleEvery();
 
+    /** How soon after a job ends a settlement run charges it (ends in that time share the run). */
+    @WithDefault("1s")
+    Duration settleAfterEnd();
+
     /** What backfill jobs pay, in thousandths of the price (0 = free, 1000 = full price). */
     @WithDefault("500")
     int backfillFactorPerMille();

@@ -13,6 +13,7 @@ public final class AccountingViews {
             String amount,
             long amountMicros,
             String period,
+            Integer periodDays,
             String policy,
             String renewal,
             Instant periodStart,

@@ -52,27 +52,35 @@ public class BudgetService {
     public record Budget(
             long accountId,
             BudgetPeriod.Kind period,
+            int periodDays,
             long amount,
             BudgetCheck.Policy policy,
             String renewal,
             Instant periodStart,
             Instant periodEnd,
             int notifiedPercent,
-            Instant exhaustedAt) {}
+            Instant exhaustedAt) {
 
-    /** What a platform admin sends to set an account's budget. */
-    public record BudgetUpdate(String amount, String period, String policy, String renewal) {}
+        /** How long its periods are. */
+        public BudgetPeriod.Length length() {
+            return new BudgetPeriod.Length(period, periodDays);
+        }
+    }
+
+    /** What a platform admin sends to set an account's budget; {@code days} only with the period {@code custom}. */
+    public record BudgetUpdate(String amount, String period, Integer days, String policy, String renewal) {}
 
     /** What a platform admin sends to top a budget up. */
     public record TopUp(String amount, String note) {}
 
     static final String COLUMNS = "account_id, period, amount_micros, policy, renewal, period_start, period_end,"
-            + " notified_percent, exhausted_at";
+            + " notified_percent, exhausted_at, COALESCE(period_days, 0)";
 
     static Budget of(Object[] r) {
         return new Budget(
                 Sql.longOf(r[0]),
                 BudgetPeriod.Kind.of((String) r[1]),
+                ((Number) r[9]).intValue(),
                 Sql.longOf(r[2]),
                 BudgetCheck.Policy.of((String) r[3]),
                 (String) r[4],
@@ -99,7 +107,7 @@ public class BudgetService {
         requirePlatformAdmin(caller, "set budgets");
         Checked b = check(req);
         Instant now = clock.instant();
-        BudgetPeriod.Span span = BudgetPeriod.containing(b.period(), now, config.zone());
+        BudgetPeriod.Span span = BudgetPeriod.starting(b.length(), now, config.zone());
         String by = caller.user().username();
         return Panache.withTransaction(() -> accounts.access(slug, caller)
                 .flatMap(a -> of(a.id())
@@ -115,14 +123,14 @@ public class BudgetService {
                                                 .orElse(null),
                                         Map.of(
                                                 "amount", Money.format(b.amount()),
-                                                "period", b.period().name().toLowerCase(),
+                                                "period", b.length().kind().key(),
                                                 "policy", b.policy().name().toLowerCase(),
                                                 "renewal", b.renewal())))
                                 .flatMap(n -> watch.view(a)))));
     }
 
     /** A budget as set, its fields checked. */
-    record Checked(long amount, BudgetPeriod.Kind period, BudgetCheck.Policy policy, String renewal) {}
+    record Checked(long amount, BudgetPeriod.Length length, BudgetCheck.Policy policy, String renewal) {}
 
     /** The update's fields checked, every problem at once as a 400. */
     static Checked check(BudgetUpdate req) {
@@ -132,7 +140,19 @@ public class BudgetService {
             errors.add(new Problem.FieldError("amount", amount.problem()));
         }
         BudgetPeriod.Kind period = choice(
-                errors, "period", req == null ? null : req.period(), "month", BudgetPeriod.Kind::of, "month or week");
+                errors,
+                "period",
+                req == null ? null : req.period(),
+                "month",
+                BudgetPeriod.Kind::of,
+                "month, week or custom");
+        Integer days = req == null ? null : req.days();
+        if (period == BudgetPeriod.Kind.CUSTOM && (days == null || days < 1 || days > BudgetPeriod.MAX_DAYS)) {
+            errors.add(new Problem.FieldError(
+                    "days", "a custom period's length: 1 to " + BudgetPeriod.MAX_DAYS + " days"));
+        } else if (period != null && period != BudgetPeriod.Kind.CUSTOM && days != null) {
+            errors.add(new Problem.FieldError("days", "only a custom period has a number of days"));
+        }
         BudgetCheck.Policy policy = choice(
                 errors,
                 "policy",
@@ -150,38 +170,46 @@ public class BudgetService {
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidBudget", "the budget is not valid", errors);
         }
-        return new Checked(amount.micros(), period, policy, renewal);
+        return new Checked(
+                amount.micros(),
+                new BudgetPeriod.Length(period, period == BudgetPeriod.Kind.CUSTOM ? days : 0),
+                policy,
+                renewal);
     }
 
     /** Writes the account's budget row, starting its period at {@code span}. */
     private static Uni<Integer> store(long accountId, Checked b, BudgetPeriod.Span span, String by) {
         return Sql.update(
                 "INSERT INTO budgets (account_id, period, amount_micros, policy, renewal,"
-                        + " period_start, period_end, updated_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                        + " period_start, period_end, updated_by, period_days)"
+                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, CAST(NULLIF(?9, 0) AS integer))"
                         + " ON CONFLICT (account_id) DO UPDATE SET period = EXCLUDED.period,"
+                        + " period_days = EXCLUDED.period_days,"
                         + " amount_micros = EXCLUDED.amount_micros, policy = EXCLUDED.policy,"
                         + " renewal = EXCLUDED.renewal, period_start = EXCLUDED.period_start,"
                         + " period_end = EXCLUDED.period_end, notified_percent = 0,"
                         + " exhausted_at = CASE WHEN budgets.period = EXCLUDED.period"
+                        + " AND budgets.period_days IS NOT DISTINCT FROM EXCLUDED.period_days"
                         + " THEN budgets.exhausted_at END, updated_at = now(),"
                         + " updated_by = EXCLUDED.updated_by",
                 accountId,
-                b.period().name().toLowerCase(),
+                b.length().kind().key(),
                 b.amount(),
                 b.policy().name().toLowerCase(),
                 b.renewal(),
                 span.start(),
                 span.end(),
-                by);
+                by,
+                b.length().days());
     }
 
     /**
      * What setting the budget posts: a change within the period keeps what was spent (only the difference of the
-     * amounts is posted); a new budget or another period kind starts a period.
+     * amounts is posted); a new budget or another period kind or length starts a period.
      */
     private static List<Ledger.Posting> postings(
             long accountId, Checked b, Optional<Budget> before, long balance, Instant now, String by) {
-        return before.isPresent() && before.get().period() == b.period()
+        return before.isPresent() && before.get().length().equals(b.length())
                 ? adjust(accountId, b.amount() - before.get().amount(), now, by)
                 : startPeriod(accountId, balance, b.amount(), "budget:" + accountId + ":" + now.toEpochMilli(), by);
     }
@@ -314,7 +342,7 @@ public class BudgetService {
 
     /** The period after {@code b}'s: what renewal moves it to. */
     BudgetPeriod.Span next(Budget b) {
-        return BudgetPeriod.next(b.period(), new BudgetPeriod.Span(b.periodStart(), b.periodEnd()), config.zone());
+        return BudgetPeriod.next(b.length(), new BudgetPeriod.Span(b.periodStart(), b.periodEnd()), config.zone());
     }
 
     /** How long a stop-policy account's jobs keep running once its budget is gone. */

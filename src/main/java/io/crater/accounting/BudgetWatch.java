@@ -87,7 +87,7 @@ public class BudgetWatch {
         }
         var span = budgets.next(b);
         while (!span.end().isAfter(now)) {
-            span = io.crater.policy.BudgetPeriod.next(b.period(), span, config.zone());
+            span = io.crater.policy.BudgetPeriod.next(b.length(), span, config.zone());
         }
         var current = span;
         String key = "period:" + b.accountId() + ":" + current.start().getEpochSecond();
@@ -265,7 +265,8 @@ public class BudgetWatch {
         return new AccountingViews.BudgetInfo(
                 Money.format(b.amount()),
                 b.amount(),
-                b.period().name().toLowerCase(),
+                b.period().key(),
+                b.periodDays() == 0 ? null : b.periodDays(),
                 b.policy().name().toLowerCase(),
                 b.renewal(),
                 b.periodStart(),

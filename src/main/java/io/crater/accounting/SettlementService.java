@@ -1,6 +1,7 @@
 package io.crater.accounting;
 
 import io.crater.job.JobHoldings;
+import io.crater.job.JobStates;
 import io.crater.platform.Sql;
 import io.crater.platform.Threads;
 import io.crater.policy.ChargeFactors;
@@ -73,6 +74,12 @@ public class SettlementService {
     Statements statements;
 
     private final ScheduledExecutorService worker = Threads.scheduler("crater-settlement");
+    private final java.util.concurrent.atomic.AtomicBoolean endPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    @Inject
+    io.crater.platform.PgNotifications notifications;
+
     private final AtomicLong lagSeconds = new AtomicLong();
     /** Books whose balance is not the sum of their entries at the last check (-1 before the first). */
     private final AtomicLong mismatched = new AtomicLong(-1);
@@ -108,6 +115,26 @@ public class SettlementService {
         meters.gauge("crater.ledger.mismatched", List.of(), mismatched, AtomicLong::doubleValue);
         long every = config.settleEvery().toMillis();
         worker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+        notifications.listen(JobStates.ENDED_CHANNEL, job -> afterEnd());
+    }
+
+    /**
+     * A job ended: settle soon, so its charge and the balance are in the ledger at once rather than at the next
+     * minute's run. Ends that come together share one run, {@code crater.accounting.settle-after-end} after the
+     * first; on settlement's own thread, so it never overlaps a periodic run.
+     */
+    private void afterEnd() {
+        if (endPending.compareAndSet(false, true) && !worker.isShutdown()) {
+            worker.schedule(
+                    () -> {
+                        endPending.set(false);
+                        step(
+                                "settlement after a job ended",
+                                () -> VertxContextSupport.subscribeAndAwait(this::settleAndRelease));
+                    },
+                    config.settleAfterEnd().toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {

@@ -45,7 +45,9 @@ final class BudgetCommands {
                     .println(m.get(
                             "budget.settings",
                             Values.money(Values.at(budget, "amountMicros"), cur),
-                            Values.text(budget, "period"),
+                            "custom".equals(Values.text(budget, "period"))
+                                    ? m.get("budget.days", Values.text(budget, "periodDays"))
+                                    : Values.text(budget, "period"),
                             Values.text(budget, "policy"),
                             Values.text(budget, "renewal")));
             v.out()
@@ -111,8 +113,17 @@ final class BudgetCommands {
                 description = "Issued each period, in the currency (500, 2.5).")
         String amount;
 
-        @Option(names = "--period", paramLabel = "PERIOD", description = "month (from the 1st) or week (from Monday).")
+        @Option(
+                names = "--period",
+                paramLabel = "PERIOD",
+                description = "month (from the 1st), week (from Monday) or custom (--days days from today).")
         String period;
+
+        @Option(
+                names = "--days",
+                paramLabel = "DAYS",
+                description = "The length of a custom period, 1 to 366 days (only with --period custom).")
+        Integer days;
 
         @Option(
                 names = "--policy",
@@ -133,7 +144,12 @@ final class BudgetCommands {
             Object current = Values.at(api().get(path(slug)), "budget");
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("amount", amount != null ? amount : Values.text(current, "amount"));
-            body.put("period", period != null ? period : Values.text(current, "period"));
+            String kind = period != null ? period : Values.text(current, "period");
+            body.put("period", kind);
+            Object kept = "custom".equals(kind) && days == null ? Values.at(current, "periodDays") : days;
+            if (kept != null) {
+                body.put("days", kept);
+            }
             body.put("policy", policy != null ? policy : Values.text(current, "policy"));
             body.put("renewal", renewal != null ? renewal : Values.text(current, "renewal"));
             show(this, api().put(path(slug), body));

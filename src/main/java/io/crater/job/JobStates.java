@@ -18,6 +18,9 @@ public final class JobStates {
      */
     public static final String ADMISSION_CHANNEL = "crater_admission";
 
+    /** The channel every replica hears a job end on (its id as payload): settlement charges it at once. */
+    public static final String ENDED_CHANNEL = "crater_job_ended";
+
     private JobStates() {}
 
     /**
@@ -66,7 +69,8 @@ public final class JobStates {
                 .flatMap(n -> JobHoldings.follow(jobId, to))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(
-                                "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1)) AS n",
+                                "SELECT count(*) FROM (SELECT pg_notify('" + ADMISSION_CHANNEL + "', ?1),"
+                                        + " pg_notify('" + ENDED_CHANNEL + "', ?1)) AS n",
                                 Long.toString(jobId))
                         : Uni.createFrom().item(0L))
                 .replaceWith(true);

@@ -9,7 +9,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The periods a budget is counted over: calendar months or weeks (Monday to Monday) in the platform's time zone.
+ * The periods a budget is counted over: calendar months, weeks (Monday to Monday) or a custom number of days from
+ * the day the budget was set, in the platform's time zone.
  *
  * <p>A period starts at local midnight, so one that spans a daylight-saving change is an hour shorter or longer than
  * its count of days; where a zone skips midnight, the period starts at the first instant of its day.
@@ -21,9 +22,10 @@ public final class BudgetPeriod {
     /** How long a budget's period is. */
     public enum Kind {
         MONTH,
-        WEEK;
+        WEEK,
+        CUSTOM;
 
-        /** The kind of a configured or requested key: {@code month} or {@code week} (in any case). */
+        /** The kind of a configured or requested key: {@code month}, {@code week} or {@code custom} (in any case). */
         public static Kind of(String key) {
             if (key != null) {
                 switch (key.trim().toLowerCase(Locale.ROOT)) {
@@ -31,17 +33,64 @@ public final class BudgetPeriod {
                         return MONTH;
                     case "week":
                         return WEEK;
+                    case "custom":
+                        return CUSTOM;
                     default:
                         break;
                 }
             }
-            throw new IllegalArgumentException("a budget period is one of: month, week (was '" + key + "')");
+            throw new IllegalArgumentException("a budget period is one of: month, week, custom (was '" + key + "')");
         }
 
-        /** The key of the kind as the API and configuration spell it: {@code month} or {@code week}. */
+        /** The key of the kind as the API and configuration spell it: {@code month}, {@code week} or {@code custom}. */
         public String key() {
             return name().toLowerCase(Locale.ROOT);
         }
+    }
+
+    /** The longest custom period, in days. */
+    public static final int MAX_DAYS = 366;
+
+    /**
+     * How long a budget's periods are: a month or a week ({@code days} 0), or {@code days} local days (1 to
+     * {@link #MAX_DAYS}) for a custom period, one after another from the day the budget was set.
+     */
+    public record Length(Kind kind, int days) {
+        public Length {
+            if (kind == null) {
+                throw new IllegalArgumentException("a budget period has a kind");
+            }
+            if (kind == Kind.CUSTOM ? days < 1 || days > MAX_DAYS : days != 0) {
+                throw new IllegalArgumentException(
+                        kind == Kind.CUSTOM
+                                ? "a custom budget period is 1 to " + MAX_DAYS + " days (was " + days + ")"
+                                : "only a custom budget period has a number of days");
+            }
+        }
+    }
+
+    /**
+     * The period a budget set at {@code t} starts: the month or week containing {@code t}, or for a custom period
+     * its {@code days} from local midnight of {@code t}'s day.
+     */
+    public static Span starting(Length length, Instant t, ZoneId zone) {
+        if (length.kind() != Kind.CUSTOM) {
+            return containing(length.kind(), t, zone);
+        }
+        LocalDate first = t.atZone(zone).toLocalDate();
+        return new Span(
+                first.atStartOfDay(zone).toInstant(),
+                first.plusDays(length.days()).atStartOfDay(zone).toInstant());
+    }
+
+    /** The period that follows {@code span}: it starts where {@code span} ends and is as long as its kind says. */
+    public static Span next(Length length, Span span, ZoneId zone) {
+        if (length.kind() != Kind.CUSTOM) {
+            return next(length.kind(), span, zone);
+        }
+        LocalDate first = span.end().atZone(zone).toLocalDate();
+        return new Span(
+                span.end(), first.plusDays(length.days()).atStartOfDay(zone).toInstant());
     }
 
     /** One period: from {@code start} (inclusive) to {@code end} (exclusive). */
@@ -65,6 +114,9 @@ public final class BudgetPeriod {
      */
     public static Span containing(Kind kind, Instant t, ZoneId zone) {
         Objects.requireNonNull(kind, "kind");
+        if (kind == Kind.CUSTOM) {
+            throw new IllegalArgumentException("a custom period is known from its length and start, not from a time");
+        }
         LocalDate day = t.atZone(zone).toLocalDate();
         LocalDate first = kind == Kind.MONTH
                 ? day.withDayOfMonth(1)

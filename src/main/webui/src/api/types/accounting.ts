@@ -27,7 +27,7 @@ export interface NewPrice {
   effectiveFrom?: string;
 }
 
-export type BudgetPeriod = 'month' | 'week';
+export type BudgetPeriod = 'month' | 'week' | 'custom';
 export type BudgetPolicy = 'hard' | 'soft' | 'stop';
 export type BudgetRenewal = 'reset' | 'carry' | 'debt';
 
@@ -36,6 +36,8 @@ export interface BudgetInfo {
   amount: string;
   amountMicros: number;
   period: BudgetPeriod;
+  /** A custom period's length in days; null for a month or a week. */
+  periodDays: number | null;
   policy: BudgetPolicy;
   renewal: BudgetRenewal;
   periodStart: string;
@@ -76,6 +78,8 @@ export interface BudgetView {
 export interface BudgetUpdate {
   amount: string;
   period: BudgetPeriod;
+  /** Only with the period `custom`: 1–366 days. */
+  days?: number;
   policy: BudgetPolicy;
   renewal: BudgetRenewal;
 }

@@ -38,6 +38,7 @@ function list(items: Allotment[], budget = true): AllotmentList {
           amount: '500',
           amountMicros: 500_000_000,
           period: 'month',
+          periodDays: null,
           policy: 'hard',
           renewal: 'debt',
           periodStart: '2026-12-01T00:00:00Z',

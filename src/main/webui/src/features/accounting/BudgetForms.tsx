@@ -9,13 +9,16 @@ import { Field, FormError } from '../../components/common/Form';
 import { QuantityInput } from '../../components/common/QuantityInput';
 import { unitProblemText } from '../../components/common/quantityText';
 import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
+import { parseDuration } from '../../lib/units';
 import { randomUuid } from '../../lib/uuid';
 import { parseMoneyIn } from './money';
 import { accountingKeys } from './queries';
 
-const PERIODS: readonly BudgetPeriod[] = ['month', 'week'];
+const PERIODS: readonly BudgetPeriod[] = ['month', 'week', 'custom'];
 const POLICIES: readonly BudgetPolicy[] = ['hard', 'soft', 'stop'];
 const RENEWALS: readonly BudgetRenewal[] = ['reset', 'carry', 'debt'];
+/** The longest custom period the server takes, in days. */
+const MAX_DAYS = 366;
 
 /** After a change: the answer is the new budget view; the ledger and reports have new entries. */
 function useSaved(slug: string, onClose: () => void) {
@@ -72,9 +75,11 @@ export function SetBudgetDialog({ slug, view, onClose }: { slug: string; view: B
   const b = view.budget;
   const [amount, setAmount] = useState(b?.amount ?? '');
   const [period, setPeriod] = useState<BudgetPeriod>(b?.period ?? 'month');
+  const [days, setDays] = useState(b?.periodDays ? String(b.periodDays) : '30');
   const [policy, setPolicy] = useState<BudgetPolicy>(b?.policy ?? 'hard');
   const [renewal, setRenewal] = useState<BudgetRenewal>(b?.renewal ?? 'reset');
   const [localError, setLocalError] = useState<string | undefined>(undefined);
+  const [daysError, setDaysError] = useState<string | undefined>(undefined);
   const parse = parseMoneyIn(view.currency);
   const mutation = useMutation({
     mutationFn: (body: BudgetUpdate) => putBudget(slug, body),
@@ -87,9 +92,18 @@ export function SetBudgetDialog({ slug, view, onClose }: { slug: string; view: B
       setLocalError(unitProblemText(t, parsed.problem));
       return;
     }
-    mutation.mutate({ amount: parsed.api, period, policy, renewal });
+    if (period !== 'custom') {
+      mutation.mutate({ amount: parsed.api, period, policy, renewal });
+      return;
+    }
+    const length = parseDuration(days, MAX_DAYS * 86_400, 'd');
+    if (!length.ok || length.value % 86_400 !== 0) {
+      setDaysError(length.ok ? t('accounting.budgetForm.wholeDays') : unitProblemText(t, length.problem));
+      return;
+    }
+    mutation.mutate({ amount: parsed.api, period, days: length.value / 86_400, policy, renewal });
   };
-  const shown = (f: string) => ['amount', 'period', 'policy', 'renewal'].includes(f);
+  const shown = (f: string) => ['amount', 'period', 'days', 'policy', 'renewal'].includes(f);
   return (
     <Dialog title={t('accounting.budgetForm.title')} onClose={onClose} testId="budget-dialog" wide>
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -110,6 +124,22 @@ export function SetBudgetDialog({ slug, view, onClose }: { slug: string; view: B
           <div>
             <Choice name="period" options={PERIODS} value={period} onChange={setPeriod} explain={false} />
             <FieldMessage text={fieldError(mutation.error, 'period')} />
+            {period === 'custom' && (
+              <label className="mt-2 flex flex-col gap-1 text-sm text-slate-700">
+                <span>{t('accounting.budgetForm.days')}</span>
+                <input
+                  className={inputClass}
+                  data-testid="budget-days"
+                  inputMode="numeric"
+                  value={days}
+                  onChange={(e) => {
+                    setDays(e.target.value);
+                    setDaysError(undefined);
+                  }}
+                />
+                <FieldMessage text={daysError ?? fieldError(mutation.error, 'days')} />
+              </label>
+            )}
           </div>
           <div>
             <Choice name="policy" options={POLICIES} value={policy} onChange={setPolicy} explain />

@@ -32,6 +32,7 @@ const WITH_BUDGET: BudgetView = {
     amount: '21',
     amountMicros: 21_000_000,
     period: 'month',
+    periodDays: null,
     policy: 'hard',
     renewal: 'reset',
     periodStart: '2026-11-01T00:00:00Z',
@@ -351,6 +352,38 @@ describe('the budget forms of platform admins', () => {
     fireEvent.click(dialog.getByTestId('budget-save'));
     await waitFor(() => expect(screen.queryByTestId('budget-dialog')).toBeNull());
     expect((await screen.findByTestId('budget-info')).textContent).toContain('21 points per month');
+  });
+
+  it('sets a custom period of whole days, checks the length first and shows the budget per its days', async () => {
+    const custom: BudgetView = {
+      ...WITH_BUDGET,
+      budget: { ...WITH_BUDGET.budget!, period: 'custom', periodDays: 90, periodEnd: '2027-03-01T00:00:00Z' },
+      usedPercent: 12,
+    };
+    const sent = routes(json(NO_BUDGET), { [`PUT ${BASE}/budget`]: json(custom) });
+    renderSection(true);
+    fireEvent.click(await screen.findByTestId('budget-set'));
+    const dialog = within(screen.getByTestId('budget-dialog'));
+    fireEvent.change(dialog.getByTestId('budget-amount'), { target: { value: '21' } });
+    expect(dialog.queryByTestId('budget-days')).toBeNull();
+    fireEvent.click(dialog.getByTestId('budget-period-custom'));
+    fireEvent.change(dialog.getByTestId('budget-days'), { target: { value: '12h' } });
+    fireEvent.click(dialog.getByTestId('budget-save'));
+    expect(dialog.getByText('a whole number of days, such as 30 or 90')).toBeTruthy();
+    expect(sent.some((r) => r.method === 'PUT')).toBe(false);
+
+    fireEvent.change(dialog.getByTestId('budget-days'), { target: { value: '90' } });
+    fireEvent.click(dialog.getByTestId('budget-save'));
+    await waitFor(() => expect(screen.queryByTestId('budget-dialog')).toBeNull());
+    expect(sent.find((r) => r.method === 'PUT')!.body).toEqual({
+      amount: '21',
+      period: 'custom',
+      days: 90,
+      policy: 'hard',
+      renewal: 'reset',
+    });
+    expect((await screen.findByTestId('budget-info')).textContent).toContain('21 points per 90 days');
+    expect(screen.getByTestId('budget-used').textContent).toBe("12 % of this period's budget used");
   });
 
   it('checks the amount before sending anything', async () => {

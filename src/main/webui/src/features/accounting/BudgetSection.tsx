@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/errors';
-import type { BudgetView } from '../../api/types';
+import type { BudgetInfo, BudgetView } from '../../api/types';
 import { ResourceBar } from '../../components/common/ResourceBar';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnSecondary, card } from '../../components/common/ui';
@@ -20,6 +20,11 @@ import { StatementsTable } from './StatementsTable';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
+/** The period a budget is counted over, as the amount's "per …" says it: month, week, or its number of days. */
+function periodText(t: TFunction, b: BudgetInfo): string {
+  return b.period === 'custom' ? t('accounting.period.custom', { count: b.periodDays ?? 0 }) : t(`accounting.period.${b.period}`);
+}
+
 function burnText(view: BudgetView, t: TFunction, language: string): string {
   const { burn, currency } = view;
   if (burn.perDayMicros <= 0) return t('accounting.burn.nothing');
@@ -60,7 +65,7 @@ function Summary({ view }: { view: BudgetView }) {
               <span className="block text-lg font-semibold tabular-nums text-slate-900">
                 {t('accounting.budgetAmount', {
                   amount: moneyText(b.amountMicros, view.currency),
-                  period: t(`accounting.period.${b.period}`),
+                  period: periodText(t, b),
                 })}
               </span>
               <span className="block">
@@ -85,7 +90,9 @@ function Summary({ view }: { view: BudgetView }) {
         <div className="flex flex-col gap-1">
           <ResourceBar used={Math.min(100, view.usedPercent)} total={100} label={t('accounting.usedLabel')} />
           <p className="text-xs text-slate-500" data-testid="budget-used">
-            {t('accounting.used', { percent: view.usedPercent, period: t(`accounting.period.${b.period}`) })}
+            {b.period === 'custom'
+              ? t('accounting.usedCustom', { percent: view.usedPercent })
+              : t('accounting.used', { percent: view.usedPercent, period: t(`accounting.period.${b.period}`) })}
           </p>
         </div>
       )}

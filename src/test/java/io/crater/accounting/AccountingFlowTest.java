@@ -142,6 +142,12 @@ class AccountingFlowTest {
         Thread.sleep(1500); // it holds for a while
         as(owner).post("/api/v1/jobs/" + id + "/stop").then().statusCode(200);
         await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, id)));
+        // Its end is settled at once (a second after it), not at the next minute's run.
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> Db.count("SELECT count(*) FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                                + " WHERE j.public_id = '" + id + "' AND u.charged_until = u.ended_at")
+                        == 3);
         settle();
 
         // Exactly what the intervals say: 2 GPUs, 2 cores and 8 GiB from admission to the end, at the prices.
@@ -841,6 +847,69 @@ class AccountingFlowTest {
                 .statusCode(200)
                 .body("sum", equalTo(0))
                 .body("mismatched", org.hamcrest.Matchers.empty());
+    }
+
+    /**
+     * A custom period: 90 local days from the day the budget is set, renewed for the next 90 when they are over;
+     * its length is checked, and changing it starts a new period.
+     */
+    @Test
+    @Order(11)
+    void aCustomPeriodRunsItsDaysAndRenewsForAsMany() throws Exception {
+        Flows.account("ac-grant", List.of(line("cpu", "4", "4")));
+        String path = "/api/v1/accounting/accounts/ac-grant/budget";
+        admin().body(Map.of("amount", "100", "period", "custom"))
+                .put(path)
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("days"));
+        admin().body(Map.of("amount", "100", "period", "month", "days", 30))
+                .put(path)
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("days"));
+        admin().body(Map.of("amount", "100", "period", "custom", "days", 367))
+                .put(path)
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItem("days"));
+        admin().get(path).then().statusCode(200).body("budget", org.hamcrest.Matchers.nullValue());
+
+        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        admin().body(Map.of("amount", "100", "period", "custom", "days", 90))
+                .put(path)
+                .then()
+                .statusCode(200)
+                .body("budget.period", equalTo("custom"))
+                .body("budget.periodDays", equalTo(90))
+                .body("budget.periodStart", equalTo(today + "T00:00:00Z"))
+                .body("budget.periodEnd", equalTo(today.plusDays(90) + "T00:00:00Z"))
+                .body("balanceMicros", equalTo(100_000_000));
+
+        // The 90 days are over: the next run starts the next 90 where they ended, and renews the amount.
+        java.time.LocalDate began = today.minusDays(95);
+        try (Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("UPDATE budgets SET period_start = '" + began + "T00:00:00Z', period_end = '"
+                    + began.plusDays(90) + "T00:00:00Z' WHERE account_id = (SELECT id FROM accounts"
+                    + " WHERE slug = 'ac-grant')");
+        }
+        settle();
+        admin().get(path)
+                .then()
+                .statusCode(200)
+                .body("budget.periodStart", equalTo(began.plusDays(90) + "T00:00:00Z"))
+                .body("budget.periodEnd", equalTo(began.plusDays(180) + "T00:00:00Z"))
+                .body("balanceMicros", equalTo(100_000_000));
+        assertThat(kinds("ac-grant")).startsWith("issue 100000000", "expire -100000000", "issue 100000000");
+
+        // Another length starts a new period from today.
+        admin().body(Map.of("amount", "100", "period", "custom", "days", 30))
+                .put(path)
+                .then()
+                .statusCode(200)
+                .body("budget.periodDays", equalTo(30))
+                .body("budget.periodEnd", equalTo(today.plusDays(30) + "T00:00:00Z"));
     }
 
     static long balance(String slug) {

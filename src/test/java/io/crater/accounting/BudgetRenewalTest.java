@@ -50,6 +50,7 @@ class BudgetRenewalTest {
         BudgetService.Budget b = new BudgetService.Budget(
                 7,
                 BudgetPeriod.Kind.MONTH,
+                0,
                 AMOUNT,
                 BudgetCheck.Policy.HARD,
                 c.renewal(),

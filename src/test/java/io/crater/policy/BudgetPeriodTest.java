@@ -74,13 +74,14 @@ class BudgetPeriodTest {
     }
 
     @Test
-    void aPeriodKindIsMonthOrWeek() {
+    void aPeriodKindIsMonthWeekOrCustom() {
         assertThat(Kind.of("month")).isEqualTo(Kind.MONTH);
         assertThat(Kind.of(" Week ")).isEqualTo(Kind.WEEK);
         assertThat(Kind.WEEK.key()).isEqualTo("week");
         assertThatThrownBy(() -> Kind.of("day"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("a budget period is one of: month, week (was 'day')");
+                .hasMessage("a budget period is one of: month, week, custom (was 'day')");
+        assertThat(Kind.of("CUSTOM")).isEqualTo(Kind.CUSTOM);
         assertThatThrownBy(() -> Kind.of(null)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -92,5 +93,38 @@ class BudgetPeriodTest {
         Span s = span("2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z");
         assertThat(s.contains(s.start())).isTrue();
         assertThat(s.contains(s.end())).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} days set at {1} in {2}: {3} to {4}, then to {5}")
+    @CsvSource({
+        "1, 2026-12-01T15:00:00Z, UTC, 2026-12-01T00:00:00Z, 2026-12-02T00:00:00Z, 2026-12-03T00:00:00Z",
+        "90, 2026-12-01T15:00:00Z, UTC, 2026-12-01T00:00:00Z, 2027-03-01T00:00:00Z, 2027-05-30T00:00:00Z",
+        // Set on 20 March in Berlin: the 10 days cross into summer time, so the first period is 239 hours long.
+        "10, 2026-03-20T08:00:00Z, Europe/Berlin, 2026-03-19T23:00:00Z, 2026-03-29T22:00:00Z, 2026-04-08T22:00:00Z",
+        "366, 2026-11-30T16:30:00Z, Asia/Shanghai, 2026-11-30T16:00:00Z, 2027-12-01T16:00:00Z, 2028-12-01T16:00:00Z"
+    })
+    void aCustomPeriodRunsItsDaysFromTheDayItWasSetAndThenAgain(
+            int days, String t, String zone, String start, String end, String nextEnd) {
+        BudgetPeriod.Length length = new BudgetPeriod.Length(Kind.CUSTOM, days);
+        Span first = BudgetPeriod.starting(length, Instant.parse(t), ZoneId.of(zone));
+        assertThat(first).isEqualTo(span(start, end));
+        assertThat(BudgetPeriod.next(length, first, ZoneId.of(zone))).isEqualTo(span(end, nextEnd));
+    }
+
+    @Test
+    void aMonthOrWeekStartsAsItsCalendarSays() {
+        Instant t = Instant.parse("2026-12-03T10:00:00Z");
+        assertThat(BudgetPeriod.starting(new BudgetPeriod.Length(Kind.WEEK, 0), t, BERLIN))
+                .isEqualTo(BudgetPeriod.containing(Kind.WEEK, t, BERLIN));
+        assertThat(BudgetPeriod.starting(new BudgetPeriod.Length(Kind.MONTH, 0), t, BERLIN))
+                .isEqualTo(BudgetPeriod.containing(Kind.MONTH, t, BERLIN));
+    }
+
+    @ParameterizedTest(name = "{0} with {1} days is refused")
+    @CsvSource({"CUSTOM, 0", "CUSTOM, 367", "CUSTOM, -1", "MONTH, 30", "WEEK, 7"})
+    void aLengthHasDaysOnlyWhenCustomAndWithinAYear(Kind kind, int days) {
+        assertThatThrownBy(() -> new BudgetPeriod.Length(kind, days)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BudgetPeriod.containing(Kind.CUSTOM, Instant.EPOCH, BERLIN))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
