@@ -111,6 +111,7 @@ public class SettlementService {
     }
 
     void onStart(@Observes StartupEvent event) {
+        factors(config); // a factor out of range stops the start with its name, not every run later
         meters.gauge("crater.settlement.lag", List.of(), lagSeconds, AtomicLong::doubleValue);
         meters.gauge("crater.ledger.mismatched", List.of(), mismatched, AtomicLong::doubleValue);
         long every = config.settleEvery().toMillis();

@@ -239,6 +239,30 @@ describe('the budget and usage section', () => {
     expect(sent.some((r) => r.path === '/api/v1/accounting/usage' && r.query.get('by') === 'user')).toBe(true);
   });
 
+  it('shows an earlier month when one is picked, with its span in every report request and its name in the titles', async () => {
+    const sent = routes(json(WITH_BUDGET));
+    renderSection(false, true);
+    const picker = (await screen.findByTestId('report-month')) as HTMLSelectElement;
+    expect(picker.value).toBe('');
+    const earlier = picker.options[2]!.value;
+    fireEvent.change(picker, { target: { value: earlier } });
+    const [y, m] = earlier.split('-').map(Number);
+    const name = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(y!, m! - 1, 1)),
+    );
+    expect(await screen.findByText(`Cost per day in ${name}`)).toBeTruthy();
+    expect(screen.getByText(`GPU-hours held and used in ${name}`)).toBeTruthy();
+    expect(screen.getByText(`Queue waits in ${name}`)).toBeTruthy();
+    await waitFor(() =>
+      expect(sent.filter((r) => r.path === '/api/v1/accounting/usage' && r.query.get('from') === `${earlier}-01`)).toHaveLength(2),
+    );
+    const next = new Date(Date.UTC(y!, m!, 1)).toISOString().slice(0, 10);
+    expect(sent.filter((r) => r.query.get('from') === `${earlier}-01`).every((r) => r.query.get('to') === next)).toBe(true);
+    expect(screen.getByTestId('usage-csv').getAttribute('href')).toBe(
+      `/api/v1/accounting/usage?account=vision-lab&from=${earlier}-01&to=${next}&by=user&format=csv`,
+    );
+  });
+
   it('shows the budget, the share used and when the balance runs out', async () => {
     routes(json(WITH_BUDGET));
     renderSection(false, true);

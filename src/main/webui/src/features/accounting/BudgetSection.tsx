@@ -12,6 +12,7 @@ import { formatDateTime } from '../../lib/time';
 import { SetBudgetDialog, TopUpDialog } from './BudgetForms';
 import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
+import { monthLabel, recentMonths } from './reportMonth';
 import { budgetQuery } from './queries';
 import { AllotmentsPanel } from './AllotmentsPanel';
 import { GpuUsePanel } from './GpuUsePanel';
@@ -20,6 +21,30 @@ import { StatementsTable } from './StatementsTable';
 import { HoldingTable, MonthCost } from './UsageParts';
 
 /** The burn-rate sentence: what the last 24 h cost and, with a budget, when the balance runs out at that rate. */
+/** Which month the cost, GPU use and waits below show: this month (the default) or one of the twelve before it. */
+function MonthPicker({ value, onChange }: { value: string; onChange: (month: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const months = recentMonths(new Date());
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      <span>{t('accounting.reportMonth')}</span>
+      <select
+        className="rounded border border-slate-300 px-2 py-1 text-sm"
+        data-testid="report-month"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        <option value="">{t('accounting.currentMonth')}</option>
+        {months.slice(1).map((m) => (
+          <option key={m} value={m}>
+            {monthLabel(m, i18n.language)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The period a budget is counted over, as the amount's "per …" says it: month, week, or its number of days. */
 function periodText(t: TFunction, b: BudgetInfo): string {
   return b.period === 'custom' ? t('accounting.period.custom', { count: b.periodDays ?? 0 }) : t(`accounting.period.${b.period}`);
@@ -112,6 +137,7 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
   const { t } = useTranslation();
   const query = useQuery(budgetQuery(slug));
   const [dialog, setDialog] = useState<'budget' | 'top-up' | null>(null);
+  const [month, setMonth] = useState<string>('');
   // Only members and platform admins may read the account's money: for anyone else the section is left out.
   if (query.isError && isApiError(query.error) && query.error.status === 403) return null;
   const ownOnly = !platformAdmin && !accountAdmin;
@@ -152,9 +178,10 @@ export function BudgetSection({ slug, platformAdmin, accountAdmin }: { slug: str
             <HoldingTable holding={query.data.holding} currency={query.data.currency} />
           </div>
           <AllotmentsPanel slug={slug} admin={!ownOnly} />
-          <MonthCost slug={slug} ownOnly={ownOnly} />
-          <GpuUsePanel slug={slug} />
-          <WaitsPanel slug={slug} />
+          <MonthPicker value={month} onChange={setMonth} />
+          <MonthCost slug={slug} ownOnly={ownOnly} month={month || undefined} />
+          <GpuUsePanel slug={slug} month={month || undefined} />
+          <WaitsPanel slug={slug} month={month || undefined} />
           <LedgerTable slug={slug} currency={query.data.currency} ownOnly={ownOnly} />
           {!ownOnly && <StatementsTable slug={slug} />}
         </>

@@ -7,6 +7,7 @@ import { useModelNames } from '../catalog/queries';
 import { type ModelUse, modelUse, shares } from './gpuUse';
 import { moneyText } from './money';
 import { usageQuery } from './queries';
+import { monthLabel, monthSpan } from './reportMonth';
 
 function gpuHours(value: number): string {
   return trimNumber(value, 3);
@@ -34,10 +35,11 @@ function UseBar({ use, label }: { use: ModelUse; label: string }) {
  * (a member's report holds only their own jobs, as the cost chart says). The table gives screen readers the figures
  * the bars show.
  */
-export function GpuUsePanel({ slug }: { slug: string }) {
-  const { t } = useTranslation();
+export function GpuUsePanel({ slug, month }: { slug: string; month?: string }) {
+  const { t, i18n } = useTranslation();
+  const named = month ? { month: monthLabel(month, i18n.language) } : null;
   const modelName = useModelNames();
-  const query = useQuery(usageQuery({ account: slug, by: 'day' }));
+  const query = useQuery(usageQuery({ account: slug, by: 'day', ...(month ? monthSpan(month) : {}) }));
   let body;
   if (query.isPending) body = <LoadingState />;
   else if (query.isError)
@@ -48,7 +50,7 @@ export function GpuUsePanel({ slug }: { slug: string }) {
     const all = query.data.accelerators;
     body =
       models.length === 0 ? (
-        <EmptyState title={t('accounting.gpuUse.empty')} />
+        <EmptyState title={named ? t('accounting.gpuUse.emptyIn', named) : t('accounting.gpuUse.empty')} />
       ) : (
         <>
           <p className="text-sm text-slate-700" data-testid="gpu-use-summary">
@@ -123,7 +125,9 @@ export function GpuUsePanel({ slug }: { slug: string }) {
   }
   return (
     <div className="flex flex-col gap-2" data-testid="gpu-use">
-      <h3 className="text-sm font-semibold text-slate-800">{t('accounting.gpuUse.title')}</h3>
+      <h3 className="text-sm font-semibold text-slate-800">
+        {named ? t('accounting.gpuUse.titleIn', named) : t('accounting.gpuUse.title')}
+      </h3>
       {body}
     </div>
   );

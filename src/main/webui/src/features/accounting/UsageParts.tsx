@@ -10,6 +10,7 @@ import { DailyCostChart } from './DailyCostChart';
 import { monthDays } from './dailyCost';
 import { moneyText, priceText, resourceName } from './money';
 import { usageQuery } from './queries';
+import { monthLabel, monthSpan } from './reportMonth';
 
 const HELD_UNITS = { cpu: 'units.cpu', memory: 'units.memory', accelerator: 'units.accelerator' } as const;
 
@@ -61,10 +62,15 @@ export function HoldingTable({ holding, currency }: { holding: readonly Holding[
   );
 }
 
-/** This month's cost per day as a bar chart, and the month's usage by user as a CSV download. */
-export function MonthCost({ slug, ownOnly }: { slug: string; ownOnly: boolean }) {
-  const { t } = useTranslation();
-  const query = useQuery(usageQuery({ account: slug, by: 'day' }));
+/**
+ * A month's cost per day as a bar chart (this month's when {@code month} is not given), and the month's usage by user
+ * as a CSV download.
+ */
+export function MonthCost({ slug, ownOnly, month }: { slug: string; ownOnly: boolean; month?: string }) {
+  const { t, i18n } = useTranslation();
+  const span = month ? monthSpan(month) : {};
+  const named = month ? { month: monthLabel(month, i18n.language) } : null;
+  const query = useQuery(usageQuery({ account: slug, by: 'day', ...span }));
   let body;
   if (query.isPending) body = <LoadingState />;
   else if (query.isError)
@@ -73,11 +79,13 @@ export function MonthCost({ slug, ownOnly }: { slug: string; ownOnly: boolean })
     const days = monthDays(query.data.rows);
     body =
       days.length === 0 ? (
-        <EmptyState title={t('accounting.month.empty')} />
+        <EmptyState title={named ? t('accounting.month.emptyIn', named) : t('accounting.month.empty')} />
       ) : (
         <>
           <p className="text-sm text-slate-600" data-testid="month-total">
-            {t('accounting.month.total', { amount: moneyText(query.data.totalMicros, query.data.currency) })}
+            {named
+              ? t('accounting.month.totalIn', { ...named, amount: moneyText(query.data.totalMicros, query.data.currency) })
+              : t('accounting.month.total', { amount: moneyText(query.data.totalMicros, query.data.currency) })}
           </p>
           <DailyCostChart days={days} currency={query.data.currency} />
         </>
@@ -86,8 +94,10 @@ export function MonthCost({ slug, ownOnly }: { slug: string; ownOnly: boolean })
   return (
     <div className="flex flex-col gap-2" data-testid="month-cost">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold text-slate-800">{t('accounting.month.title')}</h3>
-        <a href={usageCsvUrl({ account: slug, by: 'user' })} download data-testid="usage-csv" className={btnSecondary}>
+        <h3 className="text-sm font-semibold text-slate-800">
+          {named ? t('accounting.month.titleIn', named) : t('accounting.month.title')}
+        </h3>
+        <a href={usageCsvUrl({ account: slug, by: 'user', ...span })} download data-testid="usage-csv" className={btnSecondary}>
           {t('accounting.month.csv')}
         </a>
       </div>

@@ -4,6 +4,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/common/St
 import { tableWrap, td, th } from '../../components/common/ui';
 import { formatDuration } from '../../lib/units';
 import { usageQuery } from './queries';
+import { monthLabel, monthSpan } from './reportMonth';
 import { waitBars } from './waits';
 
 /**
@@ -11,9 +12,10 @@ import { waitBars } from './waits';
  * percentile from submission to admission, with a bar of both against the longest wait. A member's report holds only
  * their own jobs, so they see their own line.
  */
-export function WaitsPanel({ slug }: { slug: string }) {
-  const { t } = useTranslation();
-  const query = useQuery(usageQuery({ account: slug, by: 'user' }));
+export function WaitsPanel({ slug, month }: { slug: string; month?: string }) {
+  const { t, i18n } = useTranslation();
+  const named = month ? { month: monthLabel(month, i18n.language) } : null;
+  const query = useQuery(usageQuery({ account: slug, by: 'user', ...(month ? monthSpan(month) : {}) }));
   const bars = query.isSuccess ? waitBars(query.data.waits) : [];
   let body;
   if (query.isPending) body = <LoadingState />;
@@ -22,7 +24,7 @@ export function WaitsPanel({ slug }: { slug: string }) {
   else
     body =
       bars.length === 0 ? (
-        <EmptyState title={t('accounting.waits.empty')} />
+        <EmptyState title={named ? t('accounting.waits.emptyIn', named) : t('accounting.waits.empty')} />
       ) : (
         <div className={tableWrap}>
           <table className="min-w-full" data-testid="waits-table">
@@ -63,7 +65,7 @@ export function WaitsPanel({ slug }: { slug: string }) {
       );
   return (
     <div className="flex flex-col gap-2" data-testid="waits">
-      <h3 className="text-sm font-semibold text-slate-800">{t('accounting.waits.title')}</h3>
+      <h3 className="text-sm font-semibold text-slate-800">{named ? t('accounting.waits.titleIn', named) : t('accounting.waits.title')}</h3>
       {body}
       {bars.length > 0 && <p className="text-xs text-slate-500">{t('accounting.waits.hint')}</p>}
     </div>
