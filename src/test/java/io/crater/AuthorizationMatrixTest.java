@@ -377,6 +377,16 @@ class AuthorizationMatrixTest {
                 new Call("GET", "/api/v1/cluster/gpus", "/api/v1/cluster/gpus", null, 401, 200, 200, 200, 200),
                 new Call(
                         "GET",
+                        "/api/v1/cluster/gpu-history",
+                        "/api/v1/cluster/gpu-history",
+                        null,
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
+                new Call(
+                        "GET",
                         "/api/v1/cluster/accelerators",
                         "/api/v1/cluster/accelerators",
                         null,

@@ -573,6 +573,95 @@ class AccountingFlowTest {
     }
 
     @Test
+    @Order(7)
+    void theGpuHistorySumsEveryAccountsHoursPerModel() throws Exception {
+        String hal = Api.user("ac.hal", PW);
+        Api.user("ac.ivy", PW);
+        Flows.account("ac-hist-a", List.of(line("cpu", "4", "4")), "ac.hal");
+        Flows.account("ac-hist-b", List.of(line("cpu", "4", "4")), "ac.ivy");
+        Instant thisHour = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+        Instant twoAgo = thisHour.minus(Duration.ofHours(2));
+        Instant threeAgo = thisHour.minus(Duration.ofHours(3));
+        // Two hours ago: ac-hist-a held 2 devices for the hour (2 device-hours measured, 1 busy), ac-hist-b 1 device
+        // unmeasured, and CPU beside it; three hours ago ac-hist-b held 1 device for half an hour.
+        try (Connection c = Db.connection();
+                PreparedStatement s = c.prepareStatement("INSERT INTO usage_hourly (account_id, user_id, resource,"
+                        + " hour, held_milli_s, cost_micros, measured_ms, used_ms) SELECT a.id, u.id, ?, ?, ?, 0, ?, ?"
+                        + " FROM accounts a, users u WHERE a.slug = ? AND u.username = ?")) {
+            Object[][] rows = {
+                {"hist-model", twoAgo, 7_200_000L, 7_200_000L, 3_600_000L, "ac-hist-a", "ac.hal"},
+                {"hist-model", twoAgo, 3_600_000L, 0L, 0L, "ac-hist-b", "ac.ivy"},
+                {"cpu", twoAgo, 14_400_000L, 0L, 0L, "ac-hist-a", "ac.hal"},
+                {"hist-model", threeAgo, 1_800_000L, 0L, 0L, "ac-hist-b", "ac.ivy"}
+            };
+            for (Object[] r : rows) {
+                s.setString(1, (String) r[0]);
+                s.setTimestamp(2, Timestamp.from((Instant) r[1]));
+                s.setLong(3, (Long) r[2]);
+                s.setLong(4, (Long) r[3]);
+                s.setLong(5, (Long) r[4]);
+                s.setString(6, (String) r[5]);
+                s.setString(7, (String) r[6]);
+                assertThat(s.executeUpdate()).isEqualTo(1);
+            }
+        }
+
+        // A plain member of one account reads the sums over both.
+        JsonPath h = as(hal).get("/api/v1/cluster/gpu-history?hours=6")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertThat(h.getInt("hours")).isEqualTo(6);
+        assertThat(h.getList("models.model", String.class))
+                .contains("hist-model")
+                .doesNotContain("cpu", "memory");
+        String model = "models.find { it.model == 'hist-model' }";
+        assertThat(h.getLong(model + ".total")).as("no node has the model").isZero();
+        assertThat(h.getList(model + ".points")).hasSize(6);
+        assertThat(h.getList(model + ".points.partial", Boolean.class))
+                .as("only the current hour is unfinished")
+                .containsExactly(false, false, false, false, false, true);
+        String two = model + ".points.find { it.hour == '" + twoAgo + "' }";
+        assertThat(h.getDouble(two + ".allocated")).isEqualTo(3.0);
+        assertThat(h.getDouble(two + ".measured")).isEqualTo(2.0);
+        assertThat(h.getDouble(two + ".used")).isEqualTo(1.0);
+        assertThat(h.getDouble(two + ".efficiency")).isEqualTo(0.5);
+        String three = model + ".points.find { it.hour == '" + threeAgo + "' }";
+        assertThat(h.getDouble(three + ".allocated")).isEqualTo(0.5);
+        assertThat(h.getString(three + ".efficiency")).as("nothing measured").isNull();
+        String gap = model + ".points.find { it.hour == '" + thisHour.minus(Duration.ofHours(1)) + "' }";
+        assertThat(h.getDouble(gap + ".allocated")).isZero();
+
+        // The catalogue's model carries the cards the cluster has of it now.
+        long cards = admin().get("/api/v1/cluster/accelerators")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getLong("items.find { it.model == '" + RTX + "' }.total");
+        assertThat(cards).isPositive();
+        assertThat(h.getLong("models.find { it.model == '" + RTX + "' }.total")).isEqualTo(cards);
+
+        // The last hour alone: nothing of the model was held in it and no node has it, so it is left out.
+        as(hal).get("/api/v1/cluster/gpu-history?hours=1")
+                .then()
+                .statusCode(200)
+                .body("models.model", org.hamcrest.Matchers.not(hasItem("hist-model")));
+        for (String bad : List.of("0", "721", "week")) {
+            as(hal).get("/api/v1/cluster/gpu-history?hours=" + bad)
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("errors[0].field", equalTo("hours"));
+        }
+        io.restassured.RestAssured.given()
+                .get("/api/v1/cluster/gpu-history")
+                .then()
+                .statusCode(401);
+    }
+
+    @Test
     @Order(8)
     void aWeeklyBudgetsAccountGetsAStatementPerWeekBesideTheMonthlyOnes() throws Exception {
         String wes = Api.user("ac.wes", PW);
