@@ -60,3 +60,37 @@ export function getGpus(filter: GpuFilter, signal?: AbortSignal): Promise<GpuOve
     signal,
   });
 }
+
+/**
+ * One hour of a model over the whole cluster, in GPUs (mean devices over the hour): held (`allocated`), with
+ * utilisation samples (`measured`) and busy (`used`); `efficiency` is used ÷ measured (null when nothing was
+ * measured); the current hour is `partial` (its means are over its part so far).
+ */
+export interface GpuHistoryPoint {
+  hour: string;
+  allocated: number;
+  measured: number;
+  used: number;
+  efficiency: number | null;
+  partial: boolean;
+}
+
+/** A model's hours, oldest first, and its cards now. */
+export interface GpuModelHistory {
+  model: string;
+  displayName: string;
+  total: number;
+  points: GpuHistoryPoint[];
+}
+
+/** GET /cluster/gpu-history: the span (`from` the first hour's start, `to` now) and one entry per model. */
+export interface GpuHistory {
+  hours: number;
+  from: string;
+  to: string;
+  models: GpuModelHistory[];
+}
+
+export function getGpuHistory(hours: number, signal?: AbortSignal): Promise<GpuHistory> {
+  return requestJson<GpuHistory>(withQuery('/cluster/gpu-history', { hours }), { signal });
+}

@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/common/St
 import { btnPrimary, btnSecondary, inputClass, labelText } from '../../components/common/ui';
 import type { GpuModelSummary } from '../../api/gpus';
 import { GpuModelChart, GpuNodeSection } from './GpuCards';
+import { GpuHistorySection } from './GpuHistoryChart';
 import { filterFromSearch } from './gpuText';
 import { useGpus } from './queries';
 
@@ -116,6 +117,7 @@ export function GpusPage() {
     <div className="flex flex-col gap-8">
       <PageHeader title={t('gpus.title')} subtitle={t('gpus.subtitle')} />
       {body}
+      <GpuHistorySection />
     </div>
   );
 }

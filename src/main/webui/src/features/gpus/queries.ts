@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { getGpus, type GpuFilter } from '../../api/gpus';
+import { getGpuHistory, getGpus, type GpuFilter } from '../../api/gpus';
 
 /** How often the page reads the cards again. */
 export const GPU_REFRESH_MS = 5000;
@@ -17,4 +17,22 @@ export const gpusQuery = (filter: GpuFilter) =>
 
 export function useGpus(filter: GpuFilter) {
   return useQuery({ ...gpusQuery(filter), refetchInterval: GPU_REFRESH_MS, placeholderData: keepPreviousData });
+}
+
+/** How often the history is read again: settlement adds to the hourly rollup every minute. */
+export const GPU_HISTORY_REFRESH_MS = 60_000;
+
+export const gpuHistoryKeys = {
+  all: ['gpu-history'] as const,
+  span: (hours: number) => [...gpuHistoryKeys.all, hours] as const,
+};
+
+export const gpuHistoryQuery = (hours: number) =>
+  queryOptions({
+    queryKey: gpuHistoryKeys.span(hours),
+    queryFn: ({ signal }) => getGpuHistory(hours, signal),
+  });
+
+export function useGpuHistory(hours: number) {
+  return useQuery({ ...gpuHistoryQuery(hours), refetchInterval: GPU_HISTORY_REFRESH_MS, placeholderData: keepPreviousData });
 }
