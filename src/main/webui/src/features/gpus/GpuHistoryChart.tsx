@@ -20,7 +20,7 @@ import { useGpuHistory } from './queries';
 
 const W = 640;
 const H = 160;
-const LEFT = 40;
+const LEFT = 64;
 const BOTTOM = 20;
 const TOP = 8;
 const PLOT: HistoryBox = { width: W - LEFT, height: H - TOP - BOTTOM };
@@ -80,7 +80,7 @@ function ModelHistoryChart({ model, hours }: { model: GpuModelHistory; hours: nu
               fill="#64748b"
               data-testid="gpu-history-tick"
             >
-              {v}
+              {t('gpus.history.tick', { value: v })}
             </text>
           </g>
         ))}
@@ -104,7 +104,7 @@ function ModelHistoryChart({ model, hours }: { model: GpuModelHistory; hours: nu
           />
         </g>
         {model.points.map((p, i) =>
-          new Date(p.hour).getUTCHours() % step === 0 ? (
+          new Date(p.hour).getHours() % step === 0 ? (
             <text key={p.hour} x={LEFT + i * slot} y={H - 6} textAnchor="middle" fontSize={10} fill="#64748b">
               {hourText(p.hour, hours, i18n.language)}
             </text>

@@ -252,12 +252,13 @@ describe('GPU history on the GpusPage', () => {
     expect(a100.getByTestId('gpu-history-stats').textContent).toBe(
       '3 cards now · at most 2 GPUs allocated in an hour · mean 1 GPUs allocated, 0.5 GPUs used · efficiency 75 %',
     );
-    // Scale 0 to 3 GPUs over 112 units of height: the cards at the top, 2 allocated in the first of three slots.
+    // Scale 0 to 3 GPUs over 132 units of height: the cards at the top, 2 allocated in the first of three slots.
     expect(a100.getByTestId('gpu-history-total').getAttribute('y1')).toBe('0');
     expect(a100.getByTestId('gpu-history-allocated').getAttribute('d')).toBe(
-      'M0,132 L0,44 L200,44 L200,132 L400,132 L400,88 L600,88 L600,132 Z',
+      'M0,132 L0,44 L192,44 L192,132 L384,132 L384,88 L576,88 L576,132 Z',
     );
-    expect(a100.getByTestId('gpu-history-partial').getAttribute('x')).toBe('400');
+    expect(a100.getByTestId('gpu-history-partial').getAttribute('x')).toBe('384');
+    expect(a100.getAllByTestId('gpu-history-tick').map((tick) => tick.textContent)).toEqual(['0 GPUs', '2 GPUs', '3 GPUs']);
     expect(a100.getByRole('img').getAttribute('aria-label')).toBe(
       'NVIDIA A100 80GB over the last 3 hours: 3 cards now, at most 2 GPUs allocated in an hour, on average 1 GPUs allocated and 0.5 GPUs used',
     );
