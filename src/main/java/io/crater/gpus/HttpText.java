@@ -15,7 +15,10 @@ final class HttpText {
 
     HttpText(Duration timeout) {
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .build();
     }
 
     Uni<String> get(URI uri, String accept) {

@@ -36,7 +36,10 @@ final class PrometheusGpuMetrics implements GpuMetrics {
     PrometheusGpuMetrics(String baseUrl, Duration timeout) {
         this.base = URI.create(baseUrl.endsWith("/") ? baseUrl : baseUrl + "/");
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .build();
     }
 
     @Override

@@ -47,8 +47,10 @@ final class DcgmEndpoint implements AutoCloseable {
     /** Starts listening on 127.0.0.1 and the port (0: any free one); returns the metrics URL. */
     String start(int port) {
         try {
-            server = vertx.createHttpServer(
-                            new HttpServerOptions().setHost("127.0.0.1").setPort(port))
+            server = vertx.createHttpServer(new HttpServerOptions()
+                            .setHost("127.0.0.1")
+                            .setPort(port)
+                            .setHttp2ClearTextEnabled(false))
                     .requestHandler(this::handle)
                     .listen()
                     .toCompletionStage()

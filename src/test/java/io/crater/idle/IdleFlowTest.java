@@ -221,7 +221,7 @@ class IdleFlowTest {
                         .satisfies(m -> assertThat((String) m[2]).isNotBlank()));
         smtp = new GreenMail(new ServerSetup(SMTP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
-        MimeMessage warning = awaitMail("[Crater] your job is idle and will be stopped");
+        MimeMessage warning = awaitMail("[Crater] your job is idle and will be stopped", idle);
         assertThat(warning.getAllRecipients()[0].toString()).isEqualTo(ANN_MAIL);
         assertThat(text(warning))
                 .contains("Hello Ann,")
@@ -247,8 +247,10 @@ class IdleFlowTest {
                 .body("items.kind", hasItem("job.idle-reclaimed"))
                 .body("items.find { it.kind == 'job.idle-reclaimed' }.message", containsString(idle))
                 .body("items.find { it.kind == 'job.idle-reclaimed' }.link", equalTo("/jobs/" + idle))
-                .body("items.find { it.kind == 'job.idle-warning' }.mail", equalTo("sent"));
-        assertThat(text(awaitMail("[Crater] your idle job was stopped")))
+                .body(
+                        "items.find { it.kind == 'job.idle-warning' && it.link == '/jobs/" + idle + "' }.mail",
+                        equalTo("sent"));
+        assertThat(text(awaitMail("[Crater] your idle job was stopped", idle)))
                 .contains(idle)
                 .contains("at most 0.0 %");
 
@@ -602,14 +604,23 @@ class IdleFlowTest {
     }
 
     /** The first mail with this subject that the SMTP server received, waiting for it. */
-    static MimeMessage awaitMail(String subject) {
+    /** The first mail with {@code subject} about job {@code job} (other jobs of the test get such mails too). */
+    static MimeMessage awaitMail(String subject, String job) {
         return await().atMost(Duration.ofSeconds(60))
                 .until(
                         () -> Arrays.stream(smtp.getReceivedMessages())
-                                .filter(m -> subject.equals(subjectOf(m)))
+                                .filter(m -> subject.equals(subjectOf(m)) && mentions(m, job))
                                 .findFirst(),
                         Optional::isPresent)
                 .orElseThrow();
+    }
+
+    static boolean mentions(MimeMessage m, String job) {
+        try {
+            return text(m).contains(job);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A plain-text mail's body, decoded. */

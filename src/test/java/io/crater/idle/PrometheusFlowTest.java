@@ -210,7 +210,9 @@ class PrometheusFlowTest {
 
         Map<String, java.util.Set<String>> exported = new java.util.TreeMap<>(
                 DashboardQueries.exported(RestAssured.get("/q/metrics").asString()));
-        java.net.http.HttpResponse<String> dcgm = java.net.http.HttpClient.newHttpClient()
+        java.net.http.HttpResponse<String> dcgm = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build()
                 .send(
                         java.net.http.HttpRequest.newBuilder(URI.create(
                                         CraterTestResource.simulator().dcgmUrl()))
