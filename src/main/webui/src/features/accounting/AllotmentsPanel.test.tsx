@@ -133,6 +133,22 @@ describe('allotments per member', () => {
     await waitFor(() => expect(screen.getByTestId('allotment-own').textContent).toContain('2.5 points / 50 points'));
   });
 
+  it('names a custom period by its days where an amount is per period, and as the period where it is this one', async () => {
+    const custom = list([ANN]);
+    custom.budget = { ...custom.budget!, period: 'custom', periodDays: 90 };
+    renderPanel(false, { [`GET ${BASE}`]: json(custom) });
+    expect((await screen.findByTestId('allotment-own')).textContent).toBe(
+      'Your allotment: 2.5 points of 50 points left this period (47.5 points spent).',
+    );
+  });
+
+  it('shows an admin the budget of a custom period per its days', async () => {
+    const custom = list([ANN]);
+    custom.budget = { ...custom.budget!, period: 'custom', periodDays: 90 };
+    renderPanel(true, { [`GET ${BASE}`]: json(custom) });
+    expect((await screen.findByTestId('allotments-total')).textContent).toContain('per 90 days');
+  });
+
   it('tells a member whose allotment is spent that new jobs wait', async () => {
     renderPanel(false, { [`GET ${BASE}`]: json(list([{ ...ANN, spentMicros: 51_000_000, leftMicros: -1_000_000, usedPercent: 102 }])) });
     const own = await screen.findByTestId('allotment-own');

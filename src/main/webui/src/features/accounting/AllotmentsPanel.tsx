@@ -12,6 +12,7 @@ import { ResourceBar } from '../../components/common/ResourceBar';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, btnSmall, tableWrap, td, th } from '../../components/common/ui';
 import { moneyText, parseMoneyIn } from './money';
+import { perPeriod, thisPeriod } from './period';
 import { accountingKeys, allotmentsQuery } from './queries';
 
 /** The form that sets one member's allotment, in that member's row. */
@@ -37,7 +38,7 @@ function AllotmentForm({ slug, list, row, onDone }: { slug: string; list: Allotm
     }
     mutation.mutate(parsed.api);
   };
-  const period = t(`accounting.period.${list.budget?.period ?? 'month'}`);
+  const period = list.budget ? perPeriod(t, list.budget) : t('accounting.period.month');
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-2" data-testid="allotment-form">
       <label className="text-xs text-slate-600" htmlFor={`allotment-${row.user}`}>
@@ -121,7 +122,7 @@ function AdminTable({ slug, list }: { slug: string; list: AllotmentList }) {
   const { t } = useTranslation();
   const b = list.budget;
   if (b === null) return null;
-  const period = t(`accounting.period.${b.period}`);
+  const period = perPeriod(t, b);
   return (
     <div className="flex flex-col gap-2">
       <p className="text-xs text-slate-500">{t('accounting.allotments.hint', { period })}</p>
@@ -159,7 +160,7 @@ function AdminTable({ slug, list }: { slug: string; list: AllotmentList }) {
 function OwnAllotment({ list }: { list: AllotmentList }) {
   const { t } = useTranslation();
   const row = list.items[0];
-  const period = t(`accounting.period.${list.budget?.period ?? 'month'}`);
+  const period = list.budget ? thisPeriod(t, list.budget) : t('accounting.period.month');
   if (!row || row.amountMicros === null || row.leftMicros === null) {
     return (
       <p className="text-sm text-slate-700" data-testid="allotment-own">

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/errors';
-import type { BudgetInfo, BudgetView } from '../../api/types';
+import type { BudgetView } from '../../api/types';
 import { ResourceBar } from '../../components/common/ResourceBar';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { btnSecondary, card } from '../../components/common/ui';
@@ -12,6 +12,7 @@ import { formatDateTime } from '../../lib/time';
 import { SetBudgetDialog, TopUpDialog } from './BudgetForms';
 import { LedgerTable } from './LedgerTable';
 import { moneyText } from './money';
+import { perPeriod, thisPeriod } from './period';
 import { monthLabel, recentMonths } from './reportMonth';
 import { budgetQuery } from './queries';
 import { AllotmentsPanel } from './AllotmentsPanel';
@@ -43,11 +44,6 @@ function MonthPicker({ value, onChange }: { value: string; onChange: (month: str
       </select>
     </label>
   );
-}
-
-/** The period a budget is counted over, as the amount's "per …" says it: month, week, or its number of days. */
-function periodText(t: TFunction, b: BudgetInfo): string {
-  return b.period === 'custom' ? t('accounting.period.custom', { count: b.periodDays ?? 0 }) : t(`accounting.period.${b.period}`);
 }
 
 function burnText(view: BudgetView, t: TFunction, language: string): string {
@@ -90,7 +86,7 @@ function Summary({ view }: { view: BudgetView }) {
               <span className="block text-lg font-semibold tabular-nums text-slate-900">
                 {t('accounting.budgetAmount', {
                   amount: moneyText(b.amountMicros, view.currency),
-                  period: periodText(t, b),
+                  period: perPeriod(t, b),
                 })}
               </span>
               <span className="block">
@@ -115,9 +111,7 @@ function Summary({ view }: { view: BudgetView }) {
         <div className="flex flex-col gap-1">
           <ResourceBar used={Math.min(100, view.usedPercent)} total={100} label={t('accounting.usedLabel')} />
           <p className="text-xs text-slate-500" data-testid="budget-used">
-            {b.period === 'custom'
-              ? t('accounting.usedCustom', { percent: view.usedPercent })
-              : t('accounting.used', { percent: view.usedPercent, period: t(`accounting.period.${b.period}`) })}
+            {t('accounting.used', { percent: view.usedPercent, period: thisPeriod(t, b) })}
           </p>
         </div>
       )}
