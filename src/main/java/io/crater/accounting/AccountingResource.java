@@ -160,7 +160,7 @@ public class AccountingResource {
             @QueryParam("by") String by,
             @QueryParam("format") String format,
             @HeaderParam("Accept") String accept) {
-        boolean csv = "csv".equals(format) || (accept != null && accept.contains("text/csv"));
+        boolean csv = wantsCsv(format, accept);
         return current.caller()
                 .flatMap(c -> reports.report(account, from, to, by, c))
                 .map(r -> csv
@@ -172,7 +172,9 @@ public class AccountingResource {
 
     @GET
     @Path("/accounts/{slug}/statements")
-    @Operation(summary = "The account's monthly statements, newest first (its admins and platform admins)")
+    @Operation(
+            summary = "The account's statements, newest first: every month, and every ISO week for a weekly budget"
+                    + " (its admins and platform admins)")
     public Uni<Items<Statements.Summary>> statements(@PathParam("slug") String slug) {
         return current.caller().flatMap(c -> statements.list(slug, c)).map(Items::new);
     }
@@ -180,13 +182,15 @@ public class AccountingResource {
     @GET
     @Path("/accounts/{slug}/statements/{period}")
     @Produces({MediaType.APPLICATION_JSON, "text/csv"})
-    @Operation(summary = "One month's statement with its lines per member and resource (JSON or CSV)")
+    @Operation(
+            summary = "One month's (2026-11) or week's (2026-W48) statement with its lines per member and resource"
+                    + " (JSON or CSV)")
     public Uni<Response> statement(
             @PathParam("slug") String slug,
             @PathParam("period") String period,
             @QueryParam("format") String format,
             @HeaderParam("Accept") String accept) {
-        boolean csv = "csv".equals(format) || (accept != null && accept.contains("text/csv"));
+        boolean csv = wantsCsv(format, accept);
         return current.caller()
                 .flatMap(c -> statements.get(slug, period, c))
                 .map(s -> csv
@@ -221,5 +225,10 @@ public class AccountingResource {
         return Response.ok(body, "text/csv; charset=utf-8")
                 .header("Content-Disposition", "attachment; filename=\"" + name + ".csv\"")
                 .build();
+    }
+
+    /** Whether the caller asked for CSV: {@code format=csv} or an {@code Accept} naming {@code text/csv}. */
+    private static boolean wantsCsv(String format, String accept) {
+        return "csv".equals(format) || (accept != null && accept.contains("text/csv"));
     }
 }

@@ -501,13 +501,7 @@ class AccountingFlowTest {
             // for 3 hours.
             s.execute("INSERT INTO prices (resource, micros_per_hour, effective_from, created_by) VALUES"
                     + " ('stmt-model', 2000000, '" + last.atDay(1) + "T00:00:00Z', 'test')");
-            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
-                    + " SELECT 'jstmt1', a.id, u.id, 'stmt', 'custom', 'Succeeded' FROM accounts a, users u"
-                    + " WHERE a.slug = 'ac-stmt' AND u.username = 'ac.mia'");
-            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
-                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'stmt-model', 2000, false, '" + start
-                    + "', '" + start.plus(Duration.ofHours(3)) + "', '" + start
-                    + "' FROM jobs WHERE public_id = 'jstmt1'");
+            held(s, "jstmt1", "ac-stmt", "ac.mia", "stmt-model", 2000, start, Duration.ofHours(3));
         }
         settle();
 
@@ -691,13 +685,7 @@ class AccountingFlowTest {
         try (Connection c = Db.connection();
                 java.sql.Statement s = c.createStatement()) {
             // The model priced at 2 points per device-hour by the monthly test: 2 devices for 2 hours last week.
-            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
-                    + " SELECT 'jweek1', a.id, u.id, 'week', 'custom', 'Succeeded' FROM accounts a, users u"
-                    + " WHERE a.slug = 'ac-week' AND u.username = 'ac.wes'");
-            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
-                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'stmt-model', 2000, false, '" + start
-                    + "', '" + start.plus(Duration.ofHours(2)) + "', '" + start
-                    + "' FROM jobs WHERE public_id = 'jweek1'");
+            held(s, "jweek1", "ac-week", "ac.wes", "stmt-model", 2000, start, Duration.ofHours(2));
         }
         settle();
 
@@ -911,13 +899,7 @@ class AccountingFlowTest {
                 java.sql.Statement s = c.createStatement()) {
             s.execute("INSERT INTO prices (resource, micros_per_hour, effective_from, created_by) VALUES"
                     + " ('debt-model', 5000000, '2020-01-01T00:00:00Z', 'test')");
-            s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state)"
-                    + " SELECT 'jdebt1', a.id, u.id, 'debt', 'custom', 'Succeeded' FROM accounts a, users u"
-                    + " WHERE a.slug = 'ac-debt' AND u.username = 'ac.ann'");
-            s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
-                    + " ended_at, charged_until) SELECT id, account_id, user_id, 'debt-model', 1000, false, '" + start
-                    + "', '" + start.plus(Duration.ofHours(3)) + "', '" + start
-                    + "' FROM jobs WHERE public_id = 'jdebt1'");
+            held(s, "jdebt1", "ac-debt", "ac.ann", "debt-model", 1000, start, Duration.ofHours(3));
         }
         settle();
         assertThat(balance("ac-debt")).isEqualTo(-5_000_000L);
@@ -1005,6 +987,29 @@ class AccountingFlowTest {
                 .statusCode(200)
                 .body("budget.periodDays", equalTo(30))
                 .body("budget.periodEnd", equalTo(today.plusDays(30) + "T00:00:00Z"));
+    }
+
+    /**
+     * A finished job {@code job} of {@code user} in {@code account} that held {@code milli} of {@code resource} for
+     * {@code length} from {@code start}, not charged yet: the next settlement charges it.
+     */
+    static void held(
+            java.sql.Statement s,
+            String job,
+            String account,
+            String user,
+            String resource,
+            long milli,
+            Instant start,
+            Duration length)
+            throws java.sql.SQLException {
+        s.execute("INSERT INTO jobs (public_id, account_id, user_id, name, kind, state) SELECT '" + job
+                + "', a.id, u.id, '" + job + "', 'custom', 'Succeeded' FROM accounts a, users u WHERE a.slug = '"
+                + account + "' AND u.username = '" + user + "'");
+        s.execute("INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                + " ended_at, charged_until) SELECT id, account_id, user_id, '" + resource + "', " + milli
+                + ", false, '"
+                + start + "', '" + start.plus(length) + "', '" + start + "' FROM jobs WHERE public_id = '" + job + "'");
     }
 
     static long balance(String slug) {
