@@ -1,8 +1,9 @@
 package io.crater.account;
 
+import io.crater.identity.CurrentUser;
+import io.crater.identity.TokenService;
 import io.crater.platform.ApiException;
 import io.crater.platform.OnContext;
-import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
@@ -21,6 +22,9 @@ public class AccountHeaderFilter {
     @Inject
     CurrentIdentityAssociation identity;
 
+    @Inject
+    AccountService accounts;
+
     @ServerRequestFilter
     public Uni<Void> check(ContainerRequestContext ctx) {
         String slug = ctx.getHeaderString(HEADER);
@@ -31,19 +35,17 @@ public class AccountHeaderFilter {
             if (id == null || id.isAnonymous() || id.hasRole("admin")) {
                 return Uni.createFrom().voidItem();
             }
-            return OnContext.run(() -> Panache.withSession(() -> Sql.count(
-                            "SELECT count(*) FROM account_members m JOIN accounts a ON a.id = m.account_id"
-                                    + " JOIN users u ON u.id = m.user_id WHERE a.slug = ?1 AND lower(u.username) = lower(?2)",
-                            slug.trim(),
-                            id.getPrincipal().getName()))
-                    .map(n -> {
-                        if (n == 0) {
-                            throw ApiException.forbidden(
-                                    "NotAMember",
-                                    "you are not a member of account '" + slug.trim() + "' (" + HEADER + ")");
-                        }
-                        return null;
-                    }));
+            TokenService.TokenUser user = CurrentUser.of(id);
+            Uni<Boolean> isMember = user == null
+                    ? Uni.createFrom().item(false)
+                    : Panache.withSession(() -> accounts.isMember(slug.trim(), user.id()));
+            return OnContext.run(() -> isMember.map(member -> {
+                if (!member) {
+                    throw ApiException.forbidden(
+                            "NotAMember", "you are not a member of account '" + slug.trim() + "' (" + HEADER + ")");
+                }
+                return null;
+            }));
         });
     }
 }

@@ -43,14 +43,17 @@ public class AccountService implements io.crater.identity.UserCreated {
     @Inject
     Clock clock;
 
+    @Inject
+    io.crater.identity.UserDirectory users;
+
     /** The account, or 404. */
     Uni<AccountRow> bySlug(String slug) {
         return Sql.row("SELECT " + AccountRow.COLUMNS + " FROM accounts a WHERE a.slug = ?1", slug)
                 .map(r -> r.map(AccountRow::of).orElseThrow(() -> ApiException.notFound("no account '" + slug + "'")));
     }
 
-    /** The caller's role in the account, if a member. */
-    Uni<Optional<String>> roleOf(long accountId, long userId) {
+    /** The user's role in the account, if a member, in the caller's session. */
+    public Uni<Optional<String>> roleOf(long accountId, long userId) {
         return Sql.rows(
                         "SELECT role, file_access FROM account_members WHERE account_id = ?1 AND user_id = ?2",
                         accountId,
@@ -113,6 +116,51 @@ public class AccountService implements io.crater.identity.UserCreated {
                         accountId,
                         userId)
                 .map(r -> JobAccount.of(r.orElseThrow(() -> ApiException.notFound("no account " + accountId))));
+    }
+
+    /** The id of the account with this slug if the user is one of its members, in the caller's session. */
+    public Uni<Optional<Long>> memberAccountId(String slug, long userId) {
+        return Sql.longs(
+                        "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id"
+                                + " WHERE a.slug = ?1 AND m.user_id = ?2",
+                        slug,
+                        userId)
+                .map(ids -> ids.stream().findFirst());
+    }
+
+    /** Whether the user is a member of the account with this slug (false when there is none), in the caller's session. */
+    public Uni<Boolean> isMember(String slug, long userId) {
+        return memberAccountId(slug, userId).map(Optional::isPresent);
+    }
+
+    /**
+     * The ids of the accounts whose jobs the caller may list, in ascending order: null for a platform admin without
+     * an account named (all), else the caller's memberships narrowed to the one named (a non-member naming an
+     * account gets 403; a platform admin naming one that does not exist, none), in the caller's session.
+     */
+    public Uni<List<Long>> listable(Caller caller, String slug) {
+        boolean one = slug != null && !slug.isBlank();
+        if (caller.platformAdmin()) {
+            return one
+                    ? Sql.longs("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
+                    : Uni.createFrom().nullItem();
+        }
+        return Sql.longs(
+                        "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1"
+                                + (one ? " AND a.slug = ?2" : "")
+                                + " ORDER BY a.id",
+                        one ? new Object[] {caller.userId(), slug.trim()} : new Object[] {caller.userId()})
+                .map(rows -> {
+                    if (one && rows.isEmpty()) {
+                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
+                    }
+                    return rows;
+                });
+    }
+
+    /** The ids of the accounts the user administers, in the caller's session. */
+    public Uni<List<Long>> administeredIds(long userId) {
+        return Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1 AND role = 'admin'", userId);
     }
 
     /** The ids of the accounts the user is a member of, in the caller's session. */
@@ -292,7 +340,7 @@ public class AccountService implements io.crater.identity.UserCreated {
             return Uni.createFrom().voidItem();
         }
         String name = username.trim().toLowerCase(java.util.Locale.ROOT);
-        return Sql.row("SELECT id FROM users WHERE username = ?1", name)
+        return users.byName(name)
                 .flatMap(r -> {
                     if (r.isEmpty()) {
                         throw ApiException.badRequest(
@@ -303,7 +351,7 @@ public class AccountService implements io.crater.identity.UserCreated {
                     return Sql.update(
                             "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, 'admin', 'rw')",
                             accountId,
-                            Sql.longOf(r.get()[0]));
+                            r.get().id());
                 })
                 .replaceWithVoid();
     }
@@ -400,7 +448,7 @@ public class AccountService implements io.crater.identity.UserCreated {
                         displayName)
                 .call(id -> Sql.update(
                         "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, 'admin')", id, userId))
-                .call(id -> Sql.update("UPDATE users SET default_account_id = ?1 WHERE id = ?2", id, userId))
+                .call(id -> users.setDefaultAccount(userId, id))
                 .call(id -> quotas.setPersonalDefaults(id));
     }
 

@@ -5,6 +5,7 @@ import io.crater.account.AccountViews.Member;
 import io.crater.account.AccountViews.MemberUpdate;
 import io.crater.audit.AuditService;
 import io.crater.identity.Caller;
+import io.crater.identity.UserDirectory;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
@@ -34,41 +35,58 @@ public class MemberService {
     @Inject
     AuditService audit;
 
-    /** A member as listed: the user and their membership. */
-    record Listed(long userId, String username, String displayName, String role, String fileAccess) {
-        static final String COLUMNS = "u.id, u.username, u.display_name, m.role, m.file_access";
+    @Inject
+    UserDirectory users;
+
+    /** A membership as stored: the user's id, role and file access. */
+    record Listed(long userId, String role, String fileAccess) {
+        static final String COLUMNS = "m.user_id, m.role, m.file_access";
 
         static Listed of(Object[] r) {
-            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3], (String) r[4]);
+            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2]);
         }
     }
 
+    /** The account's members by username, each with their own and effective limits. */
     public Uni<List<Member>> list(String slug, Caller caller) {
         return Panache.withSession(() -> accounts.visible(slug, caller)
                 .flatMap(a -> quotas.storedLimits(a.id(), null)
                         .flatMap(defaults -> Sql.rows(
-                                        "SELECT " + Listed.COLUMNS
-                                                + " FROM account_members m JOIN users u ON u.id = m.user_id"
-                                                + " WHERE m.account_id = ?1 ORDER BY u.username",
+                                        "SELECT " + Listed.COLUMNS + " FROM account_members m WHERE m.account_id = ?1",
                                         a.id())
-                                .flatMap(rows -> {
-                                    Uni<List<Member>> acc = Uni.createFrom().item(new ArrayList<>());
-                                    for (Listed m :
-                                            rows.stream().map(Listed::of).toList()) {
-                                        acc = acc.flatMap(list -> quotas.storedLimits(a.id(), m.userId())
-                                                .map(own -> {
-                                                    list.add(new Member(
-                                                            m.username(),
-                                                            m.displayName(),
-                                                            m.role(),
-                                                            m.fileAccess(),
-                                                            QuotaService.view(own),
-                                                            QuotaService.view(MemberLimits.effective(defaults, own))));
-                                                    return list;
-                                                }));
-                                    }
-                                    return acc;
-                                }))));
+                                .map(rows -> rows.stream().map(Listed::of).toList())
+                                .flatMap(members -> users.people(members.stream()
+                                                .map(Listed::userId)
+                                                .toList())
+                                        .flatMap(people -> {
+                                            Uni<List<Member>> acc =
+                                                    Uni.createFrom().item(new ArrayList<>());
+                                            for (Listed m : byUsername(members, people)) {
+                                                UserDirectory.Person p = people.get(m.userId());
+                                                acc = acc.flatMap(list -> quotas.storedLimits(a.id(), m.userId())
+                                                        .map(own -> {
+                                                            list.add(new Member(
+                                                                    p.username(),
+                                                                    p.displayName(),
+                                                                    m.role(),
+                                                                    m.fileAccess(),
+                                                                    QuotaService.view(own),
+                                                                    QuotaService.view(
+                                                                            MemberLimits.effective(defaults, own))));
+                                                            return list;
+                                                        }));
+                                            }
+                                            return acc;
+                                        })))));
+    }
+
+    /** The memberships whose user exists, ordered by username as the list shows them. */
+    private static List<Listed> byUsername(List<Listed> members, Map<Long, UserDirectory.Person> people) {
+        return members.stream()
+                .filter(m -> people.containsKey(m.userId()))
+                .sorted(java.util.Comparator.comparing(
+                        (Listed m) -> people.get(m.userId()).username()))
+                .toList();
     }
 
     /** Adds the member or changes their role and file access, never leaving the account without an admin. */
@@ -240,15 +258,9 @@ public class MemberService {
     }
 
     private Uni<Long> userId(String username) {
-        return Sql.rows(
-                        "SELECT id, username FROM users WHERE lower(username) = lower(?1)",
-                        username == null ? "" : username)
-                .map(rows -> {
-                    if (rows.isEmpty()) {
-                        throw ApiException.notFound("no user '" + username + "'");
-                    }
-                    return Sql.longOf(rows.get(0)[0]);
-                });
+        return users.byName(username == null ? "" : username)
+                .map(p -> p.orElseThrow(() -> ApiException.notFound("no user '" + username + "'"))
+                        .id());
     }
 
     private Uni<Void> keepsAnAdmin(long accountId, long leavingUserId) {

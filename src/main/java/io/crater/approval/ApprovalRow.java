@@ -3,36 +3,35 @@ package io.crater.approval;
 import io.crater.platform.Sql;
 import java.time.Instant;
 
-/** An approval as {@link ApprovalService#COLUMNS} reads it, with its account's slug and the people's names. */
+/**
+ * An approval as {@link ApprovalService#COLUMNS} reads it; its account's slug and the people's names come from their
+ * features.
+ */
 record ApprovalRow(
         long id,
         String kind,
         String state,
-        String account,
-        String requesterUsername,
-        String requesterName,
+        long accountId,
+        long requesterId,
+        Long reviewerId,
         String resource,
         Long amountMilli,
         Instant until,
         String model,
         String job,
         String reason,
-        String reviewerUsername,
-        String reviewerName,
         String comment,
         Instant createdAt,
-        Instant decidedAt,
-        long requesterId,
-        long accountId) {
+        Instant decidedAt) {
 
     static ApprovalRow of(Object[] r) {
         return new ApprovalRow(
                 Sql.longOf(r[0]),
                 (String) r[1],
                 (String) r[2],
-                (String) r[3],
-                (String) r[4],
-                (String) r[5],
+                Sql.longOf(r[3]),
+                Sql.longOf(r[4]),
+                r[5] == null ? null : Sql.longOf(r[5]),
                 (String) r[6],
                 r[7] == null ? null : Sql.longOf(r[7]),
                 Sql.instant(r[8]),
@@ -40,11 +39,7 @@ record ApprovalRow(
                 (String) r[10],
                 (String) r[11],
                 (String) r[12],
-                (String) r[13],
-                (String) r[14],
-                Sql.instant(r[15]),
-                Sql.instant(r[16]),
-                Sql.longOf(r[17]),
-                Sql.longOf(r[18]));
+                Sql.instant(r[13]),
+                Sql.instant(r[14]));
     }
 }

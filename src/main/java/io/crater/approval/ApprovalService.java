@@ -8,6 +8,7 @@ import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.identity.Caller;
 import io.crater.identity.GovernanceConfig;
+import io.crater.identity.UserDirectory;
 import io.crater.job.JobQueries;
 import io.crater.notify.NotificationService;
 import io.crater.platform.ApiException;
@@ -38,11 +39,15 @@ import java.util.Set;
 public class ApprovalService {
 
     static final String COLUMNS =
-            "p.id, p.kind, p.state, a.slug, ru.username, ru.display_name, p.resource, p.amount_milli, p.until, p.model,"
-                    + " p.job_public_id, p.reason, vu.username, vu.display_name, p.comment, p.created_at, p.decided_at, p.requester_id, p.account_id";
-    static final String FROM =
-            " FROM approvals p JOIN accounts a ON a.id = p.account_id JOIN users ru ON ru.id = p.requester_id"
-                    + " LEFT JOIN users vu ON vu.id = p.reviewer_id";
+            "p.id, p.kind, p.state, p.account_id, p.requester_id, p.reviewer_id, p.resource, p.amount_milli, p.until,"
+                    + " p.model, p.job_public_id, p.reason, p.comment, p.created_at, p.decided_at";
+    static final String FROM = " FROM approvals p";
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    UserDirectory people;
 
     @Inject
     AuditService audit;
@@ -68,8 +73,31 @@ public class ApprovalService {
     /** A stored approval with the ids needed for checks. */
     record Row(Approval view, long requesterId, long accountId) {}
 
-    Row row(Object[] columns) {
-        ApprovalRow r = ApprovalRow.of(columns);
+    /** The stored rows with their accounts' slugs and their people's names, in the caller's session. */
+    Uni<List<Row>> rows(List<Object[]> columns) {
+        List<ApprovalRow> found = columns.stream().map(ApprovalRow::of).toList();
+        Set<Long> accountIds = new java.util.HashSet<>();
+        Set<Long> userIds = new java.util.HashSet<>();
+        found.forEach(r -> {
+            accountIds.add(r.accountId());
+            userIds.add(r.requesterId());
+            if (r.reviewerId() != null) {
+                userIds.add(r.reviewerId());
+            }
+        });
+        return accounts.slugs(accountIds)
+                .flatMap(slugs -> people.people(userIds)
+                        .map(names ->
+                                found.stream().map(r -> row(r, slugs, names)).toList()));
+    }
+
+    /** The one stored row, or 404. */
+    private Uni<Row> row(java.util.Optional<Object[]> columns, long id) {
+        return rows(List.<Object[]>of(columns.orElseThrow(() -> ApiException.notFound("no approval " + id))))
+                .map(rows -> rows.get(0));
+    }
+
+    private Row row(ApprovalRow r, Map<Long, String> slugs, Map<Long, UserDirectory.Person> names) {
         Instant until = r.until();
         String shown = until != null
                         && !clock.instant().isBefore(until)
@@ -80,19 +108,23 @@ public class ApprovalService {
                 r.id(),
                 r.kind(),
                 shown,
-                r.account(),
-                new Person(r.requesterUsername(), r.requesterName()),
+                slugs.get(r.accountId()),
+                person(names.get(r.requesterId())),
                 r.resource(),
                 r.amountMilli() == null ? null : Quantities.format(r.amountMilli()),
                 until,
                 r.model(),
                 r.job(),
                 r.reason(),
-                r.reviewerUsername() == null ? null : new Person(r.reviewerUsername(), r.reviewerName()),
+                r.reviewerId() == null ? null : person(names.get(r.reviewerId())),
                 r.comment(),
                 r.createdAt(),
                 r.decidedAt());
         return new Row(a, r.requesterId(), r.accountId());
+    }
+
+    private static Person person(UserDirectory.Person p) {
+        return p == null ? null : new Person(p.username(), p.displayName());
     }
 
     public Uni<Approval> create(CreateApproval req, Caller caller) {
@@ -163,11 +195,10 @@ public class ApprovalService {
                     .failure(ApiException.badRequest("InvalidApproval", "the request cannot be made as given", errors));
         }
         return Panache.withTransaction(() -> memberAccount(req.account(), caller)
-                        .flatMap(accountId -> Sql.count(
-                                        "SELECT count(*) FROM accelerator_models WHERE key = ?1 AND restricted",
-                                        req.model())
+                        .flatMap(accountId -> Uni.createFrom()
+                                .item(model.get().restricted())
                                 .flatMap(restricted -> {
-                                    if (restricted == 0) {
+                                    if (!restricted) {
                                         throw new ApiException(
                                                 409,
                                                 "ModelNotRestricted",
@@ -266,9 +297,9 @@ public class ApprovalService {
 
     private Uni<Long> insert(Caller caller, long accountId, String sql, Object... params) {
         return Sql.insertReturningId(sql, params)
-                .call(id -> Sql.rows("SELECT slug, kind FROM accounts WHERE id = ?1", accountId)
-                        .flatMap(a -> audit.record(
-                                caller.actor((String) a.get(0)[0]),
+                .call(id -> accounts.slugs(Set.of(accountId))
+                        .flatMap(slugs -> audit.record(
+                                caller.actor(slugs.get(accountId)),
                                 "approval.request",
                                 "approval",
                                 Long.toString(id),
@@ -288,25 +319,13 @@ public class ApprovalService {
             throw ApiException.badRequest(
                     "InvalidApproval", "name the account", List.of(new Problem.FieldError("account", "required")));
         }
-        return Sql.rows(
-                        "SELECT a.id, (SELECT count(*) FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?2) FROM accounts a WHERE a.slug = ?1",
-                        slug,
-                        caller.userId())
-                .map(rows -> {
-                    if (rows.isEmpty()) {
-                        throw ApiException.notFound("no account '" + slug + "'");
-                    }
-                    if (Sql.longOf(rows.get(0)[1]) == 0 && !caller.platformAdmin()) {
-                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
-                    }
-                    return Sql.longOf(rows.get(0)[0]);
-                });
+        return accounts.access(slug, caller).map(AccountService.Access::id);
     }
 
     Uni<Approval> get(long id) {
-        return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE p.id = ?1", id))
-                .map(r -> row(r.orElseThrow(() -> ApiException.notFound("no approval " + id)))
-                        .view());
+        return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE p.id = ?1", id)
+                        .flatMap(r -> row(r, id)))
+                .map(Row::view);
     }
 
     /** {@code mine}: what the caller asked for; {@code review}: what the caller may decide. */
@@ -315,13 +334,13 @@ public class ApprovalService {
         long before = cursor == null || cursor.isBlank() ? Long.MAX_VALUE : Page.afterId(cursor);
         StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + FROM + " WHERE p.id < ?1");
         List<Object> params = new ArrayList<>(List.of(before));
+        boolean administered = "review".equals(scope) && !caller.platformAdmin();
         if ("review".equals(scope)) {
-            if (!caller.platformAdmin()) {
-                params.add(caller.userId());
-                sql.append(
-                                " AND p.kind <> 'quota-grant' AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = p.account_id AND m.user_id = ?")
+            if (administered) {
+                params.add(""); // the ids of the accounts the caller administers, set below
+                sql.append(" AND p.kind <> 'quota-grant' AND p.account_id IN (SELECT unnest(string_to_array(?")
                         .append(params.size())
-                        .append(" AND m.role = 'admin')");
+                        .append(", ','))::bigint)");
             }
         } else if (scope == null || "mine".equals(scope)) {
             params.add(caller.userId());
@@ -352,20 +371,29 @@ public class ApprovalService {
             }
         }
         sql.append(" ORDER BY p.id DESC LIMIT ").append(n + 1);
-        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
-                .map(rows -> {
-                    List<Approval> items =
-                            rows.stream().limit(n).map(r -> row(r).view()).toList();
-                    return Page.of(items, rows.size() > n, i -> i.id());
-                });
+        return Panache.withSession(() -> (administered
+                                ? accounts.administeredIds(caller.userId())
+                                        .invoke(ids -> params.set(
+                                                1,
+                                                String.join(
+                                                        ",",
+                                                        ids.stream()
+                                                                .map(String::valueOf)
+                                                                .toList())))
+                                        .replaceWithVoid()
+                                : Uni.createFrom().voidItem())
+                        .flatMap(v -> Sql.rows(sql.toString(), params.toArray()))
+                        .flatMap(rows ->
+                                rows(rows.stream().limit(n).toList()).map(items -> Map.entry(rows.size() > n, items))))
+                .map(found -> Page.of(found.getValue().stream().map(Row::view).toList(), found.getKey(), i -> i.id()));
     }
 
     public Uni<Approval> decide(long id, String decision, String comment, Caller caller) {
         Instant now = clock.instant();
         return Panache.withTransaction(() -> Sql.row(
                                 "SELECT " + COLUMNS + FROM + " WHERE p.id = ?1 FOR UPDATE OF p", id)
-                        .flatMap(found -> {
-                            Row r = row(found.orElseThrow(() -> ApiException.notFound("no approval " + id)));
+                        .flatMap(found -> row(found, id))
+                        .flatMap(r -> {
                             if (decision.equals("cancel")) {
                                 if (r.requesterId() != caller.userId()) {
                                     throw ApiException.forbidden(
@@ -440,17 +468,13 @@ public class ApprovalService {
         if (r.view().kind().equals("quota-grant")) {
             throw ApiException.forbidden("NotPlatformAdmin", "quota grants are decided by platform administrators");
         }
-        return Sql.count(
-                        "SELECT count(*) FROM account_members WHERE account_id = ?1 AND user_id = ?2 AND role = 'admin'",
-                        r.accountId(),
-                        caller.userId())
-                .map(n -> {
-                    if (n == 0) {
-                        throw ApiException.forbidden(
-                                "NotAccountAdmin",
-                                "only an admin of account '" + r.view().account() + "' may decide this");
-                    }
-                    return null;
-                });
+        return accounts.roleOf(r.accountId(), caller.userId()).map(role -> {
+            if (!role.map("admin"::equals).orElse(false)) {
+                throw ApiException.forbidden(
+                        "NotAccountAdmin",
+                        "only an admin of account '" + r.view().account() + "' may decide this");
+            }
+            return null;
+        });
     }
 }

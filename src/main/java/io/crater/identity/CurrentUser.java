@@ -47,6 +47,11 @@ public class CurrentUser {
         return user;
     }
 
+    /** The user of a resolved identity, or null when it is anonymous or carries none. */
+    public static TokenService.TokenUser of(SecurityIdentity id) {
+        return id == null || id.isAnonymous() ? null : id.getAttribute(ATTRIBUTE);
+    }
+
     public static boolean isAdmin(TokenService.TokenUser user) {
         return "admin".equals(user.role());
     }

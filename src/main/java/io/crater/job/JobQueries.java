@@ -1,7 +1,9 @@
 package io.crater.job;
 
+import io.crater.account.AccountService;
 import io.crater.cluster.ClusterCache;
 import io.crater.identity.Caller;
+import io.crater.identity.UserService;
 import io.crater.job.JobViews.JobSummary;
 import io.crater.platform.ApiException;
 import io.crater.platform.Json;
@@ -27,10 +29,9 @@ import java.util.TreeMap;
 public class JobQueries {
 
     static final String SUMMARY_COLUMNS =
-            "SELECT j.id, j.public_id, j.name, j.kind, j.state, a.slug, u.username, j.borrowing, CAST(j.reasons AS text),"
+            "SELECT j.id, j.public_id, j.name, j.kind, j.state, j.borrowing, CAST(j.reasons AS text),"
                     + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id";
-    static final String SUMMARY_JOINS = " JOIN accounts a ON a.id = j.account_id JOIN users u ON u.id = j.user_id";
-    static final String SUMMARY = SUMMARY_COLUMNS + " FROM jobs j" + SUMMARY_JOINS;
+    static final String SUMMARY = SUMMARY_COLUMNS + " FROM jobs j";
 
     static final Set<String> STATES = Set.of(
             "Queued", "Admitted", "Pending", "Running", "Stopping", "Succeeded", "Failed", "Stopped", "Rejected");
@@ -43,6 +44,15 @@ public class JobQueries {
 
     @Inject
     JobKubeEvents kubeEvents;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    UserService users;
+
+    @Inject
+    io.crater.identity.UserDirectory people;
 
     /** Filters of the job list; every one optional. */
     public record Filter(
@@ -120,12 +130,33 @@ public class JobQueries {
                 });
     }
 
+    /** The rows with their account's slug and their owner's username, read through those features. */
+    Uni<List<JobSummaryRow>> named(List<JobSummaryRow> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        Set<Long> accountIds = new java.util.HashSet<>();
+        Set<Long> userIds = new java.util.HashSet<>();
+        rows.forEach(r -> {
+            accountIds.add(r.accountId());
+            userIds.add(r.userId());
+        });
+        return accounts.slugs(accountIds)
+                .flatMap(slugs -> users.usernames(userIds)
+                        .map(names -> rows.stream()
+                                .map(r -> r.named(slugs.get(r.accountId()), names.get(r.userId())))
+                                .toList()));
+    }
+
     Uni<JobSummary> summary(String publicId) {
         return Panache.withSession(() -> Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId)
                 .flatMap(r -> {
-                    JobSummaryRow row =
+                    JobSummaryRow found =
                             JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
-                    return requestsOf(List.of(row)).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
+                    return named(List.of(found)).flatMap(rows -> {
+                        JobSummaryRow row = rows.get(0);
+                        return requestsOf(rows).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
+                    });
                 }));
     }
 
@@ -141,55 +172,73 @@ public class JobQueries {
         long cursor = f.cursor() == null || f.cursor().isBlank()
                 ? (ascending ? 0 : Long.MAX_VALUE)
                 : Page.afterId(f.cursor());
-        List<Object> params = new ArrayList<>();
-        String where = conditions(caller, f, cursor, ascending, params, modelKeys());
         String order = ascending ? "ASC" : "DESC";
-        return Panache.withSession(() -> accounts(caller, f.account()).flatMap(accounts -> {
-            if (accounts != null && accounts.isEmpty()) {
-                return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
-            }
-            // One index walk per account (jobs_account_*), merged: fast at any size, whatever the filters.
-            String branches = accounts == null
-                    ? "(SELECT j.id FROM jobs j WHERE " + where + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")"
-                    : String.join(
-                            " UNION ALL ",
-                            accounts.stream()
-                                    .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND " + where
-                                            + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")")
-                                    .toList());
-            // First the page's ids (index walks only), then their rows by primary key: two plans that cannot
-            // go wrong whatever the statistics say.
-            String ids = "SELECT page.id FROM (" + branches + ") page ORDER BY page.id " + order + " LIMIT " + (n + 1);
-            return Sql.longs(ids, params.toArray()).flatMap(idRows -> {
-                if (idRows.isEmpty()) {
-                    return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
-                }
-                List<Object> idParams = new ArrayList<>(idRows);
-                return Sql.rows(
-                                SUMMARY + " WHERE j.id IN (" + Sql.placeholders(idParams.size()) + ") ORDER BY j.id "
-                                        + order,
-                                idParams.toArray())
-                        .flatMap(rows -> {
-                            List<JobSummaryRow> shown = rows.subList(0, Math.min(n, rows.size())).stream()
-                                    .map(JobSummaryRow::of)
-                                    .toList();
-                            return requestsOf(shown)
-                                    .map(req -> new Page<>(
-                                            shown.stream()
-                                                    .map(r -> summaryOf(r, req.getOrDefault(r.id(), Map.of())))
-                                                    .toList(),
-                                            rows.size() > n
-                                                    ? Long.toString(shown.get(shown.size() - 1)
-                                                            .id())
-                                                    : null));
-                        });
-            });
-        }));
+        return Panache.withSession(() -> ownerId(f)
+                .flatMap(owner -> accounts.listable(caller, f.account()).flatMap(accounts -> {
+                    List<Object> params = new ArrayList<>();
+                    String where = conditions(caller, f, cursor, ascending, params, modelKeys(), owner);
+                    if (accounts != null && accounts.isEmpty()) {
+                        return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
+                    }
+                    // One index walk per account (jobs_account_*), merged: fast at any size, whatever the filters.
+                    String branches = accounts == null
+                            ? "(SELECT j.id FROM jobs j WHERE " + where + " ORDER BY j.id " + order + " LIMIT "
+                                    + (n + 1) + ")"
+                            : String.join(
+                                    " UNION ALL ",
+                                    accounts.stream()
+                                            .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND "
+                                                    + where + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")")
+                                            .toList());
+                    // First the page's ids (index walks only), then their rows by primary key: two plans that cannot
+                    // go wrong whatever the statistics say.
+                    String ids = "SELECT page.id FROM (" + branches + ") page ORDER BY page.id " + order + " LIMIT "
+                            + (n + 1);
+                    return Sql.longs(ids, params.toArray()).flatMap(idRows -> {
+                        if (idRows.isEmpty()) {
+                            return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
+                        }
+                        return page(idRows, n, order);
+                    });
+                })));
+    }
+
+    /** The page of these ids (one more than shown when there is a next page), in the list's order. */
+    private Uni<Page<JobSummary>> page(List<Long> idRows, int n, String order) {
+        List<Object> idParams = new ArrayList<>(idRows);
+        return Sql.rows(
+                        SUMMARY + " WHERE j.id IN (" + Sql.placeholders(idParams.size()) + ") ORDER BY j.id " + order,
+                        idParams.toArray())
+                .flatMap(rows -> named(rows.subList(0, Math.min(n, rows.size())).stream()
+                                .map(JobSummaryRow::of)
+                                .toList())
+                        .map(shown -> Map.entry(rows.size(), shown)))
+                .flatMap(found -> {
+                    List<JobSummaryRow> shown = found.getValue();
+                    return requestsOf(shown)
+                            .map(req -> new Page<>(
+                                    shown.stream()
+                                            .map(r -> summaryOf(r, req.getOrDefault(r.id(), Map.of())))
+                                            .toList(),
+                                    found.getKey() > n
+                                            ? Long.toString(
+                                                    shown.get(shown.size() - 1).id())
+                                            : null));
+                });
+    }
+
+    /** The owner filter's user id: null without one, 0 (nobody's) for a username nobody has. */
+    private Uni<Long> ownerId(Filter f) {
+        if (f.mine() || f.owner() == null || f.owner().isBlank()) {
+            return Uni.createFrom().nullItem();
+        }
+        return people.byName(f.owner().trim())
+                .map(p -> p.map(io.crater.identity.UserDirectory.Person::id).orElse(0L));
     }
 
     /** The query that picks a page of the list (the part that grows with the table), for the index test. */
     String listSql(Caller caller, Filter f, List<Long> accounts, List<Object> params) {
-        String where = conditions(caller, f, Long.MAX_VALUE, false, params, modelKeys());
+        String where = conditions(caller, f, Long.MAX_VALUE, false, params, modelKeys(), null);
         return "SELECT page.id FROM ("
                 + String.join(
                         " UNION ALL ",
@@ -206,8 +255,15 @@ public class JobQueries {
                 .collect(java.util.stream.Collectors.toSet());
     }
 
+    /** The list's conditions; {@code owner} is the owner filter's user id (null: none). */
     private static String conditions(
-            Caller caller, Filter f, long cursor, boolean ascending, List<Object> params, Set<String> models) {
+            Caller caller,
+            Filter f,
+            long cursor,
+            boolean ascending,
+            List<Object> params,
+            Set<String> models,
+            Long owner) {
         List<Problem.FieldError> errors = new ArrayList<>();
         StringBuilder w = new StringBuilder("j.deleted_at IS NULL");
         params.add(cursor);
@@ -240,11 +296,9 @@ public class JobQueries {
         if (f.mine()) {
             params.add(caller.userId());
             w.append(" AND j.user_id = ?").append(params.size());
-        } else if (f.owner() != null && !f.owner().isBlank()) {
-            params.add(f.owner().trim());
-            w.append(" AND j.user_id = (SELECT id FROM users WHERE username = ?")
-                    .append(params.size())
-                    .append(')');
+        } else if (owner != null) {
+            params.add(owner);
+            w.append(" AND j.user_id = ?").append(params.size());
         }
         Instant since = instant(f.since(), "since", errors);
         if (since != null) {
@@ -274,30 +328,6 @@ public class JobQueries {
         }
     }
 
-    /**
-     * The accounts to list: null for a platform admin without an account filter (all), else the caller's
-     * memberships (narrowed to the one asked for; a non-member asking for an account gets 403).
-     */
-    private Uni<List<Long>> accounts(Caller caller, String slug) {
-        boolean one = slug != null && !slug.isBlank();
-        if (caller.platformAdmin()) {
-            return one
-                    ? Sql.longs("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
-                    : Uni.createFrom().nullItem();
-        }
-        return Sql.longs(
-                        "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1"
-                                + (one ? " AND a.slug = ?2" : "")
-                                + " ORDER BY a.id",
-                        one ? new Object[] {caller.userId(), slug.trim()} : new Object[] {caller.userId()})
-                .map(rows -> {
-                    if (one && rows.isEmpty()) {
-                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
-                    }
-                    return rows;
-                });
-    }
-
     /** Whose a job is: its account and its owner. */
     public record Holder(long accountId, long userId) {
         static Holder of(Object[] r) {
@@ -316,32 +346,22 @@ public class JobQueries {
         if (!JobNames.isPublicId(publicId)) {
             return Uni.createFrom().failure(ApiException.notFound("no job " + publicId));
         }
-        return Sql.row(
-                        SUMMARY_COLUMNS + ", (SELECT m.role FROM account_members m WHERE m.account_id = j.account_id"
-                                + " AND m.user_id = ?2) FROM jobs j" + SUMMARY_JOINS
-                                + " WHERE j.public_id = ?1 AND j.deleted_at IS NULL",
-                        publicId,
-                        caller.userId())
-                .map(r -> {
-                    WithRole row = WithRole.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
-                    if (row.role() == null && !caller.platformAdmin()) {
-                        throw ApiException.forbidden(
-                                "NotAMember", "this job belongs to an account you are not a member of");
-                    }
-                    return new Visible(
-                            row.job(),
-                            row.role() != null,
-                            row.job().userId() == caller.userId(),
-                            "admin".equals(row.role()),
-                            caller.platformAdmin());
-                });
-    }
-
-    /** A job's summary row and the caller's role in its account (none: not a member). */
-    record WithRole(JobSummaryRow job, String role) {
-        static WithRole of(Object[] r) {
-            return new WithRole(JobSummaryRow.of(r), (String) r[14]);
-        }
+        return Sql.row(SUMMARY + " WHERE j.public_id = ?1 AND j.deleted_at IS NULL", publicId)
+                .map(r -> JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId))))
+                .flatMap(job -> accounts.roleOf(job.accountId(), caller.userId())
+                        .flatMap(role -> {
+                            if (role.isEmpty() && !caller.platformAdmin()) {
+                                throw ApiException.forbidden(
+                                        "NotAMember", "this job belongs to an account you are not a member of");
+                            }
+                            return named(List.of(job))
+                                    .map(rows -> new Visible(
+                                            rows.get(0),
+                                            role.isPresent(),
+                                            job.userId() == caller.userId(),
+                                            role.map("admin"::equals).orElse(false),
+                                            caller.platformAdmin()));
+                        }));
     }
 
     public Uni<JobViews.JobDetail> detail(String publicId, Caller caller) {

@@ -1,6 +1,7 @@
 package io.crater.job;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crater.account.AccountTargets;
 import io.crater.account.QuotaService;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
@@ -58,6 +59,12 @@ public class JobService {
 
     @Inject
     java.time.Clock clock;
+
+    @Inject
+    AccountTargets targets;
+
+    @Inject
+    ModelAccess modelAccess;
 
     /** The account a job is submitted to, checked, with its time limits. */
     private record Target(
@@ -225,21 +232,9 @@ public class JobService {
     }
 
     private Uni<Target> target(String header, Caller caller) {
-        String columns = "SELECT a.id, a.slug, a.kind, a.expires_at, a.interactive_default_limit_s,"
-                + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s,"
-                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1), a.archived_at"
-                + " FROM accounts a";
-        String sql = header == null || header.isBlank()
-                ? columns + " JOIN users u ON u.default_account_id = a.id WHERE u.id = ?1"
-                : columns + " JOIN account_members m ON m.account_id = a.id WHERE m.user_id = ?1 AND a.slug = ?2";
-        Object[] params = header == null || header.isBlank()
-                ? new Object[] {caller.userId()}
-                : new Object[] {caller.userId(), header.trim()};
-        return Sql.rows(sql, params).map(rows -> {
-            if (rows.isEmpty()) {
-                throw ApiException.forbidden("NotAMember", "you are not a member of account '" + header + "'");
-            }
-            TargetRow r = TargetRow.of(rows.get(0));
+        return targets.forSubmission(header, caller.userId()).map(found -> {
+            AccountTargets.Target r = found.orElseThrow(
+                    () -> ApiException.forbidden("NotAMember", "you are not a member of account '" + header + "'"));
             Refusals.requireActive(r.slug(), r.archivedAt());
             JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
                     .narrowedBy(r.interactiveDefault(), r.interactiveMax(), r.batchDefault(), r.batchMax());
@@ -261,11 +256,7 @@ public class JobService {
         Uni<Boolean> allowed = model == null
                         || catalogue.models().stream().noneMatch(m -> m.key().equals(model.model()) && m.restricted())
                 ? Uni.createFrom().item(true)
-                : Sql.count(
-                                "SELECT count(*) FROM approvals WHERE kind = 'model-access' AND state = 'approved' AND account_id = ?1 AND model = ?2",
-                                t.id(),
-                                model.model())
-                        .map(n -> n > 0);
+                : modelAccess.granted(t.id(), model.model());
         return allowed.flatMap(ok -> {
             if (!ok) {
                 return Uni.createFrom()

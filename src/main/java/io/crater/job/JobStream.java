@@ -68,11 +68,16 @@ public class JobStream {
         pending.removeAll(ids);
         try {
             List<Changed> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
-                            JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j"
-                                    + JobQueries.SUMMARY_JOINS + " WHERE j.public_id IN ("
+                            JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j WHERE j.public_id IN ("
                                     + Sql.placeholders(ids.size()) + ")",
                             ids.toArray())
-                    .map(found -> found.stream().map(Changed::of).toList())));
+                    .map(found -> found.stream().map(Changed::of).toList())
+                    .flatMap(changed -> jobs.named(
+                                    changed.stream().map(Changed::job).toList())
+                            .map(named -> java.util.stream.IntStream.range(0, changed.size())
+                                    .mapToObj(i -> new Changed(
+                                            named.get(i), changed.get(i).deleted()))
+                                    .toList()))));
             Map<Long, Map<String, Long>> requests = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(
                     () -> jobs.requestsOf(rows.stream().map(Changed::job).toList())));
             for (Changed r : rows) {
@@ -87,7 +92,7 @@ public class JobStream {
     /** A changed job's summary row and whether it was deleted. */
     record Changed(JobSummaryRow job, boolean deleted) {
         static Changed of(Object[] r) {
-            return new Changed(JobSummaryRow.of(r), (Boolean) r[14]);
+            return new Changed(JobSummaryRow.of(r), (Boolean) r[JobSummaryRow.COLUMN_COUNT]);
         }
     }
 

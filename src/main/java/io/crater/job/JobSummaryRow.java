@@ -6,7 +6,10 @@ import io.crater.policy.Reason;
 import java.time.Instant;
 import java.util.List;
 
-/** A job as lists show it ({@link JobQueries#SUMMARY_COLUMNS}), with its owner's and account's ids. */
+/**
+ * A job as lists show it ({@link JobQueries#SUMMARY_COLUMNS}), with its owner's and account's ids; their names come
+ * from their features ({@link JobQueries#named}).
+ */
 record JobSummaryRow(
         long id,
         String publicId,
@@ -23,6 +26,7 @@ record JobSummaryRow(
         long userId,
         long accountId) {
 
+    /** The row without its names ({@link #account}, {@link #owner}: null), which {@link #named} adds. */
     static JobSummaryRow of(Object[] r) {
         return new JobSummaryRow(
                 Sql.longOf(r[0]),
@@ -30,15 +34,37 @@ record JobSummaryRow(
                 (String) r[2],
                 (String) r[3],
                 (String) r[4],
-                (String) r[5],
+                null,
+                null,
+                (Boolean) r[5],
                 (String) r[6],
-                (Boolean) r[7],
-                (String) r[8],
+                Sql.instant(r[7]),
+                Sql.instant(r[8]),
                 Sql.instant(r[9]),
-                Sql.instant(r[10]),
-                Sql.instant(r[11]),
-                Sql.longOf(r[12]),
-                Sql.longOf(r[13]));
+                Sql.longOf(r[10]),
+                Sql.longOf(r[11]));
+    }
+
+    /** The number of columns {@link #of} reads; a query may add its own after them. */
+    static final int COLUMN_COUNT = 12;
+
+    /** The row with its account's slug and its owner's username. */
+    JobSummaryRow named(String accountSlug, String ownerName) {
+        return new JobSummaryRow(
+                id,
+                publicId,
+                name,
+                kind,
+                state,
+                accountSlug,
+                ownerName,
+                borrowing,
+                reasonsJson,
+                createdAt,
+                startedAt,
+                finishedAt,
+                userId,
+                accountId);
     }
 
     /** The reasons it is waiting (or was, before it left the queue). */

@@ -1,12 +1,12 @@
 package io.crater.job;
 
+import io.crater.account.AccountService;
 import io.crater.account.Memberships;
 import io.crater.events.TopicAuthorizer;
 import io.crater.identity.Caller;
 import io.crater.identity.CurrentUser;
 import io.crater.identity.TokenService.TokenUser;
 import io.crater.platform.ApiException;
-import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +24,9 @@ public class JobTopics implements TopicAuthorizer {
     Memberships memberships;
 
     @Inject
+    AccountService accounts;
+
+    @Inject
     JobQueries queries;
 
     @Override
@@ -37,16 +40,13 @@ public class JobTopics implements TopicAuthorizer {
         if (topic.startsWith("job:")) {
             check = Panache.withSession(() -> queries.visible(topic.substring(4), new Caller(user, null)));
         } else if (topic.startsWith("jobs:") && !CurrentUser.isAdmin(user)) {
-            check = Panache.withSession(() -> Sql.count(
-                            "SELECT count(*) FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE a.slug = ?1 AND m.user_id = ?2",
-                            topic.substring(5),
-                            user.id()))
-                    .map(n -> {
-                        if (n == 0) {
+            check = Panache.withSession(() -> accounts.isMember(topic.substring(5), user.id()))
+                    .map(member -> {
+                        if (!member) {
                             throw ApiException.forbidden(
                                     "NotAMember", "you are not a member of account '" + topic.substring(5) + "'");
                         }
-                        return n;
+                        return member;
                     });
         } else {
             check = Uni.createFrom().voidItem();

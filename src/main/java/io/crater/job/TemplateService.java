@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -38,17 +39,51 @@ public class TemplateService {
 
     private static final Pattern ID = Pattern.compile("^[a-z0-9][a-z0-9-]{1,62}$");
 
-    static final String SELECT = "SELECT t.id, t.public_id, t.builtin, t.visibility, a.slug, u.username, v.version,"
+    static final String SELECT = "SELECT t.id, t.public_id, t.builtin, t.visibility, t.account_id, v.version,"
             + " t.updated_at, v.name, v.description, v.kind, CAST(v.parameters AS text), CAST(v.spec AS text), t.owner_id"
-            + " FROM job_templates t JOIN job_template_versions v ON v.template_id = t.id"
-            + " LEFT JOIN accounts a ON a.id = t.account_id LEFT JOIN users u ON u.id = t.owner_id";
+            + " FROM job_templates t JOIN job_template_versions v ON v.template_id = t.id";
 
-    /** Visible to the user in parameter ?n: public, their own, or shared with one of their accounts. */
-    static String visibleTo(int n) {
+    /**
+     * Visible to the user in parameter ?n whose accounts' ids are in parameter ?m (comma-separated): public, their
+     * own, or shared with one of their accounts.
+     */
+    static String visibleTo(int n, int m) {
         return " AND (t.visibility = 'public' OR t.owner_id = ?" + n + " OR (t.visibility = 'account'"
-                + " AND EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = t.account_id AND m.user_id = ?" + n
-                + ")))";
+                + " AND t.account_id IN (SELECT unnest(string_to_array(?" + m + ", ','))::bigint)))";
     }
+
+    /** The caller's accounts' ids as {@link #visibleTo} takes them. */
+    private Uni<String> accountIds(Caller caller) {
+        return accounts.accountIdsOf(caller.userId())
+                .map(ids -> String.join(",", ids.stream().map(String::valueOf).toList()));
+    }
+
+    /** The rows with the slugs of the accounts they are shared with and their authors' usernames. */
+    private Uni<List<TemplateRow>> named(List<TemplateRow> rows) {
+        java.util.Set<Long> accountIds = new java.util.HashSet<>();
+        java.util.Set<Long> userIds = new java.util.HashSet<>();
+        rows.forEach(r -> {
+            if (r.accountId() != null) {
+                accountIds.add(r.accountId());
+            }
+            if (r.ownerId() != null) {
+                userIds.add(r.ownerId());
+            }
+        });
+        return accounts.slugs(accountIds)
+                .flatMap(slugs -> users.usernames(userIds)
+                        .map(names -> rows.stream()
+                                .map(r -> r.named(
+                                        r.accountId() == null ? null : slugs.get(r.accountId()),
+                                        r.ownerId() == null ? null : names.get(r.ownerId())))
+                                .toList()));
+    }
+
+    @Inject
+    io.crater.account.AccountService accounts;
+
+    @Inject
+    io.crater.identity.UserService users;
 
     @Inject
     AuditService audit;
@@ -78,22 +113,25 @@ public class TemplateService {
     }
 
     public Uni<List<TemplateSummary>> list(Caller caller, String kind) {
-        List<Object> params = new ArrayList<>();
-        StringBuilder sql = new StringBuilder(SELECT + " WHERE v.version = t.version AND t.deleted_at IS NULL");
-        if (!caller.platformAdmin()) {
-            params.add(caller.userId());
-            sql.append(visibleTo(1));
-        }
-        if (kind != null && !kind.isBlank()) {
-            params.add(kind);
-            sql.append(" AND v.kind = ?").append(params.size());
-        }
-        sql.append(" ORDER BY t.builtin DESC, v.name, t.id LIMIT 500");
-        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
-                .map(rows -> rows.stream()
-                        .map(TemplateRow::of)
-                        .map(TemplateService::summaryOf)
-                        .toList());
+        return Panache.withSession(() -> accountIds(caller).flatMap(mine -> {
+                    List<Object> params = new ArrayList<>();
+                    StringBuilder sql =
+                            new StringBuilder(SELECT + " WHERE v.version = t.version AND t.deleted_at IS NULL");
+                    if (!caller.platformAdmin()) {
+                        params.add(caller.userId());
+                        params.add(mine);
+                        sql.append(visibleTo(1, 2));
+                    }
+                    if (kind != null && !kind.isBlank()) {
+                        params.add(kind);
+                        sql.append(" AND v.kind = ?").append(params.size());
+                    }
+                    sql.append(" ORDER BY t.builtin DESC, v.name, t.id LIMIT 500");
+                    return Sql.rows(sql.toString(), params.toArray())
+                            .flatMap(rows ->
+                                    named(rows.stream().map(TemplateRow::of).toList()));
+                }))
+                .map(rows -> rows.stream().map(TemplateService::summaryOf).toList());
     }
 
     public Uni<Template> get(String id, Integer version, Caller caller) {
@@ -102,17 +140,28 @@ public class TemplateService {
 
     public Uni<List<TemplateViews.TemplateVersion>> versions(String id, Caller caller) {
         return Panache.withSession(() -> visible(id, null, caller)
-                        .flatMap(r -> Sql.rows(
-                                "SELECT v.version, v.created_at, u.username FROM job_template_versions v"
-                                        + " LEFT JOIN users u ON u.id = v.created_by WHERE v.template_id = ?1 ORDER BY v.version DESC",
-                                r.id())))
-                .map(rows -> rows.stream().map(VersionRows::of).toList());
+                .flatMap(r -> Sql.rows(
+                                "SELECT v.version, v.created_at, v.created_by FROM job_template_versions v"
+                                        + " WHERE v.template_id = ?1 ORDER BY v.version DESC",
+                                r.id())
+                        .map(rows -> rows.stream().map(VersionRow::of).toList())
+                        .flatMap(rows -> users.usernames(rows.stream()
+                                        .map(VersionRow::createdBy)
+                                        .filter(java.util.Objects::nonNull)
+                                        .collect(java.util.stream.Collectors.toSet()))
+                                .map(names -> rows.stream()
+                                        .map(v -> new TemplateViews.TemplateVersion(
+                                                v.version(),
+                                                v.createdAt(),
+                                                v.createdBy() == null ? null : names.get(v.createdBy())))
+                                        .toList()))));
     }
 
-    /** How a version as listed reads. */
-    private static final class VersionRows {
-        static TemplateViews.TemplateVersion of(Object[] r) {
-            return new TemplateViews.TemplateVersion(((Number) r[0]).intValue(), Sql.instant(r[1]), (String) r[2]);
+    /** A version as listed: its number, when and by whom (null: built in). */
+    private record VersionRow(int version, Instant createdAt, Long createdBy) {
+        static VersionRow of(Object[] r) {
+            return new VersionRow(
+                    ((Number) r[0]).intValue(), Sql.instant(r[1]), r[2] == null ? null : Sql.longOf(r[2]));
         }
     }
 
@@ -121,24 +170,28 @@ public class TemplateService {
         if (id == null || !ID.matcher(id).matches()) {
             return Uni.createFrom().failure(ApiException.notFound("no template " + id));
         }
-        List<Object> params = new ArrayList<>(List.of(id));
-        String sql = SELECT + " WHERE t.public_id = ?1 AND t.deleted_at IS NULL";
-        if (!caller.platformAdmin()) {
-            params.add(caller.userId());
-            sql += visibleTo(params.size());
-        }
-        if (version == null) {
-            sql += " AND v.version = t.version";
-        } else {
-            params.add(version);
-            sql += " AND v.version = ?" + params.size();
-        }
-        return Sql.row(sql, params.toArray())
-                .map(r -> r.map(TemplateRow::of)
-                        .orElseThrow(() -> ApiException.notFound(
-                                version == null
-                                        ? "no template " + id
-                                        : "no version " + version + " of template " + id)));
+        return accountIds(caller).flatMap(mine -> {
+            List<Object> params = new ArrayList<>(List.of(id));
+            String sql = SELECT + " WHERE t.public_id = ?1 AND t.deleted_at IS NULL";
+            if (!caller.platformAdmin()) {
+                params.add(caller.userId());
+                params.add(mine);
+                sql += visibleTo(params.size() - 1, params.size());
+            }
+            if (version == null) {
+                sql += " AND v.version = t.version";
+            } else {
+                params.add(version);
+                sql += " AND v.version = ?" + params.size();
+            }
+            return Sql.row(sql, params.toArray())
+                    .map(r -> r.map(TemplateRow::of)
+                            .orElseThrow(() -> ApiException.notFound(
+                                    version == null
+                                            ? "no template " + id
+                                            : "no version " + version + " of template " + id)))
+                    .flatMap(r -> named(List.of(r)).map(rows -> rows.get(0)));
+        });
     }
 
     public Uni<Template> create(SaveTemplate req, Caller caller) {
@@ -281,12 +334,9 @@ public class TemplateService {
         if (!"account".equals(req.visibility())) {
             return Uni.createFrom().nullItem();
         }
-        return Sql.row(
-                        "SELECT a.id FROM accounts a JOIN account_members m ON m.account_id = a.id WHERE a.slug = ?1 AND m.user_id = ?2",
-                        req.account().trim(),
-                        caller.userId())
-                .map(r -> Sql.longOf(r.orElseThrow(() -> ApiException.forbidden(
-                        "NotAMember", "you are not a member of account '" + req.account() + "'"))[0]));
+        return accounts.memberAccountId(req.account().trim(), caller.userId())
+                .map(id -> id.orElseThrow(() -> ApiException.forbidden(
+                        "NotAMember", "you are not a member of account '" + req.account() + "'")));
     }
 
     /** Adds a version when the content differs from the latest; returns the current version. */

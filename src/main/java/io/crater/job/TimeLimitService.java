@@ -1,5 +1,6 @@
 package io.crater.job;
 
+import io.crater.account.AccountTargets;
 import io.crater.audit.AuditService;
 import io.crater.identity.Caller;
 import io.crater.platform.ApiException;
@@ -37,6 +38,9 @@ public class TimeLimitService {
 
     @Inject
     java.time.Clock clock;
+
+    @Inject
+    AccountTargets accounts;
 
     /**
      * Warns the owners of running jobs whose time limit ends within {@code crater.jobs.time-limit-warning}, once
@@ -86,25 +90,6 @@ public class TimeLimitService {
         }
     }
 
-    /** An account's own time limits (null: the platform's) and whether the caller is one of its members. */
-    record Stored(
-            long id,
-            Duration interactiveDefault,
-            Duration interactiveMax,
-            Duration batchDefault,
-            Duration batchMax,
-            boolean member) {
-        static Stored of(Object[] r) {
-            return new Stored(
-                    Sql.longOf(r[0]),
-                    duration(r[1]),
-                    duration(r[2]),
-                    duration(r[3]),
-                    duration(r[4]),
-                    Sql.longOf(r[5]) != 0);
-        }
-    }
-
     /** The account's own settings (null: the platform's) and those in effect. */
     public record TimeLimits(
             String interactiveDefault,
@@ -140,14 +125,7 @@ public class TimeLimitService {
             throw ApiException.badRequest("InvalidTimeLimits", "the time limits are not valid", errors);
         }
         return Panache.withTransaction(() -> row(slug, caller)
-                        .flatMap(before -> Sql.update(
-                                        "UPDATE accounts SET interactive_default_limit_s = ?2, interactive_max_limit_s = ?3,"
-                                                + " batch_default_limit_s = ?4, batch_max_limit_s = ?5, updated_at = now() WHERE id = ?1",
-                                        before.id(),
-                                        iDefault,
-                                        iMax,
-                                        bDefault,
-                                        bMax)
+                        .flatMap(before -> accounts.setTimeLimits(before.id(), iDefault, iMax, bDefault, bMax)
                                 .flatMap(n -> audit.record(
                                         caller.actor(slug),
                                         "account.time-limits",
@@ -158,23 +136,11 @@ public class TimeLimitService {
                 .flatMap(v -> get(slug, caller));
     }
 
-    private Uni<Stored> row(String slug, Caller caller) {
-        return Sql.row(
-                        "SELECT a.id, a.interactive_default_limit_s, a.interactive_max_limit_s, a.batch_default_limit_s,"
-                                + " a.batch_max_limit_s, (SELECT count(*) FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?2)"
-                                + " FROM accounts a WHERE a.slug = ?1",
-                        slug,
-                        caller.userId())
-                .map(r -> {
-                    Stored row = Stored.of(r.orElseThrow(() -> ApiException.notFound("no account " + slug)));
-                    if (!row.member() && !caller.platformAdmin()) {
-                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
-                    }
-                    return row;
-                });
+    private Uni<AccountTargets.Target> row(String slug, Caller caller) {
+        return accounts.visible(slug, caller);
     }
 
-    private TimeLimits view(Stored r) {
+    private TimeLimits view(AccountTargets.Target r) {
         JobSpecs.TimeLimits e = JobSpecs.TimeLimits.of(config)
                 .narrowedBy(r.interactiveDefault(), r.interactiveMax(), r.batchDefault(), r.batchMax());
         Map<String, String> effective = new HashMap<>();
@@ -188,10 +154,6 @@ public class TimeLimitService {
                 text(r.batchDefault()),
                 text(r.batchMax()),
                 effective);
-    }
-
-    private static Duration duration(Object o) {
-        return o == null ? null : Duration.ofSeconds(Sql.longOf(o));
     }
 
     private static String text(Duration d) {

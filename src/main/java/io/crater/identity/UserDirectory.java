@@ -1,0 +1,61 @@
+package io.crater.identity;
+
+import io.crater.platform.Sql;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What other features read and write of users, so that their SQL never names the users' table: a user by name,
+ * people by id, the default account. Every method runs in the caller's session (or transaction).
+ */
+@ApplicationScoped
+public class UserDirectory {
+
+    /** A user as other features name them. */
+    public record Person(long id, String username, String displayName) {
+        static final String COLUMNS = "id, username, display_name";
+
+        static Person of(Object[] r) {
+            return new Person(Sql.longOf(r[0]), (String) r[1], (String) r[2]);
+        }
+    }
+
+    /** The user with this username (compared case-insensitively), if there is one. */
+    public Uni<Optional<Person>> byName(String username) {
+        return Sql.row("SELECT " + Person.COLUMNS + " FROM users WHERE lower(username) = lower(?1)", username)
+                .map(r -> r.map(Person::of));
+    }
+
+    /** The users with these ids (unknown ids are left out). */
+    public Uni<Map<Long, Person>> people(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Sql.rows(
+                        "SELECT " + Person.COLUMNS
+                                + " FROM users WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
+                        String.join(",", ids.stream().map(String::valueOf).toList()))
+                .map(rows -> {
+                    Map<Long, Person> out = new HashMap<>();
+                    rows.stream().map(Person::of).forEach(p -> out.put(p.id(), p));
+                    return out;
+                });
+    }
+
+    /** The id of the user's default account, if the user exists and has one. */
+    public Uni<Optional<Long>> defaultAccountId(long userId) {
+        return Sql.longs(
+                        "SELECT default_account_id FROM users WHERE id = ?1 AND default_account_id IS NOT NULL", userId)
+                .map(ids -> ids.stream().findFirst());
+    }
+
+    /** Makes the account the user's default. */
+    public Uni<Void> setDefaultAccount(long userId, long accountId) {
+        return Sql.update("UPDATE users SET default_account_id = ?1 WHERE id = ?2", accountId, userId)
+                .replaceWithVoid();
+    }
+}
