@@ -25,8 +25,6 @@ class RowMapperTest {
             "accounting/Ledger.java",
             "accounting/PriceService.java",
             "accounting/UsageReports.java",
-            "idle/IdleQueries.java",
-            "idle/IdleService.java",
             "job/JobHoldings.java",
             "sim/FileCommands.java");
 

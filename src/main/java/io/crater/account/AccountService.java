@@ -46,6 +46,9 @@ public class AccountService implements io.crater.identity.UserCreated {
     @Inject
     io.crater.identity.UserDirectory users;
 
+    @Inject
+    Memberships memberships;
+
     /** The account, or 404. */
     Uni<AccountRow> bySlug(String slug) {
         return Sql.row("SELECT " + AccountRow.COLUMNS + " FROM accounts a WHERE a.slug = ?1", slug)
@@ -83,19 +86,9 @@ public class AccountService implements io.crater.identity.UserCreated {
         }
     }
 
-    /** The slugs of accounts by id, in the caller's session. */
+    /** The slugs of accounts by id (unknown ids are left out), in the caller's session. */
     public Uni<java.util.Map<Long, String>> slugs(java.util.Collection<Long> ids) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().item(java.util.Map.of());
-        }
-        return Sql.rows(
-                        "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(",", ids.stream().map(String::valueOf).toList()))
-                .map(rows -> {
-                    java.util.Map<Long, String> out = new java.util.HashMap<>();
-                    rows.stream().map(IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));
-                    return out;
-                });
+        return memberships.slugs(ids);
     }
 
     /**

@@ -62,6 +62,38 @@ public class Memberships implements io.crater.identity.UserAccounts {
                 .map(rows -> rows.stream().map(r -> MembershipRow.of(r).view()).toList());
     }
 
+    @Override
+    public Uni<Map<Long, String>> slugs(java.util.Collection<Long> accountIds) {
+        if (accountIds.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Sql.rows(
+                        "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
+                        String.join(
+                                ",", accountIds.stream().map(String::valueOf).toList()))
+                .map(rows -> {
+                    Map<Long, String> out = new java.util.HashMap<>();
+                    rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));
+                    return out;
+                });
+    }
+
+    @Override
+    public Uni<Map<String, Long>> activeTeams(java.util.Collection<String> slugs) {
+        if (slugs.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Sql.rows(
+                        "SELECT id, slug FROM accounts WHERE kind = 'team' AND archived_at IS NULL"
+                                + " AND slug IN (SELECT unnest(string_to_array(?1, ',')))",
+                        String.join(",", slugs))
+                .map(rows -> {
+                    Map<String, Long> out = new java.util.HashMap<>();
+                    rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.slug(), a.id()));
+                    return out;
+                });
+    }
+
     /** A membership as {@code /api/v1/me} shows it. */
     private record MembershipRow(
             String slug, String name, String kind, String role, String fileAccess, Instant expiresAt) {

@@ -50,6 +50,9 @@ public class QueueReconciler {
     static final String BACKFILL = "crater-backfill";
 
     @Inject
+    QuotaGrants grants;
+
+    @Inject
     java.time.Clock clock;
 
     @Inject
@@ -120,25 +123,33 @@ public class QueueReconciler {
         }
     }
 
-    /** An account's max of one resource with its active grants (no resource when it has no quota). */
-    record Capacity(String slug, String kind, String resource, long milli) {
+    /** An account's max of one resource (no resource when it has no quota). */
+    record Capacity(long accountId, String slug, String kind, String resource, long milli) {
         static Capacity of(Object[] r) {
-            return new Capacity((String) r[0], (String) r[1], (String) r[2], r[3] == null ? 0 : Sql.longOf(r[3]));
+            return new Capacity(
+                    Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3], r[4] == null ? 0 : Sql.longOf(r[4]));
         }
     }
 
+    /** Every account's quotas and the grants in force. */
+    record Stored(List<Capacity> quotas, List<QuotaGrants.Granted> grants) {}
+
     /** Desired queue name → capability (Kubernetes resource name → quantity), from the database. */
     Map<String, Map<String, String>> desired() throws Throwable {
-        List<Object[]> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
-                "SELECT a.slug, a.kind, q.resource, q.max_milli + COALESCE((SELECT sum(p.amount_milli) FROM approvals p WHERE p.account_id = a.id"
-                        + " AND p.kind = 'quota-grant' AND p.state = 'approved' AND p.resource = q.resource AND p.until > ?1), 0)"
-                        + " FROM accounts a LEFT JOIN quotas q ON q.account_id = a.id",
-                clock.instant())));
+        Stored stored = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                        "SELECT a.id, a.slug, a.kind, q.resource, q.max_milli FROM accounts a"
+                                + " LEFT JOIN quotas q ON q.account_id = a.id")
+                .map(rows -> rows.stream().map(Capacity::of).toList())
+                .flatMap(quotas -> grants.inForce(null, clock.instant()).map(g -> new Stored(quotas, g)))));
+        Map<String, Long> granted = new HashMap<>();
+        stored.grants()
+                .forEach(g -> granted.merge(
+                        g.accountId() + "/" + g.grant().resource(), g.grant().amount(), Long::sum));
         Map<String, String> resourceOf = catalogue.models().stream()
                 .collect(Collectors.toMap(AcceleratorModel::key, AcceleratorModel::resource));
         Map<String, Map<String, Long>> milli = new TreeMap<>();
         milli.put(PERSONAL, new TreeMap<>());
-        for (Capacity r : rows.stream().map(Capacity::of).toList()) {
+        for (Capacity r : stored.quotas()) {
             String queue = "personal".equals(r.kind()) ? PERSONAL : "crater-" + r.slug();
             Map<String, Long> cap = milli.computeIfAbsent(queue, q -> new TreeMap<>());
             if (r.resource() != null) {
@@ -147,7 +158,7 @@ public class QueueReconciler {
                     default -> resourceOf.get(r.resource());
                 };
                 if (k8s != null) {
-                    cap.merge(k8s, r.milli(), Long::sum);
+                    cap.merge(k8s, r.milli() + granted.getOrDefault(r.accountId() + "/" + r.resource(), 0L), Long::sum);
                 }
             }
         }

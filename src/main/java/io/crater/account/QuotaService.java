@@ -3,14 +3,10 @@ package io.crater.account;
 import io.crater.account.AccountViews.Limits;
 import io.crater.account.AccountViews.QuotaItem;
 import io.crater.account.AccountViews.QuotaLineView;
-import io.crater.account.QuotaRows.AccountSum;
 import io.crater.account.QuotaRows.Amount;
-import io.crater.account.QuotaRows.GrantRow;
 import io.crater.account.QuotaRows.Limit;
-import io.crater.account.QuotaRows.MemberCount;
 import io.crater.account.QuotaRows.MemberLimit;
 import io.crater.account.QuotaRows.StoredLimit;
-import io.crater.account.QuotaRows.Usage;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
@@ -51,6 +47,12 @@ public class QuotaService {
 
     /** Job states whose requests count as usage. */
     public static final List<String> ACTIVE_STATES = List.of("Admitted", "Pending", "Running", "Stopping");
+
+    @Inject
+    QuotaGrants grantsInForce;
+
+    @Inject
+    QuotaUsage usage;
 
     @Inject
     AcceleratorCatalogue catalogue;
@@ -101,26 +103,22 @@ public class QuotaService {
 
     /** Approved quota grants of the account that have not ended. */
     public Uni<List<Grant>> grants(long accountId) {
-        return Sql.rows(
-                        "SELECT " + GrantRow.COLUMNS + " FROM approvals WHERE account_id = ?1 AND kind = 'quota-grant'"
-                                + " AND state = 'approved' AND until > ?2",
-                        accountId,
-                        clock.instant())
-                .map(rows -> rows.stream().map(r -> GrantRow.of(r).grant()).toList());
+        return grantsInForce
+                .inForce(accountId, clock.instant())
+                .map(found -> found.stream().map(QuotaGrants.Granted::grant).toList());
     }
 
     /** Summed requests of the account's jobs in active states, per resource (backfill jobs are outside quota). */
     public Uni<Resources> usage(long accountId) {
-        return Sql.rows(
-                        "SELECT r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
-                                + " WHERE j.account_id = ?1 AND NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
-                                + " GROUP BY r.resource",
-                        accountId)
-                .map(rows -> {
-                    Map<String, Long> m = new TreeMap<>();
-                    rows.stream().map(Amount::of).forEach(a -> m.put(a.resource(), a.milli()));
-                    return new Resources(m);
-                });
+        return usage.held(accountId).map(held -> new Resources(perAccount(held).getOrDefault(accountId, Map.of())));
+    }
+
+    /** The held amounts summed per account and resource. */
+    private static Map<Long, Map<String, Long>> perAccount(List<QuotaUsage.Held> held) {
+        Map<Long, Map<String, Long>> out = new java.util.HashMap<>();
+        held.forEach(h ->
+                out.computeIfAbsent(h.accountId(), a -> new TreeMap<>()).merge(h.resource(), h.milli(), Long::sum));
+        return out;
     }
 
     /** Where the account stands per resource: quota, grants, usage, borrowing. */
@@ -138,45 +136,33 @@ public class QuotaService {
     public Uni<Map<Long, Map<String, QuotaLine>>> snapshots() {
         Instant now = clock.instant();
         return Sql.rows("SELECT " + Limit.COLUMNS + " FROM quotas")
-                .flatMap(limits -> Sql.rows(
-                                "SELECT " + GrantRow.COLUMNS + " FROM approvals WHERE kind = 'quota-grant'"
-                                        + " AND state = 'approved' AND until > ?1",
-                                now)
-                        .flatMap(grants -> Sql.rows(
-                                        "SELECT j.account_id, r.resource, sum(r.milli) FROM jobs j JOIN job_requests r ON r.job_id = j.id"
-                                                + " WHERE NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')"
-                                                + " GROUP BY j.account_id, r.resource")
-                                .map(usage -> {
-                                    Map<Long, Map<String, QuotaLimit>> l = new java.util.HashMap<>();
-                                    limits.stream()
-                                            .map(Limit::of)
-                                            .forEach(q -> l.computeIfAbsent(q.accountId(), a -> new TreeMap<>())
-                                                    .put(q.resource(), q.limit()));
-                                    Map<Long, List<Grant>> g = new java.util.HashMap<>();
-                                    grants.stream()
-                                            .map(GrantRow::of)
-                                            .forEach(q -> g.computeIfAbsent(q.accountId(), a -> new ArrayList<>())
-                                                    .add(q.grant()));
-                                    Map<Long, Map<String, Long>> u = new java.util.HashMap<>();
-                                    usage.stream()
-                                            .map(AccountSum::of)
-                                            .forEach(q -> u.computeIfAbsent(q.accountId(), a -> new TreeMap<>())
-                                                    .put(q.resource(), q.milli()));
-                                    Set<Long> ids = new HashSet<>(l.keySet());
-                                    ids.addAll(g.keySet());
-                                    ids.addAll(u.keySet());
-                                    Map<Long, Map<String, QuotaLine>> out = new java.util.HashMap<>();
-                                    for (long id : ids) {
-                                        out.put(
-                                                id,
-                                                QuotaMath.lines(
-                                                        l.getOrDefault(id, Map.of()),
-                                                        g.getOrDefault(id, List.of()),
-                                                        new Resources(u.getOrDefault(id, Map.of())),
-                                                        now));
-                                    }
-                                    return out;
-                                })));
+                .flatMap(limits -> grantsInForce
+                        .inForce(null, now)
+                        .flatMap(grants -> usage.held(null).map(held -> {
+                            Map<Long, Map<String, QuotaLimit>> l = new java.util.HashMap<>();
+                            limits.stream()
+                                    .map(Limit::of)
+                                    .forEach(q -> l.computeIfAbsent(q.accountId(), a -> new TreeMap<>())
+                                            .put(q.resource(), q.limit()));
+                            Map<Long, List<Grant>> g = new java.util.HashMap<>();
+                            grants.forEach(q -> g.computeIfAbsent(q.accountId(), a -> new ArrayList<>())
+                                    .add(q.grant()));
+                            Map<Long, Map<String, Long>> u = perAccount(held);
+                            Set<Long> ids = new HashSet<>(l.keySet());
+                            ids.addAll(g.keySet());
+                            ids.addAll(u.keySet());
+                            Map<Long, Map<String, QuotaLine>> out = new java.util.HashMap<>();
+                            for (long id : ids) {
+                                out.put(
+                                        id,
+                                        QuotaMath.lines(
+                                                l.getOrDefault(id, Map.of()),
+                                                g.getOrDefault(id, List.of()),
+                                                new Resources(u.getOrDefault(id, Map.of())),
+                                                now));
+                            }
+                            return out;
+                        })));
     }
 
     /** The lines of an account without quota, grant or usage. */
@@ -186,30 +172,24 @@ public class QuotaService {
 
     /** Every member's usage ({@code account/user} keys): jobs holding quota, and of those the interactive ones. */
     public Uni<Map<String, QuotaMath.MemberUsage>> memberUsages() {
-        String active = " NOT j.backfill AND j.state IN ('Admitted', 'Pending', 'Running', 'Stopping')";
-        return Sql.rows("SELECT j.account_id, j.user_id, r.resource, sum(r.milli) FROM jobs j JOIN job_requests r"
-                        + " ON r.job_id = j.id WHERE" + active + " GROUP BY j.account_id, j.user_id, r.resource")
-                .flatMap(rows -> Sql.rows(
-                                "SELECT j.account_id, j.user_id, count(*), count(*) FILTER (WHERE j.interactive)"
-                                        + " FROM jobs j WHERE" + active + " GROUP BY j.account_id, j.user_id")
-                        .map(counts -> {
-                            Map<String, Map<String, Long>> resources = new java.util.HashMap<>();
-                            rows.stream()
-                                    .map(Usage::of)
-                                    .forEach(u -> resources
-                                            .computeIfAbsent(u.member(), k -> new java.util.HashMap<>())
-                                            .put(u.resource(), u.milli()));
-                            Map<String, QuotaMath.MemberUsage> out = new java.util.HashMap<>();
-                            counts.stream()
-                                    .map(MemberCount::of)
-                                    .forEach(c -> out.put(
-                                            c.member(),
-                                            new QuotaMath.MemberUsage(
-                                                    new Resources(resources.getOrDefault(c.member(), Map.of())),
-                                                    c.jobs(),
-                                                    c.interactive())));
-                            return out;
-                        }));
+        return usage.held(null)
+                .flatMap(held -> usage.counts().map(counts -> {
+                    Map<String, Map<String, Long>> resources = new java.util.HashMap<>();
+                    held.forEach(h -> resources
+                            .computeIfAbsent(h.accountId() + "/" + h.userId(), k -> new java.util.HashMap<>())
+                            .put(h.resource(), h.milli()));
+                    Map<String, QuotaMath.MemberUsage> out = new java.util.HashMap<>();
+                    counts.forEach(c -> {
+                        String member = c.accountId() + "/" + c.userId();
+                        out.put(
+                                member,
+                                new QuotaMath.MemberUsage(
+                                        new Resources(resources.getOrDefault(member, Map.of())),
+                                        c.jobs(),
+                                        c.interactive()));
+                    });
+                    return out;
+                }));
     }
 
     /** Every account's default member limits and every member's override, read in one query. */

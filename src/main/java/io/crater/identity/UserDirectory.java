@@ -46,6 +46,15 @@ public class UserDirectory {
                 });
     }
 
+    /** The usernames of the users with these ids (unknown ids are left out). */
+    public Uni<Map<Long, String>> usernames(Collection<Long> ids) {
+        return people(ids).map(found -> {
+            Map<Long, String> out = new HashMap<>();
+            found.forEach((id, p) -> out.put(id, p.username()));
+            return out;
+        });
+    }
+
     /** The id of the user's default account, if the user exists and has one. */
     public Uni<Optional<Long>> defaultAccountId(long userId) {
         return Sql.longs(

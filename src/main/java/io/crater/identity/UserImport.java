@@ -48,6 +48,9 @@ public class UserImport {
     AuditTrail audit;
 
     @Inject
+    UserAccounts accounts;
+
+    @Inject
     Vertx vertx;
 
     public Uni<Report> importCsv(String csv, Caller caller) {
@@ -108,9 +111,8 @@ public class UserImport {
                                         r.account(),
                                         r.accountRole()))
                                 .toList()))
-                .flatMap(
-                        hashed -> Panache.withTransaction(() -> insertAll(hashed, known.accounts(), caller.actor(null)))
-                                .replaceWith(hashed))
+                .flatMap(hashed -> Panache.withTransaction(() -> insertAll(hashed, caller.actor(null)))
+                        .replaceWith(hashed))
                 .map(hashed -> {
                     List<CreatedRow> created = hashed.stream()
                             .map(r -> new CreatedRow(
@@ -168,13 +170,6 @@ public class UserImport {
 
     private record Known(Set<String> users, Map<String, Long> accounts) {}
 
-    /** A team account's slug and id. */
-    record Team(String slug, long id) {
-        static Team of(Object[] r) {
-            return new Team((String) r[0], Sql.longOf(r[1]));
-        }
-    }
-
     private Uni<Known> existing(List<Row> rows) {
         List<String> names = rows.stream().map(r -> r.user().username()).toList();
         List<String> slugs = rows.stream()
@@ -188,18 +183,7 @@ public class UserImport {
                         "SELECT lower(username) FROM users WHERE lower(username) IN (" + placeholders(names.size())
                                 + ")",
                         names.toArray());
-        Uni<List<Object[]>> teams = slugs.isEmpty()
-                ? Uni.createFrom().item(List.of())
-                : Sql.rows(
-                        "SELECT slug, id FROM accounts WHERE kind = 'team' AND slug IN (" + placeholders(slugs.size())
-                                + ")",
-                        slugs.toArray());
-        return users.flatMap(u -> teams.map(a -> {
-            Set<String> taken = new HashSet<>(u);
-            Map<String, Long> accounts = new HashMap<>();
-            a.stream().map(Team::of).forEach(t -> accounts.put(t.slug(), t.id()));
-            return new Known(taken, accounts);
-        }));
+        return users.flatMap(u -> accounts.activeTeams(slugs).map(teams -> new Known(new HashSet<>(u), teams)));
     }
 
     private static String placeholders(int n) {
@@ -210,23 +194,17 @@ public class UserImport {
         return sb.toString();
     }
 
-    private Uni<Void> insertAll(List<Row> rows, Map<String, Long> accounts, Actor actor) {
+    /** Inserts each user; the account feature adds them to their team account in the same transaction. */
+    private Uni<Void> insertAll(List<Row> rows, Actor actor) {
         return io.crater.platform.Unis.sequentially(
                 rows,
-                r -> users.insert(r.user(), actor)
-                        .flatMap(id -> r.account().isEmpty()
-                                ? Uni.createFrom().voidItem()
-                                : Sql.update(
-                                                "INSERT INTO account_members (account_id, user_id, role) VALUES (?1, ?2, ?3)",
-                                                accounts.get(r.account()),
-                                                id,
-                                                r.accountRole())
-                                        .flatMap(x -> audit.record(
-                                                actor,
-                                                "member.add",
-                                                "member",
-                                                r.account() + "/" + r.user().username(),
-                                                null,
-                                                Map.of("role", r.accountRole(), "fileAccess", "rw")))));
+                r -> users.insert(
+                                r.account().isEmpty()
+                                        ? r.user()
+                                        : r.user()
+                                                .withAccounts(List.of(
+                                                        new UserCreated.AccountRole(r.account(), r.accountRole()))),
+                                actor)
+                        .replaceWithVoid());
     }
 }

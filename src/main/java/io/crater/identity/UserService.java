@@ -25,8 +25,9 @@ public class UserService {
     private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
     private static final SecureRandom RANDOM = new SecureRandom();
     static final String COLUMNS =
-            "u.id, u.username, u.slug, u.uid, u.display_name, u.email, u.role, u.disabled, u.created_at, a.slug";
-    static final String FROM = " FROM users u LEFT JOIN accounts a ON a.id = u.default_account_id";
+            "u.id, u.username, u.slug, u.uid, u.display_name, u.email, u.role, u.disabled, u.created_at,"
+                    + " u.default_account_id";
+    static final String FROM = " FROM users u";
 
     /**
      * Create a user; without a password one is generated and returned once.
@@ -57,6 +58,12 @@ public class UserService {
 
     @Inject
     AuditTrail audit;
+
+    @Inject
+    UserAccounts userAccounts;
+
+    @Inject
+    UserDirectory directory;
 
     @Inject
     GovernanceConfig config;
@@ -219,36 +226,28 @@ public class UserService {
 
     /** The usernames of users by id, in the caller's session (unknown ids are left out). */
     public Uni<java.util.Map<Long, String>> usernames(java.util.Collection<Long> ids) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().item(java.util.Map.of());
-        }
-        return Sql.rows(
-                        "SELECT id, username FROM users WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(",", ids.stream().map(String::valueOf).toList()))
-                .map(rows -> {
-                    java.util.Map<Long, String> out = new java.util.HashMap<>();
-                    rows.stream().map(IdName::of).forEach(u -> out.put(u.id(), u.username()));
-                    return out;
-                });
-    }
-
-    /** A user's id and username. */
-    record IdName(long id, String username) {
-        static IdName of(Object[] r) {
-            return new IdName(Sql.longOf(r[0]), (String) r[1]);
-        }
+        return directory.usernames(ids);
     }
 
     public Uni<UserView> get(long id) {
-        return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", id))
-                .map(r -> r.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no such user")));
+        return Panache.withSession(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", id)
+                .flatMap(r -> view(r.orElseThrow(() -> ApiException.notFound("no such user")))));
+    }
+
+    /** The users of these rows with their default accounts' slugs, in the caller's session. */
+    private Uni<List<UserView>> views(List<Object[]> rows) {
+        return UserRows.views(rows, userAccounts);
+    }
+
+    private Uni<UserView> view(Object[] row) {
+        return views(List.<Object[]>of(row)).map(v -> v.get(0));
     }
 
     Uni<UserView> byUsername(String username) {
         return Sql.row(
                         "SELECT " + COLUMNS + FROM + " WHERE lower(u.username) = lower(?1)",
                         username == null ? "" : username)
-                .map(r -> r.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no user '" + username + "'")));
+                .flatMap(r -> view(r.orElseThrow(() -> ApiException.notFound("no user '" + username + "'"))));
     }
 
     public Uni<UserView> find(String username, Caller caller) {
@@ -268,12 +267,9 @@ public class UserService {
                     " AND (lower(u.username) LIKE ?2 OR lower(u.display_name) LIKE ?2 OR lower(coalesce(u.email, '')) LIKE ?2)");
         }
         sql.append(" ORDER BY u.id LIMIT ").append(n + 1);
-        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray()))
-                .map(rows -> {
-                    List<UserView> items =
-                            rows.stream().limit(n).map(UserRows::of).toList();
-                    return Page.of(items, rows.size() > n, i -> i.id());
-                });
+        return Panache.withSession(() -> Sql.rows(sql.toString(), params.toArray())
+                .flatMap(rows -> views(rows.stream().limit(n).toList())
+                        .map(items -> Page.of(items, rows.size() > n, i -> i.id()))));
     }
 
     /** The user as a change leaves it. */
@@ -379,9 +375,8 @@ public class UserService {
                     .failure(ApiException.badRequest("InvalidUser", "the profile cannot be changed as given", errors));
         }
         return Panache.withTransaction(() -> Sql.row("SELECT " + COLUMNS + FROM + " WHERE u.id = ?1", caller.userId())
-                        .flatMap(row -> {
-                            UserView before =
-                                    row.map(UserRows::of).orElseThrow(() -> ApiException.notFound("no such user"));
+                        .flatMap(row -> view(row.orElseThrow(() -> ApiException.notFound("no such user"))))
+                        .flatMap(before -> {
                             String display = displayName == null ? before.displayName() : displayName.trim();
                             String mail = email == null ? before.email() : email.isEmpty() ? null : email.trim();
                             return Sql.update(

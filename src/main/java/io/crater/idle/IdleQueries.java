@@ -2,6 +2,8 @@ package io.crater.idle;
 
 import io.crater.account.AccountService;
 import io.crater.identity.Caller;
+import io.crater.identity.UserDirectory;
+import io.crater.job.AcceleratorJobs;
 import io.crater.job.JobService;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
@@ -16,8 +18,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Reading idle reclamation: a job's utilisation with the decision about it now, an account's reclaims. */
 @ApplicationScoped
@@ -45,6 +52,12 @@ class IdleQueries {
 
     @Inject
     Clock clock;
+
+    @Inject
+    UserDirectory people;
+
+    @Inject
+    AcceleratorJobs held;
 
     /**
      * A job's samples per pod and accelerator since {@code since} (default: its model's window), at most
@@ -158,49 +171,109 @@ class IdleQueries {
      */
     public Uni<IdleViews.Reclaims> reclaims(String slug, String since, Caller caller) {
         Instant from = since(since, clock.instant(), null);
+        Instant after = from == null ? Instant.EPOCH : from;
         return Panache.withSession(() -> accounts.administeredId(slug, caller)
                 .flatMap(id -> Sql.rows(
-                                "SELECT u.username, u.display_name, count(*), sum(r.gpu_hours),"
+                                "SELECT r.user_id, count(*), sum(r.gpu_hours),"
                                         + " round(sum(r.accelerators * EXTRACT(EPOCH FROM (r.stopped_at - r.idle_since))) / 3600, 3)"
-                                        + " FROM idle_reclaims r JOIN users u ON u.id = r.user_id"
-                                        + " WHERE r.account_id = ?1 AND r.stopped_at >= ?2"
-                                        + " GROUP BY u.id, u.username, u.display_name ORDER BY 4 DESC, 1",
+                                        + " FROM idle_reclaims r WHERE r.account_id = ?1 AND r.stopped_at >= ?2"
+                                        + " GROUP BY r.user_id",
                                 id,
-                                from == null ? Instant.EPOCH : from)
-                        .flatMap(users -> Sql.rows(
-                                        "SELECT j.public_id, j.name, u.username, r.model, r.accelerators, r.idle_since,"
-                                                + " r.stopped_at, r.gpu_hours FROM idle_reclaims r JOIN jobs j ON j.id = r.job_id"
-                                                + " JOIN users u ON u.id = r.user_id WHERE r.account_id = ?1 AND r.stopped_at >= ?2"
+                                after)
+                        .map(rows -> rows.stream().map(MemberSums::of).toList())
+                        .flatMap(sums -> Sql.rows(
+                                        "SELECT r.job_id, r.user_id, r.model, r.accelerators, r.idle_since, r.stopped_at,"
+                                                + " r.gpu_hours FROM idle_reclaims r WHERE r.account_id = ?1 AND r.stopped_at >= ?2"
                                                 + " ORDER BY r.stopped_at DESC, r.id DESC LIMIT 50",
                                         id,
-                                        from == null ? Instant.EPOCH : from)
-                                .map(recent -> reclaims(slug, from, users, recent)))));
+                                        after)
+                                .map(rows -> rows.stream().map(Stop::of).toList())
+                                .flatMap(stops -> named(slug, from, sums, stops)))));
     }
 
-    private static IdleViews.Reclaims reclaims(String slug, Instant from, List<Object[]> users, List<Object[]> recent) {
-        List<IdleViews.UserTotals> perUser = users.stream()
-                .map(r -> new IdleViews.UserTotals(
-                        (String) r[0], (String) r[1], Sql.longOf(r[2]), (BigDecimal) r[3], (BigDecimal) r[4]))
+    /** One member's sums in an account, as stored. */
+    record MemberSums(long userId, long reclaims, BigDecimal gpuHours, BigDecimal idleGpuHours) {
+        static MemberSums of(Object[] r) {
+            return new MemberSums(Sql.longOf(r[0]), Sql.longOf(r[1]), (BigDecimal) r[2], (BigDecimal) r[3]);
+        }
+    }
+
+    /** One stop for idleness, as stored. */
+    record Stop(
+            long jobId,
+            long userId,
+            String model,
+            int accelerators,
+            Instant idleSince,
+            Instant stoppedAt,
+            BigDecimal gpuHours) {
+        static Stop of(Object[] r) {
+            return new Stop(
+                    Sql.longOf(r[0]),
+                    Sql.longOf(r[1]),
+                    (String) r[2],
+                    ((Number) r[3]).intValue(),
+                    Sql.instant(r[4]),
+                    Sql.instant(r[5]),
+                    (BigDecimal) r[6]);
+        }
+    }
+
+    /** The report with the members' and jobs' names, read through their features. */
+    private Uni<IdleViews.Reclaims> named(String slug, Instant from, List<MemberSums> sums, List<Stop> stops) {
+        Set<Long> userIds = new HashSet<>();
+        sums.forEach(m -> userIds.add(m.userId()));
+        stops.forEach(s -> userIds.add(s.userId()));
+        return people.people(userIds)
+                .flatMap(names -> held.named(stops.stream().map(Stop::jobId).collect(Collectors.toSet()))
+                        .map(jobs -> reclaims(
+                                slug,
+                                from,
+                                perMember(sums, names),
+                                stops.stream()
+                                        .map(s -> new IdleViews.Reclaim(
+                                                jobs.containsKey(s.jobId())
+                                                        ? jobs.get(s.jobId()).publicId()
+                                                        : null,
+                                                jobs.containsKey(s.jobId())
+                                                        ? jobs.get(s.jobId()).name()
+                                                        : null,
+                                                username(names.get(s.userId())),
+                                                s.model(),
+                                                s.accelerators(),
+                                                s.idleSince(),
+                                                s.stoppedAt(),
+                                                s.gpuHours()))
+                                        .toList())));
+    }
+
+    /** The members' sums, most GPU-hours reclaimed first, then by username. */
+    private static List<IdleViews.UserTotals> perMember(List<MemberSums> sums, Map<Long, UserDirectory.Person> names) {
+        return sums.stream()
+                .map(m -> {
+                    UserDirectory.Person p = names.get(m.userId());
+                    return new IdleViews.UserTotals(
+                            username(p),
+                            p == null ? null : p.displayName(),
+                            m.reclaims(),
+                            m.gpuHours(),
+                            m.idleGpuHours());
+                })
+                .sorted(Comparator.comparing(IdleViews.UserTotals::gpuHours, Comparator.reverseOrder())
+                        .thenComparing(IdleViews.UserTotals::username, Comparator.nullsLast(Comparator.naturalOrder())))
                 .toList();
+    }
+
+    private static String username(UserDirectory.Person p) {
+        return p == null ? null : p.username();
+    }
+
+    private static IdleViews.Reclaims reclaims(
+            String slug, Instant from, List<IdleViews.UserTotals> perUser, List<IdleViews.Reclaim> recent) {
         IdleViews.Totals total = new IdleViews.Totals(
                 perUser.stream().mapToLong(IdleViews.UserTotals::reclaims).sum(),
                 perUser.stream().map(IdleViews.UserTotals::gpuHours).reduce(BigDecimal.ZERO, BigDecimal::add),
                 perUser.stream().map(IdleViews.UserTotals::idleGpuHours).reduce(BigDecimal.ZERO, BigDecimal::add));
-        return new IdleViews.Reclaims(
-                slug,
-                from,
-                total,
-                perUser,
-                recent.stream()
-                        .map(r -> new IdleViews.Reclaim(
-                                (String) r[0],
-                                (String) r[1],
-                                (String) r[2],
-                                (String) r[3],
-                                ((Number) r[4]).intValue(),
-                                Sql.instant(r[5]),
-                                Sql.instant(r[6]),
-                                (BigDecimal) r[7]))
-                        .toList());
+        return new IdleViews.Reclaims(slug, from, total, perUser, recent);
     }
 }

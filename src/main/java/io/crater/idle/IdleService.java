@@ -1,10 +1,12 @@
 package io.crater.idle;
 
+import io.crater.approval.JobLocks;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
 import io.crater.cluster.ClusterCache;
 import io.crater.cluster.ClusterConfig;
+import io.crater.job.AcceleratorJobs;
 import io.crater.job.JobStops;
 import io.crater.notify.NotificationService;
 import io.crater.platform.Actor;
@@ -46,6 +48,12 @@ class IdleService {
     JobStops jobs;
 
     @Inject
+    AcceleratorJobs held;
+
+    @Inject
+    JobLocks locks;
+
+    @Inject
     NotificationService notifications;
 
     @Inject
@@ -72,38 +80,39 @@ class IdleService {
             Instant lockUntil,
             Instant limitEndsAt) {}
 
-    private static final String CANDIDATES = "SELECT j.id, j.public_id, j.name, j.account_id, j.user_id, r.resource,"
-            + " r.milli, j.state = 'Running' AND j.interactive AND NOT j.stop_requested, j.started_at, j.idle_warned_at,"
-            + " (SELECT max(p.until) FROM approvals p WHERE p.kind = 'job-lock' AND p.state = 'approved'"
-            + " AND p.job_public_id = j.public_id), j.started_at + j.time_limit_s * interval '1 second'"
-            + " FROM jobs j JOIN job_requests r ON r.job_id = j.id AND r.resource NOT IN ('cpu', 'memory') AND r.milli > 0";
-
     /** The running interactive jobs that hold accelerators, in the caller's session. */
     Uni<List<Candidate>> candidates() {
-        return Sql.rows(CANDIDATES + " WHERE j.state = 'Running' AND j.interactive AND NOT j.stop_requested")
-                .map(rows -> rows.stream().map(IdleService::candidate).toList());
+        return held.interactive().flatMap(this::withLocks);
     }
 
     /** One job with accelerators (in any state), or null when it holds none, in the caller's session. */
     Uni<Candidate> candidate(long jobId) {
-        return Sql.rows(CANDIDATES + " WHERE j.id = ?1", jobId)
-                .map(rows -> rows.isEmpty() ? null : candidate(rows.get(0)));
+        return held.holding(jobId)
+                .flatMap(h -> h.isEmpty()
+                        ? Uni.createFrom().nullItem()
+                        : withLocks(List.of(h.get())).map(c -> c.get(0)));
     }
 
-    private static Candidate candidate(Object[] r) {
-        return new Candidate(
-                Sql.longOf(r[0]),
-                (String) r[1],
-                (String) r[2],
-                Sql.longOf(r[3]),
-                Sql.longOf(r[4]),
-                (String) r[5],
-                (int) (Sql.longOf(r[6]) / 1000),
-                (Boolean) r[7],
-                Sql.instant(r[8]),
-                Sql.instant(r[9]),
-                Sql.instant(r[10]),
-                Sql.instant(r[11]));
+    /** The holdings with the ends of their jobs' approved locks. */
+    private Uni<List<Candidate>> withLocks(List<AcceleratorJobs.Holding> holdings) {
+        return locks.until(holdings.stream()
+                        .map(AcceleratorJobs.Holding::publicId)
+                        .collect(java.util.stream.Collectors.toSet()))
+                .map(until -> holdings.stream()
+                        .map(h -> new Candidate(
+                                h.id(),
+                                h.publicId(),
+                                h.name(),
+                                h.accountId(),
+                                h.userId(),
+                                h.model(),
+                                (int) (h.milli() / 1000),
+                                h.subject(),
+                                h.startedAt(),
+                                h.idleWarnedAt(),
+                                until.get(h.publicId()),
+                                h.limitEndsAt()))
+                        .toList());
     }
 
     /** The rule of a job's accelerator model. */
@@ -176,12 +185,8 @@ class IdleService {
     }
 
     private Uni<Void> warn(Candidate c, IdlePolicy.Warn w, Instant now) {
-        return Sql.update(
-                        "UPDATE jobs SET idle_warned_at = ?2 WHERE id = ?1 AND idle_warned_at IS NULL"
-                                + " AND state = 'Running' AND NOT stop_requested",
-                        c.id(),
-                        now)
-                .flatMap(n -> n == 0
+        return held.markIdleWarned(c.id(), now)
+                .flatMap(marked -> !marked
                         ? Uni.createFrom().voidItem()
                         : notifications.notify(
                                 c.userId(),
@@ -211,12 +216,7 @@ class IdleService {
 
     /** A warned job that is busy again, or locked, starts over: a later idle spell gets a new warning and grace. */
     private Uni<Void> clear(Candidate c) {
-        return c.warnedAt() == null
-                ? Uni.createFrom().voidItem()
-                : Sql.update(
-                                "UPDATE jobs SET idle_warned_at = NULL WHERE id = ?1 AND idle_warned_at IS NOT NULL",
-                                c.id())
-                        .replaceWithVoid();
+        return c.warnedAt() == null ? Uni.createFrom().voidItem() : held.clearIdleWarning(c.id());
     }
 
     private Uni<Boolean> stop(Candidate c, IdlePolicy.Stop s, Instant now) {

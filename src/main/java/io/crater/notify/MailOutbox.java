@@ -31,6 +31,9 @@ class MailOutbox {
     private static final Logger LOG = Logger.getLogger(MailOutbox.class);
 
     @Inject
+    Addresses addresses;
+
+    @Inject
     MailConfig config;
 
     @Inject
@@ -41,20 +44,26 @@ class MailOutbox {
 
     private final ScheduledExecutorService worker = Threads.scheduler("crater-mail");
 
-    /** One claimed mail. */
-    record Due(long id, String kind, String message, String link, String email, String name, int attempts) {
-        static final String COLUMNS = "n.id, n.kind, n.message, n.link, u.email,"
-                + " coalesce(nullif(u.display_name, ''), u.username), n.mail_attempts";
+    /** One claimed mail, with its user's address. */
+    record Due(long id, String kind, String message, String link, String email, String name, int attempts) {}
 
-        static Due of(Object[] r) {
-            return new Due(
+    /** One claimed mail as stored. */
+    record Claimed(long id, long userId, String kind, String message, String link, int attempts) {
+        static final String COLUMNS = "n.id, n.user_id, n.kind, n.message, n.link, n.mail_attempts";
+
+        static Claimed of(Object[] r) {
+            return new Claimed(
                     Sql.longOf(r[0]),
-                    (String) r[1],
+                    Sql.longOf(r[1]),
                     (String) r[2],
                     (String) r[3],
                     (String) r[4],
-                    (String) r[5],
-                    ((Number) r[6]).intValue());
+                    ((Number) r[5]).intValue());
+        }
+
+        Due to(Addresses.Address a) {
+            return new Due(
+                    id, kind, message, link, a == null ? null : a.email(), a == null ? null : a.name(), attempts);
         }
     }
 
@@ -101,13 +110,18 @@ class MailOutbox {
         return Sql.rows(
                         "UPDATE notifications n SET mail_state = 'sending', mail_attempts = n.mail_attempts + 1,"
                                 + " mail_due_at = now() + make_interval(secs => ?2)"
-                                + " FROM users u WHERE u.id = n.user_id AND n.id IN ("
+                                + " WHERE n.id IN ("
                                 + "   SELECT id FROM notifications WHERE mail_state IN ('pending', 'sending')"
                                 + "   AND mail_due_at <= now() ORDER BY mail_due_at LIMIT ?1 FOR UPDATE SKIP LOCKED)"
-                                + " RETURNING " + Due.COLUMNS,
+                                + " RETURNING " + Claimed.COLUMNS,
                         config.batch(),
                         (double) claimSeconds)
-                .map(rows -> rows.stream().map(Due::of).toList());
+                .map(rows -> rows.stream().map(Claimed::of).toList())
+                .flatMap(claimed -> addresses
+                        .of(claimed.stream().map(Claimed::userId).collect(java.util.stream.Collectors.toSet()))
+                        .map(to -> claimed.stream()
+                                .map(c -> c.to(to.get(c.userId())))
+                                .toList()));
     }
 
     private void send(Due d) {

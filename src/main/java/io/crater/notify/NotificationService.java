@@ -45,6 +45,9 @@ public class NotificationService {
             "allotment.threshold");
 
     @Inject
+    Addresses addresses;
+
+    @Inject
     MailConfig mail;
 
     /**
@@ -62,19 +65,22 @@ public class NotificationService {
      */
     public Uni<Void> notify(long userId, String kind, String message, String link, Map<String, ?> args) {
         boolean mailed = mail.enabled() && MailRules.mailed(mail.kinds(), kind);
-        return Sql.update(
-                        "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args)"
-                                + " SELECT ?1, ?2, ?3, ?4,"
-                                + " CASE WHEN ?5 AND u.email IS NOT NULL THEN 'pending' ELSE 'none' END, now(),"
-                                + " CAST(NULLIF(CAST(?6 AS text), '') AS jsonb)"
-                                + " FROM users u WHERE u.id = ?1",
-                        userId,
-                        kind,
-                        message,
-                        link == null ? "" : link,
-                        mailed,
-                        args == null || args.isEmpty() ? "" : Json.write(args))
-                .replaceWithVoid();
+        return addresses.of(java.util.Set.of(userId)).flatMap(found -> {
+            Addresses.Address to = found.get(userId);
+            if (to == null) {
+                return Uni.createFrom().voidItem(); // nobody to tell
+            }
+            return Sql.update(
+                            "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args)"
+                                    + " VALUES (?1, ?2, ?3, ?4, ?5, now(), CAST(NULLIF(CAST(?6 AS text), '') AS jsonb))",
+                            userId,
+                            kind,
+                            message,
+                            link == null ? "" : link,
+                            mailed && to.email() != null ? "pending" : "none",
+                            args == null || args.isEmpty() ? "" : Json.write(args))
+                    .replaceWithVoid();
+        });
     }
 
     public Uni<List<NotificationView>> list(long userId) {
