@@ -17,10 +17,10 @@ class MethodLengthTest {
 
     /** Over the limit when the check came in ({@code file#method}), each with its length then: to be split. */
     static final Map<String, Integer> TO_SPLIT = Map.ofEntries(
-            Map.entry("sim/InProcessApiServer.java#route", 83),
-            Map.entry("sim/KubeStore.java#create", 61),
-            Map.entry("sim/SimShell.java#command", 66),
-            Map.entry("sim/VolcanoJobController.java#statusOf", 65));
+            Map.entry("sim/apiserver/InProcessApiServer.java#route", 83),
+            Map.entry("sim/apiserver/KubeStore.java#create", 61),
+            Map.entry("sim/cluster/SimShell.java#command", 66),
+            Map.entry("sim/cluster/VolcanoJobController.java#statusOf", 65));
 
     static Map<String, Integer> longest() {
         Map<String, Integer> out = new TreeMap<>();

@@ -28,7 +28,7 @@ class RowMapperTest {
             "idle/IdleQueries.java",
             "idle/IdleService.java",
             "job/JobHoldings.java",
-            "sim/FileCommands.java");
+            "sim/cluster/FileCommands.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
 
