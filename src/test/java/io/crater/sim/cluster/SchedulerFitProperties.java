@@ -26,18 +26,38 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The simulated scheduler's fit check is written apart from the placement admission predicts with
- * ({@code policy.Placement}), so a placement bug shows up in tests that run on the simulated cluster. On fleets
- * without taints the two must agree on whether a gang fits; taints, tolerations and node affinity, which admission
- * does not model, make them rightly differ.
+ * The simulated scheduler's fit check ({@link GangFit} with {@link NodeFit}) is written apart from the placement
+ * admission predicts with ({@code policy.Placement}), so a placement bug shows up in tests that run on the simulated
+ * cluster. On what both model they must agree whether a gang fits: random fleets of up to six nodes of two
+ * accelerator models or none, with random allocatable CPU, memory and whole GPUs, some of each already taken by bound
+ * pods, some nodes cordoned; random gangs of up to five pods asking for CPU, memory and whole GPUs, selecting an
+ * accelerator model by its {@code nvidia.com/gpu.product} label or not.
+ *
+ * <p>The generator leaves out what only the simulator models, where the two rightly differ (the examples below name
+ * them): taints and tolerations, required node affinity, nodes that are not ready, and a cordoned node taking a pod
+ * that tolerates {@code node.kubernetes.io/unschedulable} (admission treats a cordoned node as taking nothing). Pods
+ * have one container: both read a pod's effective request through {@code kube.PodRequests}, so init containers and
+ * overhead would compare that helper with itself ({@code NodeFitTest} checks them against Kubernetes' rule).
  */
 class SchedulerFitProperties {
 
     private static final List<String> PRODUCTS = List.of("A100", "H100", "");
 
-    record NodeSpec(String product, long cpu, long gpus, long usedCpu, long usedGpus, boolean cordoned) {}
+    record NodeSpec(
+            String product,
+            long cpu,
+            long gpus,
+            long usedCpu,
+            long usedGpus,
+            boolean cordoned,
+            long memoryGi,
+            long usedMemoryGi) {
+        NodeSpec(String product, long cpu, long gpus, long usedCpu, long usedGpus, boolean cordoned) {
+            this(product, cpu, gpus, usedCpu, usedGpus, cordoned, 256, 0);
+        }
+    }
 
-    record PodSpec(long cpu, long gpus, String product) {}
+    record PodSpec(long cpu, long gpus, String product, long memoryGi) {}
 
     @Provide
     Arbitrary<List<NodeSpec>> fleets() {
@@ -47,9 +67,18 @@ class SchedulerFitProperties {
                         Arbitraries.of(0L, 2L, 4L, 8L),
                         Arbitraries.longs().between(0, 100),
                         Arbitraries.longs().between(0, 100),
-                        Arbitraries.integers().between(0, 9))
-                .as((product, cpu, gpus, cpuShare, gpuShare, c) -> new NodeSpec(
-                        gpus == 0 ? "" : product, cpu, gpus, cpu * cpuShare / 100, gpus * gpuShare / 100, c == 0));
+                        Arbitraries.integers().between(0, 9),
+                        Arbitraries.longs().between(16, 512),
+                        Arbitraries.longs().between(0, 100))
+                .as((product, cpu, gpus, cpuShare, gpuShare, c, memory, memoryShare) -> new NodeSpec(
+                        gpus == 0 ? "" : product,
+                        cpu,
+                        gpus,
+                        cpu * cpuShare / 100,
+                        gpus * gpuShare / 100,
+                        c == 0,
+                        memory,
+                        memory * memoryShare / 100));
         return node.list().ofMinSize(1).ofMaxSize(6);
     }
 
@@ -58,13 +87,14 @@ class SchedulerFitProperties {
         Arbitrary<PodSpec> pod = Combinators.combine(
                         Arbitraries.longs().between(1, 48),
                         Arbitraries.of(0L, 1L, 2L, 4L, 8L),
-                        Arbitraries.of(PRODUCTS))
+                        Arbitraries.of(PRODUCTS),
+                        Arbitraries.longs().between(0, 256))
                 .as(PodSpec::new);
         return pod.list().ofMinSize(1).ofMaxSize(5);
     }
 
-    @Property(tries = 500)
-    void withoutTaintsTheSimulatorAndAdmissionAgreeWhetherAGangFits(
+    @Property(tries = 1000)
+    void onWhatBothModelTheSimulatorAndAdmissionAgreeWhetherAGangFits(
             @ForAll("fleets") List<NodeSpec> fleet, @ForAll("gangs") List<PodSpec> gang) {
         List<Node> nodes = new ArrayList<>();
         Map<String, Map<String, Long>> used = new HashMap<>();
@@ -74,7 +104,7 @@ class SchedulerFitProperties {
             String name = "node-" + i;
             Node node = node(name, n);
             nodes.add(node);
-            used.put(name, amounts(n.usedCpu(), n.usedGpus()));
+            used.put(name, amounts(n.usedCpu(), n.usedGpus(), n.usedMemoryGi()));
             capacities.add(new NodeCapacity(
                     name,
                     node.getMetadata().getLabels(),
@@ -88,7 +118,7 @@ class SchedulerFitProperties {
             PodSpec p = gang.get(i);
             Map<String, String> selector =
                     p.product().isEmpty() ? Map.of() : Map.of("nvidia.com/gpu.product", p.product());
-            Pod pod = SimObjects.pod("pod-" + i, amounts(p.cpu(), p.gpus()), selector, List.of());
+            Pod pod = SimObjects.pod("pod-" + i, amounts(p.cpu(), p.gpus(), p.memoryGi()), selector, List.of());
             pods.add(pod);
             demands.add(new PodDemand("pod-" + i, new Resources(PodRequests.of(pod.getSpec())), selector));
         }
@@ -233,8 +263,7 @@ class SchedulerFitProperties {
         if (!n.product().isEmpty()) {
             labels.put("nvidia.com/gpu.product", n.product());
         }
-        Map<String, Long> alloc = new HashMap<>(amounts(n.cpu(), n.gpus()));
-        alloc.put("memory", 256L << 30);
+        Map<String, Long> alloc = new HashMap<>(amounts(n.cpu(), n.gpus(), n.memoryGi()));
         Node node = SimObjects.node(name, labels, alloc, List.of());
         node.getSpec().setUnschedulable(n.cordoned() ? Boolean.TRUE : null);
         return node;
@@ -251,7 +280,15 @@ class SchedulerFitProperties {
     }
 
     private static Map<String, Long> amounts(long cpu, long gpus) {
+        return amounts(cpu, gpus, 0);
+    }
+
+    /** CPU and GPUs in whole units, memory in GiB, as milli-units. */
+    private static Map<String, Long> amounts(long cpu, long gpus, long memoryGi) {
         Map<String, Long> out = new HashMap<>();
+        if (memoryGi > 0) {
+            out.put("memory", (memoryGi << 30) * 1000);
+        }
         if (cpu > 0) {
             out.put("cpu", cpu * 1000);
         }
