@@ -27,8 +27,7 @@ class RowMapperTest {
             "accounting/UsageReports.java",
             "idle/IdleQueries.java",
             "idle/IdleService.java",
-            "job/JobHoldings.java",
-            "sim/cluster/FileCommands.java");
+            "job/JobHoldings.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
 

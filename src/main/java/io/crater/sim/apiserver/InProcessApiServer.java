@@ -163,27 +163,8 @@ public final class InProcessApiServer implements AutoCloseable {
         }
         Target t = target(seg);
         String sub = t.subresource();
-        if (t.resource().key().equals("/pods") && sub != null) {
-            if (sub.equals("log") && req.method() == HttpMethod.GET) {
-                logServing.serve(req, t.namespace(), t.name());
-                return;
-            }
-            if (sub.equals("exec") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
-                exec(req, t.namespace(), t.name());
-                return;
-            }
-            if (sub.equals("portforward") && (req.method() == HttpMethod.GET || req.method() == HttpMethod.POST)) {
-                portForward(req, t.namespace(), t.name());
-                return;
-            }
-            if (sub.equals("binding") && req.method() == HttpMethod.POST) {
-                bind(req, t.namespace(), t.name(), object(body));
-                return;
-            }
-            if (UNSERVED.contains(sub)) {
-                fail(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
-                return;
-            }
+        if (t.resource().key().equals("/pods") && sub != null && podSubresource(req, body, t)) {
+            return;
         }
         if (sub != null && !(sub.equals("status") && t.resource().statusSubresource())) {
             throw new ApiError(404, "NotFound", "the server could not find the requested resource");
@@ -194,43 +175,60 @@ public final class InProcessApiServer implements AutoCloseable {
             }
             ObjectNode binding = object(body);
             bind(req, t.namespace(), binding.path("metadata").path("name").asText(""), binding);
-            return;
-        }
-        boolean statusOnly = sub != null;
-        ApiResource r = t.resource();
-        if (t.name() == null) {
+        } else if (t.name() == null) {
             collection(req, body, t);
-            return;
+        } else {
+            single(req, body, t);
         }
+    }
+
+    /** Serves a pod subresource other than {@code status}; false when it is none the server knows. */
+    private boolean podSubresource(HttpServerRequest req, Buffer body, Target t) {
+        String sub = t.subresource();
+        boolean get = req.method() == HttpMethod.GET;
+        boolean getOrPost = get || req.method() == HttpMethod.POST;
+        if (sub.equals("log") && get) {
+            logServing.serve(req, t.namespace(), t.name());
+        } else if (sub.equals("exec") && getOrPost) {
+            exec(req, t.namespace(), t.name());
+        } else if (sub.equals("portforward") && getOrPost) {
+            portForward(req, t.namespace(), t.name());
+        } else if (sub.equals("binding") && req.method() == HttpMethod.POST) {
+            bind(req, t.namespace(), t.name(), object(body));
+        } else if (UNSERVED.contains(sub)) {
+            fail(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** One named object (or its {@code status}): get, update, patch, delete. */
+    private void single(HttpServerRequest req, Buffer body, Target t) {
+        boolean statusOnly = t.subresource() != null;
+        ApiResource r = t.resource();
+        String ns = t.namespace();
         switch (req.method().name()) {
-            case "GET" -> ok(req, 200, store.get(r, t.namespace(), t.name()).json());
+            case "GET" -> ok(req, 200, store.get(r, ns, t.name()).json());
             case "PUT" ->
                 ok(
                         req,
                         200,
-                        store.update(r, t.version(), t.namespace(), t.name(), object(body), statusOnly)
+                        store.update(r, t.version(), ns, t.name(), object(body), statusOnly)
                                 .json());
             case "PATCH" ->
                 ok(
                         req,
                         200,
-                        store.patch(r, t.namespace(), t.name(), mediaType(req), tree(body), statusOnly)
+                        store.patch(r, ns, t.name(), mediaType(req), tree(body), statusOnly)
                                 .json());
             case "DELETE" -> {
                 JsonNode options = body == null || body.length() == 0 ? null : tree(body);
                 JsonNode pre = options == null ? null : options.path("preconditions");
-                ok(
-                        req,
-                        200,
-                        store.delete(
-                                        r,
-                                        t.namespace(),
-                                        t.name(),
-                                        pre == null
-                                                ? null
-                                                : pre.path("resourceVersion").asText(null),
-                                        pre == null ? null : pre.path("uid").asText(null))
-                                .json());
+                String version =
+                        pre == null ? null : pre.path("resourceVersion").asText(null);
+                String uid = pre == null ? null : pre.path("uid").asText(null);
+                ok(req, 200, store.delete(r, ns, t.name(), version, uid).json());
             }
             default -> throw new ApiError(405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
         }

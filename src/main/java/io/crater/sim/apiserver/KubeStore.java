@@ -6,6 +6,7 @@ import static io.crater.sim.apiserver.StoredObjects.child;
 import static io.crater.sim.apiserver.StoredObjects.conflict;
 import static io.crater.sim.apiserver.StoredObjects.entry;
 import static io.crater.sim.apiserver.StoredObjects.fieldValues;
+import static io.crater.sim.apiserver.StoredObjects.initialStatus;
 import static io.crater.sim.apiserver.StoredObjects.mergePatch;
 import static io.crater.sim.apiserver.StoredObjects.metadata;
 import static io.crater.sim.apiserver.StoredObjects.namespaceOf;
@@ -18,7 +19,6 @@ import static io.crater.sim.apiserver.StoredObjects.versionOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.nio.charset.StandardCharsets;
@@ -149,33 +149,9 @@ final class KubeStore {
     synchronized Entry create(ApiResource r, String version, String namespace, ObjectNode body) {
         checkKind(r, version, body);
         ObjectNode meta = metadata(body);
-        String name = text(meta, "name");
-        if (name == null || name.isEmpty()) {
-            String prefix = text(meta, "generateName");
-            if (prefix == null || prefix.isEmpty()) {
-                throw new ApiError(422, "Invalid", r.kind() + " is invalid: metadata.name: Required value");
-            }
-            do {
-                name = prefix + randomSuffix();
-            } while (tables.get(r.key()).objects.containsKey(key(r, namespace, name)));
-            meta.put("name", name);
-        }
+        String name = name(r, namespace, meta);
         checkName(r, name);
-        if (r.namespaced()) {
-            String bodyNs = text(meta, "namespace");
-            if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(namespace)) {
-                throw new ApiError(
-                        400,
-                        "BadRequest",
-                        "the namespace of the provided object does not match the namespace sent on the request");
-            }
-            meta.put("namespace", namespace);
-            if (!tables.get("/namespaces").objects.containsKey(namespace)) {
-                throw new ApiError(404, "NotFound", "namespaces \"" + namespace + "\" not found");
-            }
-        } else {
-            meta.remove("namespace");
-        }
+        placeIn(r, namespace, meta);
         String key = key(r, namespace, name);
         if (tables.get(r.key()).objects.containsKey(key)) {
             throw new ApiError(409, "AlreadyExists", plural(r) + " \"" + name + "\" already exists");
@@ -189,23 +165,48 @@ final class KubeStore {
         }
         body.put("apiVersion", r.apiVersion(version));
         body.put("kind", r.kind());
-        switch (r.key()) {
-            case "/pods" ->
-                body.set("status", JsonNodeFactory.instance.objectNode().put("phase", "Pending"));
-            case "/namespaces" ->
-                body.set("status", JsonNodeFactory.instance.objectNode().put("phase", "Active"));
-            case "apiextensions.k8s.io/customresourcedefinitions" -> body.set("status", CrdRegistry.established(body));
-            default -> {
-                if (r.statusSubresource() && !r.group().isEmpty()) {
-                    body.remove("status");
-                }
-            }
-        }
+        initialStatus(r, body);
         Entry e = store(r, key, body, "ADDED", null);
         if (r.key().equals("apiextensions.k8s.io/customresourcedefinitions")) {
             register(CrdRegistry.resourceOf(body));
         }
         return e;
+    }
+
+    /** The new object's name: as given, or {@code generateName} with a free random suffix. */
+    private String name(ApiResource r, String namespace, ObjectNode meta) {
+        String name = text(meta, "name");
+        if (name != null && !name.isEmpty()) {
+            return name;
+        }
+        String prefix = text(meta, "generateName");
+        if (prefix == null || prefix.isEmpty()) {
+            throw new ApiError(422, "Invalid", r.kind() + " is invalid: metadata.name: Required value");
+        }
+        do {
+            name = prefix + randomSuffix();
+        } while (tables.get(r.key()).objects.containsKey(key(r, namespace, name)));
+        meta.put("name", name);
+        return name;
+    }
+
+    /** Sets the new object's namespace to the request's (which must exist), or removes it when cluster-scoped. */
+    private void placeIn(ApiResource r, String namespace, ObjectNode meta) {
+        if (!r.namespaced()) {
+            meta.remove("namespace");
+            return;
+        }
+        String bodyNs = text(meta, "namespace");
+        if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(namespace)) {
+            throw new ApiError(
+                    400,
+                    "BadRequest",
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+        meta.put("namespace", namespace);
+        if (!tables.get("/namespaces").objects.containsKey(namespace)) {
+            throw new ApiError(404, "NotFound", "namespaces \"" + namespace + "\" not found");
+        }
     }
 
     /** Replaces an object ({@code status} kept when it is a subresource), or its status alone. */

@@ -132,4 +132,20 @@ final class StoredObjects {
                 "Operation cannot be fulfilled on " + plural(r) + " \"" + name
                         + "\": the object has been modified; please apply your changes to the latest version and try again");
     }
+
+    /** The status a new object starts with: what the API server itself sets, none where a controller writes it. */
+    static void initialStatus(ApiResource r, ObjectNode body) {
+        switch (r.key()) {
+            case "/pods" ->
+                body.set("status", JsonNodeFactory.instance.objectNode().put("phase", "Pending"));
+            case "/namespaces" ->
+                body.set("status", JsonNodeFactory.instance.objectNode().put("phase", "Active"));
+            case "apiextensions.k8s.io/customresourcedefinitions" -> body.set("status", CrdRegistry.established(body));
+            default -> {
+                if (r.statusSubresource() && !r.group().isEmpty()) {
+                    body.remove("status");
+                }
+            }
+        }
+    }
 }

@@ -121,7 +121,7 @@ final class FileCommands {
             columns(sh, io, names);
             return;
         }
-        List<String[]> rows = new ArrayList<>();
+        List<LongLine> rows = new ArrayList<>();
         long blocks = 0;
         for (SimFiles.Located e : entries) {
             try {
@@ -131,15 +131,14 @@ final class FileCommands {
                 if (at.isSymbolicLink()) {
                     name += " -> " + SimFiles.readLink(e);
                 }
-                rows.add(new String[] {
-                    mode(e, at),
-                    links(e),
-                    owner(sh.pod.user(), sh.pod.uid()),
-                    owner(sh.pod.group(), sh.pod.gid()),
-                    Long.toString(at.size()),
-                    date(at.lastModifiedTime().toInstant(), sh.clock.instant()),
-                    name
-                });
+                rows.add(new LongLine(
+                        mode(e, at),
+                        links(e),
+                        owner(sh.pod.user(), sh.pod.uid()),
+                        owner(sh.pod.group(), sh.pod.gid()),
+                        Long.toString(at.size()),
+                        date(at.lastModifiedTime().toInstant(), sh.clock.instant()),
+                        name));
             } catch (SimFiles.FsError ignored) {
                 // Gone between listing and reading: as ls, leave it out.
             }
@@ -147,23 +146,30 @@ final class FileCommands {
         if (dir) {
             io.out.append("total ").append(blocks).append('\n');
         }
-        int[] width = new int[5];
-        for (String[] r : rows) {
-            for (int i = 0; i < 5; i++) {
-                width[i] = Math.max(width[i], r[i].length());
-            }
-        }
-        for (String[] r : rows) {
+        int links = width(rows, LongLine::links);
+        int user = width(rows, LongLine::user);
+        int group = width(rows, LongLine::group);
+        int size = width(rows, LongLine::size);
+        for (LongLine r : rows) {
             io.out.append(String.format(
-                    "%s %" + width[1] + "s %-" + width[2] + "s %-" + width[3] + "s %" + width[4] + "s %s %s\n",
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4],
-                    r[5],
-                    r[6]));
+                    "%s %" + links + "s %-" + user + "s %-" + group + "s %" + size + "s %s %s\n",
+                    r.mode(),
+                    r.links(),
+                    r.user(),
+                    r.group(),
+                    r.size(),
+                    r.date(),
+                    r.name()));
         }
+    }
+
+    /** One line of {@code ls -l}, its columns as printed. */
+    private record LongLine(
+            String mode, String links, String user, String group, String size, String date, String name) {}
+
+    /** The width of a column: its longest value. */
+    private static int width(List<LongLine> rows, java.util.function.Function<LongLine, String> column) {
+        return rows.stream().mapToInt(r -> column.apply(r).length()).max().orElse(0);
     }
 
     /** Names one per line without a terminal; in columns, as ls lays them out, on one. */

@@ -195,9 +195,30 @@ final class SimShell implements ExecShell {
         }
         Io io = new Io(argv.isEmpty() ? List.of() : argv.subList(1, argv.size()), stdin);
         Target[] fds = {null, Target.OUT, Target.ERR};
+        String input = redirect(c.redirects(), fds, stdin, io);
+        if (input == null) {
+            return io;
+        }
+        Io run = new Io(io.args, input);
+        if (argv.isEmpty()) {
+            assigned.forEach((k, v) -> setVar(k, v, false));
+            io.status = 0;
+        } else {
+            io.status = runAssigning(assigned, argv.get(0), run);
+        }
+        route(run.out.toString(), fds[1], io);
+        route(run.err.toString(), fds[2], io);
+        return io;
+    }
+
+    /**
+     * Points the command's fds where its redirections say and returns what it reads; null, with the error written
+     * to {@code io} and status 1, when a file cannot be opened.
+     */
+    private String redirect(List<ShellSyntax.Redirect> redirects, Target[] fds, String stdin, Io io) {
         String input = stdin;
-        for (ShellSyntax.Redirect r : c.redirects()) {
-            String target = String.join(" ", ShellSyntax.expand(r.target(), lookup, pod.home()));
+        for (ShellSyntax.Redirect r : redirects) {
+            String target = String.join(" ", ShellSyntax.expand(r.target(), this::lookup, pod.home()));
             try {
                 if (r.op().equals(">&")) {
                     fds[r.fd()] = fds[Integer.parseInt(target)];
@@ -219,33 +240,30 @@ final class SimShell implements ExecShell {
                         .append(e.getMessage())
                         .append('\n');
                 io.status = 1;
-                return io;
+                return null;
             }
         }
-        Io run = new Io(io.args, input);
-        if (argv.isEmpty()) {
-            assigned.forEach((k, v) -> setVar(k, v, false));
-            io.status = 0;
-        } else {
-            Map<String, String> saved = new LinkedHashMap<>();
-            Set<String> savedExported = new LinkedHashSet<>(exported);
-            assigned.forEach((k, v) -> {
-                saved.put(k, vars.get(k));
-                setVar(k, v, true);
-            });
-            io.status = ShellBuiltins.run(this, argv.get(0), run);
-            saved.forEach((k, v) -> {
-                if (v == null) {
-                    this.vars.remove(k);
-                } else {
-                    this.vars.put(k, v);
-                }
-            });
-            assigned.keySet().stream().filter(k -> !savedExported.contains(k)).forEach(exported::remove);
-        }
-        route(run.out.toString(), fds[1], io);
-        route(run.err.toString(), fds[2], io);
-        return io;
+        return input;
+    }
+
+    /** Runs a built-in with the command's {@code NAME=value} words in its environment only; returns its status. */
+    private int runAssigning(Map<String, String> assigned, String program, Io run) {
+        Map<String, String> saved = new LinkedHashMap<>();
+        Set<String> savedExported = new LinkedHashSet<>(exported);
+        assigned.forEach((k, v) -> {
+            saved.put(k, vars.get(k));
+            setVar(k, v, true);
+        });
+        int status = ShellBuiltins.run(this, program, run);
+        saved.forEach((k, v) -> {
+            if (v == null) {
+                this.vars.remove(k);
+            } else {
+                this.vars.put(k, v);
+            }
+        });
+        assigned.keySet().stream().filter(k -> !savedExported.contains(k)).forEach(exported::remove);
+        return status;
     }
 
     private void route(String text, Target t, Io io) {

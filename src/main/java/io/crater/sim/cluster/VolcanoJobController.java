@@ -239,9 +239,23 @@ final class VolcanoJobController {
     }
 
     private VolcanoJobStatus statusOf(VolcanoJob job, List<Pod> pods) {
+        if (finished(phase(job))) {
+            return job.getStatus();
+        }
         int expected = job.getSpec().tasks.stream()
                 .mapToInt(t -> t.replicas == null ? 1 : t.replicas)
                 .sum();
+        VolcanoJobStatus s = counted(job, pods);
+        s.state = state(s, expected, pods.isEmpty());
+        boolean samePhase = job.getStatus() != null
+                && job.getStatus().state != null
+                && s.state.phase.equals(job.getStatus().state.phase);
+        s.state.lastTransitionTime = samePhase ? job.getStatus().state.lastTransitionTime : now();
+        return s;
+    }
+
+    /** The job's status counts: its pods by phase, in all and per task. */
+    private VolcanoJobStatus counted(VolcanoJob job, List<Pod> pods) {
         Map<String, Integer> counts = new HashMap<>();
         Map<String, VolcanoJobStatus.TaskState> perTask = new LinkedHashMap<>();
         for (Pod pod : pods) {
@@ -269,39 +283,31 @@ final class VolcanoJobController {
         s.taskStatusCount = perTask.isEmpty() ? null : perTask;
         s.version = job.getStatus() == null || job.getStatus().version == null ? 1 : job.getStatus().version;
         s.retryCount = 0;
-        String current = phase(job);
-        String phase;
-        String reason;
-        String message;
-        if (finished(current)) {
-            return job.getStatus();
-        } else if (s.failed > 0) {
-            phase = "Failed";
-            reason = "PodFailed";
-            message = s.failed + " pod(s) failed";
-        } else if (s.succeeded == expected && expected > 0) {
-            phase = "Completed";
-            reason = "TaskCompleted";
-            message = "all " + expected + " pod(s) succeeded";
-        } else if (s.running > 0 && s.running + s.succeeded >= s.minAvailable) {
-            phase = "Running";
-            reason = "PodRunning";
-            message = s.running + " of " + expected + " pod(s) running";
-        } else {
-            phase = "Pending";
-            reason = pods.isEmpty() ? "PodGroupPending" : "PodPending";
-            message = pods.isEmpty()
-                    ? "waiting for the PodGroup to be admitted to its queue"
-                    : s.pending + " pod(s) pending";
-        }
-        s.state = new VolcanoJobStatus.JobState();
-        s.state.phase = phase;
-        s.state.reason = reason;
-        s.state.message = message;
-        boolean samePhase =
-                job.getStatus() != null && job.getStatus().state != null && phase.equals(job.getStatus().state.phase);
-        s.state.lastTransitionTime = samePhase ? job.getStatus().state.lastTransitionTime : now();
         return s;
+    }
+
+    /** The phase an unfinished job's counts put it in, with Volcano's reason and a message with the numbers. */
+    private static VolcanoJobStatus.JobState state(VolcanoJobStatus s, int expected, boolean noPods) {
+        VolcanoJobStatus.JobState state = new VolcanoJobStatus.JobState();
+        if (s.failed > 0) {
+            state.phase = "Failed";
+            state.reason = "PodFailed";
+            state.message = s.failed + " pod(s) failed";
+        } else if (s.succeeded == expected && expected > 0) {
+            state.phase = "Completed";
+            state.reason = "TaskCompleted";
+            state.message = "all " + expected + " pod(s) succeeded";
+        } else if (s.running > 0 && s.running + s.succeeded >= s.minAvailable) {
+            state.phase = "Running";
+            state.reason = "PodRunning";
+            state.message = s.running + " of " + expected + " pod(s) running";
+        } else {
+            state.phase = "Pending";
+            state.reason = noPods ? "PodGroupPending" : "PodPending";
+            state.message =
+                    noPods ? "waiting for the PodGroup to be admitted to its queue" : s.pending + " pod(s) pending";
+        }
+        return state;
     }
 
     private static boolean changed(VolcanoJobStatus a, VolcanoJobStatus b) {
