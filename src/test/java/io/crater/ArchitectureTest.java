@@ -151,6 +151,38 @@ class ArchitectureTest {
     }
 
     @Test
+    void theSimulatedApiServerKnowsNothingOfTheClusterPlayingBehindIt() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.crater.sim.apiserver..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.crater.sim.cluster..", "io.crater.sim")
+                .because("it serves the Kubernetes API as a real API server does; the pods' logs, shells and ports it"
+                        + " serves come through its own small interfaces (PodLogSource, PodExec, PodPortTargets) that"
+                        + " sim.cluster implements")
+                .check(CRATER);
+    }
+
+    @Test
+    void theSimulatedClusterPlaysBehindTheApiServerWithoutReachingItsFacade() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.crater.sim.cluster..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.crater.sim")
+                .because("io.crater.sim.Simulator wires the API server and the cluster together for the boot wiring;"
+                        + " the cluster depends only on sim.apiserver's interfaces, so the packages form no cycle")
+                .check(CRATER);
+    }
+
+    @Test
+    void theSimulatorsPackagesHaveNoCycle() {
+        slices().matching("io.crater.sim.(**)").should().beFreeOfCycles().check(CRATER);
+    }
+
+    @Test
     void theKubernetesHelpersAndVolcanoModelsImportNoFeature() {
         noClasses()
                 .that()

@@ -25,8 +25,7 @@ class RowMapperTest {
             "accounting/Ledger.java",
             "accounting/PriceService.java",
             "accounting/UsageReports.java",
-            "job/JobHoldings.java",
-            "sim/FileCommands.java");
+            "job/JobHoldings.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
 

@@ -1,7 +1,7 @@
 package io.crater.boot;
 
-import io.crater.sim.Fleet;
 import io.crater.sim.Simulator;
+import io.crater.sim.cluster.Fleet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

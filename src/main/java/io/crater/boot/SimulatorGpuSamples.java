@@ -2,8 +2,8 @@ package io.crater.boot;
 
 import io.crater.idle.InProcessGpuSamples;
 import io.crater.policy.IdlePolicy;
-import io.crater.sim.GpuSeries;
 import io.crater.sim.Simulator;
+import io.crater.sim.cluster.GpuSeries;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;

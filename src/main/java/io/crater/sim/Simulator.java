@@ -1,38 +1,28 @@
 package io.crater.sim;
 
-import io.crater.volcano.PodGroup;
-import io.crater.volcano.VolcanoCrds;
-import io.crater.volcano.VolcanoJob;
-import io.crater.volcano.VolcanoQueue;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.crater.sim.apiserver.InProcessApiServer;
+import io.crater.sim.cluster.AppRequest;
+import io.crater.sim.cluster.Fleet;
+import io.crater.sim.cluster.GpuSeries;
+import io.crater.sim.cluster.PodLogs;
+import io.crater.sim.cluster.PortBackends;
+import io.crater.sim.cluster.SimCluster;
+import io.crater.sim.cluster.SimPods;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
-import org.jboss.logging.Logger;
 
 /**
- * The simulated cluster: an in-process API server plus the controllers a real cluster would run for what
- * Crater creates: Volcano's job controller and scheduler, the kubelet, and the garbage collector. It talks to
- * the API server only through the Kubernetes API, exactly as those components do.
+ * The simulated cluster: an in-process API server ({@code sim.apiserver}, which knows nothing of what plays behind
+ * it) plus what plays the cluster ({@code sim.cluster}): the pods' logs, shells and ports behind the API server's pod
+ * subresources, and the controllers a real cluster would run for what Crater creates (Volcano's job controller and
+ * scheduler, the kubelet, the garbage collector, the GPU exporter). Those talk to the API server only through the
+ * Kubernetes API, exactly as the real components do.
  */
 public final class Simulator implements AutoCloseable {
-
-    private static final Logger LOG = Logger.getLogger(Simulator.class);
 
     /**
      * Settings of a simulated cluster.
@@ -154,7 +144,7 @@ public final class Simulator implements AutoCloseable {
         }
 
         private static Duration positive(String what, String value) {
-            Duration d = Kubelet.parse(value);
+            Duration d = SimCluster.duration(value);
             if (d == null || d.isNegative() || (!what.equals("start delay") && d.isZero())) {
                 throw new IllegalArgumentException("the simulated cluster's " + what + " '" + value
                         + "' is not a duration such as 0.05s, 2s or 1m");
@@ -176,26 +166,11 @@ public final class Simulator implements AutoCloseable {
 
     private final Settings settings;
     private final Clock clock;
-    private final PodLogs logs = new PodLogs();
-    private final InProcessApiServer apiServer = new InProcessApiServer(logs);
-    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "crater-sim");
-        t.setDaemon(true);
-        return t;
-    });
-    private final AtomicBoolean pending = new AtomicBoolean();
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final InProcessApiServer apiServer = new InProcessApiServer();
+    private final SimPods pods = SimPods.behind(apiServer);
     private KubernetesClient client;
+    private SimCluster cluster;
     private String url;
-    private SimState state;
-    private VolcanoJobController jobs;
-    private SimScheduler scheduler;
-    private Kubelet kubelet;
-    private GarbageCollector gc;
-    private GpuExporter gpus;
-    private GpuCards cards;
-    private DcgmEndpoint dcgm;
-    private String dcgmUrl;
 
     public Simulator(Settings settings, Clock clock) {
         this.settings = settings;
@@ -206,62 +181,24 @@ public final class Simulator implements AutoCloseable {
     public String start(int port) {
         url = apiServer.start(port);
         client = clientFor(url);
-        VolcanoCrds.all()
-                .forEach(crd -> client.apiextensions()
-                        .v1()
-                        .customResourceDefinitions()
-                        .resource(crd)
-                        .createOr(c -> c.update()));
-        for (String ns : settings.namespaces()) {
-            Namespace namespace = new NamespaceBuilder()
-                    .withNewMetadata()
-                    .withName(ns)
-                    .endMetadata()
-                    .build();
-            client.namespaces().resource(namespace).createOr(c -> c.update());
-        }
-        VolcanoQueue defaultQueue = new VolcanoQueue();
-        defaultQueue.getMetadata().setName("default");
-        defaultQueue.getSpec().weight = 1;
-        defaultQueue.getSpec().reclaimable = true;
-        client.resources(VolcanoQueue.class).resource(defaultQueue).createOr(c -> c.update());
-        for (Node node : settings.fleet().nodes()) {
-            client.nodes().resource(node).createOr(c -> c.update());
-        }
-        SimEvents events = new SimEvents(client, clock);
-        state = new SimState();
-        jobs = new VolcanoJobController(client, state, events, clock);
-        scheduler = new SimScheduler(client, state, events);
-        cards = new GpuCards(acceleratorResources(settings.fleet()));
-        kubelet = new Kubelet(client, events, state, logs, clock, settings.startDelay(), settings.logInterval(), cards);
-        gc = new GarbageCollector(client, state);
-        gpus = new GpuExporter(settings.gpuSampleInterval(), acceleratorResources(settings.fleet()));
-        apiServer.shells().configure(settings.claims(), gpus, clock);
-        apiServer.ports().configure(settings.portBackends());
-        state.nodes = inform(client.nodes().inform(handler(o -> {})));
-        state.queues = inform(client.resources(VolcanoQueue.class).inform(handler(o -> {})));
-        state.pods = client.pods().inAnyNamespace().runnableInformer(0);
-        state.pods.addIndexers(java.util.Map.of(SimState.BY_OWNER, SimState::ownerUids));
-        state.pods.addEventHandler(handler(o -> {}));
-        inform(state.pods);
-        state.pods.start().toCompletableFuture().join();
-        state.groups = inform(client.resources(PodGroup.class).inAnyNamespace().inform(handler(o -> {})));
-        state.jobs = inform(client.resources(VolcanoJob.class).inAnyNamespace().inform(handler(o -> {})));
-        state.rebuildLedger();
-        dcgm = new DcgmEndpoint(apiServer.vertx(), state, cards, gpus, clock);
-        dcgmUrl = dcgm.start(settings.dcgmPort());
-        loop.scheduleWithFixedDelay(this::tick, 0, settings.tick().toMillis(), TimeUnit.MILLISECONDS);
-        LOG.infof("simulated cluster ready: %d nodes", settings.fleet().nodes().size());
+        cluster = new SimCluster(
+                client,
+                apiServer.vertx(),
+                pods,
+                new SimCluster.Config(
+                        settings.fleet(),
+                        settings.namespaces(),
+                        settings.tick(),
+                        settings.startDelay(),
+                        settings.logInterval(),
+                        settings.gpuSampleInterval(),
+                        settings.claims(),
+                        settings.portBackends(),
+                        settings.dcgmPort()),
+                clock);
+        cluster.start();
         RUNNING.put(url, this);
         return url;
-    }
-
-    private static java.util.Set<String> acceleratorResources(Fleet fleet) {
-        java.util.Set<String> out = new java.util.TreeSet<>();
-        fleet.nodeGroups().stream()
-                .filter(g -> g.accelerator() != null)
-                .forEach(g -> out.add(g.accelerator().resource()));
-        return out;
     }
 
     /**
@@ -270,29 +207,12 @@ public final class Simulator implements AutoCloseable {
      * for a pod it never sampled or that is gone longer than its retention (docs/simulator.md).
      */
     public List<GpuSeries> gpuSamples(String namespace, String pod, java.time.Instant from, java.time.Instant to) {
-        if (gpus == null) {
-            return List.of();
-        }
-        List<GpuSeries> series = gpus.samples(namespace, pod, from, to);
-        if (series.isEmpty() && cards.heldBy(namespace + "/" + pod) == null) {
-            cards.forget(namespace + "/" + pod);
-        }
-        GpuCards.Held held = cards.lastHeldBy(namespace + "/" + pod);
-        if (held == null || held.indexes().size() != series.size()) {
-            return series;
-        }
-        List<GpuSeries> named = new ArrayList<>();
-        for (int i = 0; i < series.size(); i++) {
-            named.add(new GpuSeries(
-                    pod, Integer.toString(held.indexes().get(i)), series.get(i).samples()));
-        }
-        return named;
+        return cluster == null ? List.of() : cluster.gpuSamples(namespace, pod, from, to);
     }
 
     /** The accelerators a pod holds while it runs, by their index on its node; empty when it holds none. */
     public List<Integer> gpuCards(String namespace, String pod) {
-        GpuCards.Held held = cards == null ? null : cards.heldBy(namespace + "/" + pod);
-        return held == null ? List.of() : held.indexes();
+        return cluster == null ? List.of() : cluster.gpuCards(namespace, pod);
     }
 
     /**
@@ -300,7 +220,7 @@ public final class Simulator implements AutoCloseable {
      * its retention ago.
      */
     public List<String> gpuPods(String namespace, String prefix) {
-        return gpus == null ? List.of() : gpus.pods(namespace, prefix);
+        return cluster == null ? List.of() : cluster.gpuPods(namespace, prefix);
     }
 
     public String url() {
@@ -312,7 +232,7 @@ public final class Simulator implements AutoCloseable {
      * per NVIDIA card of every node, as NVIDIA's dcgm-exporter publishes them (docs/simulator.md).
      */
     public String dcgmUrl() {
-        return dcgmUrl;
+        return cluster == null ? null : cluster.dcgmUrl();
     }
 
     /** Requests the in-process API server has served and the time it spent serving them. */
@@ -321,7 +241,7 @@ public final class Simulator implements AutoCloseable {
     }
 
     public PodLogs logs() {
-        return logs;
+        return pods.logs();
     }
 
     /**
@@ -332,12 +252,12 @@ public final class Simulator implements AutoCloseable {
      * @throws IllegalArgumentException when {@code target} is not on this host
      */
     public void backPort(String namespace, String pod, int port, InetSocketAddress target) {
-        apiServer.ports().backPort(namespace, pod, port, target);
+        pods.backPort(namespace, pod, port, target);
     }
 
     /** Undoes {@link #backPort}: the pod's port is refused again (or reaches the built-in app). */
     public void removeBackPort(String namespace, String pod, int port) {
-        apiServer.ports().removeBackPort(namespace, pod, port);
+        pods.removeBackPort(namespace, pod, port);
     }
 
     /**
@@ -345,7 +265,7 @@ public final class Simulator implements AutoCloseable {
      * port-forwards, with their headers: what reached the pod. Forgotten when the pod is deleted.
      */
     public List<AppRequest> appRequests(String namespace, String pod) {
-        return apiServer.ports().appRequests(namespace, pod);
+        return pods.appRequests(namespace, pod);
     }
 
     /** A client for a simulated cluster's API server that never reads a kubeconfig or the environment. */
@@ -353,95 +273,9 @@ public final class Simulator implements AutoCloseable {
         return io.crater.kube.KubeClients.forUrl(masterUrl);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer) {
-        informers.add(informer);
-        return informer;
-    }
-
-    private <T extends HasMetadata> ResourceEventHandler<T> handler(Consumer<T> ignored) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                wake();
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                wake();
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                loop.execute(() -> deleted(obj));
-                wake();
-            }
-        };
-    }
-
-    private void wake() {
-        if (pending.compareAndSet(false, true)) {
-            loop.execute(this::tick);
-        }
-    }
-
-    private void deleted(HasMetadata obj) {
-        if (state.jobs == null) {
-            return;
-        }
-        try {
-            if (obj instanceof Pod pod) {
-                String key = SimState.key(pod);
-                state.ledger.release(key);
-                logs.remove(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-                apiServer
-                        .shells()
-                        .forget(
-                                pod.getMetadata().getNamespace(),
-                                pod.getMetadata().getName());
-                apiServer
-                        .ports()
-                        .forget(
-                                pod.getMetadata().getNamespace(),
-                                pod.getMetadata().getName());
-                gpus.forget(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), clock.instant());
-                // Its cards are free; its samples, kept for a while, keep their cards' names.
-                cards.release(key);
-            } else if (obj instanceof PodGroup group) {
-                state.ledger.dequeue(SimState.key(group));
-            }
-            gc.ownerDeleted(obj);
-        } catch (RuntimeException e) {
-            LOG.warn("simulator: handling a deletion failed", e);
-        }
-    }
-
-    private void tick() {
-        pending.set(false);
-        if (state.jobs == null) {
-            return;
-        }
-        try {
-            jobs.reconcile();
-            scheduler.enqueue();
-            jobs.createPods();
-            scheduler.allocate();
-            kubelet.run();
-            gpus.sample(clock.instant(), state.pods.getStore().list());
-            jobs.updateStatus();
-        } catch (RuntimeException e) {
-            LOG.warn("simulator tick failed; retrying on the next one", e);
-        }
-    }
-
     /** The simulator's view of per-resource totals, for checks. */
     public Map<String, Map<String, Long>> usedByNode() {
-        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
-        for (Node n : state.nodes.getStore().list()) {
-            out.put(
-                    n.getMetadata().getName(),
-                    state.ledger.usedOn(n.getMetadata().getName()));
-        }
-        return out;
+        return cluster.usedByNode();
     }
 
     @Override
@@ -449,14 +283,13 @@ public final class Simulator implements AutoCloseable {
         if (url != null) {
             RUNNING.remove(url, this);
         }
-        loop.shutdownNow();
-        if (dcgm != null) {
-            dcgm.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        informers.forEach(SharedIndexInformer::close);
         if (client != null) {
             client.close();
         }
         apiServer.close();
+        pods.close();
     }
 }

@@ -3,7 +3,7 @@ package io.crater.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crater.CraterTestResource;
-import io.crater.sim.InProcessApiServer;
+import io.crater.sim.apiserver.InProcessApiServer;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

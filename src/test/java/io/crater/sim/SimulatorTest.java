@@ -3,6 +3,7 @@ package io.crater.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.crater.sim.cluster.Fleet;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoQueue;

@@ -1,0 +1,315 @@
+package io.crater.sim.cluster;
+
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kubelet of every simulated node: a bound pod starts after a short delay with its node's lowest free
+ * accelerators ({@link GpuCards}, given back when it ends), runs for the time its Volcano
+ * Job's {@value #DURATION} annotation gives (until stopped when there is none), writes log lines while it runs
+ * and ends Succeeded, or Failed with the exit code of {@value #EXIT_CODE} or when its
+ * {@code activeDeadlineSeconds} passes.
+ */
+final class Kubelet {
+
+    /** Annotation on a Volcano Job: how long its pods run, e.g. {@code 30s}, {@code 5m}, {@code 2h}. */
+    static final String DURATION = "sim.crater.io/duration";
+    /** Annotation on a Volcano Job: the exit code its containers end with (default 0). */
+    static final String EXIT_CODE = "sim.crater.io/exit-code";
+    /** Environment variable of a pod's container: how long it runs, same format as {@value #DURATION}. */
+    static final String DURATION_ENV = "SIM_DURATION";
+    /**
+     * Environment variable of a pod's container: the exit code it ends with after its run time (137 ends as
+     * {@code OOMKilled}).
+     */
+    static final String EXIT_CODE_ENV = "SIM_EXIT_CODE";
+
+    private final KubernetesClient client;
+    private final SimEvents events;
+    private final SimState state;
+    private final PodLogs logs;
+    private final Clock clock;
+    private final Duration startDelay;
+    private final Duration logInterval;
+    private final GpuCards cards;
+    private final Map<String, Instant> boundAt = new HashMap<>();
+    private final Map<String, Instant> nextLine = new HashMap<>();
+    private final Map<String, Integer> steps = new HashMap<>();
+    /** The tick's pod status writes, sent together at its end. */
+    private final SimWrites writes = new SimWrites();
+
+    Kubelet(
+            KubernetesClient client,
+            SimEvents events,
+            SimState state,
+            PodLogs logs,
+            Clock clock,
+            Duration startDelay,
+            Duration logInterval,
+            GpuCards cards) {
+        this.client = client;
+        this.events = events;
+        this.state = state;
+        this.logs = logs;
+        this.clock = clock;
+        this.startDelay = startDelay;
+        this.logInterval = logInterval;
+        this.cards = cards;
+    }
+
+    void run() {
+        Instant now = clock.instant();
+        boundAt.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        nextLine.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        steps.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        for (Pod pod : state.pods.getStore().list()) {
+            if (pod.getSpec().getNodeName() == null
+                    || pod.getMetadata().getDeletionTimestamp() != null
+                    || SimState.terminal(pod)) {
+                continue;
+            }
+            String key = SimState.key(pod);
+            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+            if (!"Running".equals(phase)) {
+                Instant bound = boundAt.computeIfAbsent(key, k -> now);
+                if (!now.isBefore(bound.plus(startDelay))) {
+                    start(pod, now);
+                }
+                continue;
+            }
+            Instant started = Instant.parse(pod.getStatus().getStartTime());
+            VolcanoJob job = ownerJob(pod);
+            Duration runFor = job == null ? null : duration(job);
+            if (runFor == null) {
+                runFor = durationFromEnv(pod);
+            }
+            Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+            if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
+                finish(
+                        pod,
+                        now,
+                        137,
+                        "DeadlineExceeded",
+                        "Pod was active on the node longer than the specified deadline");
+            } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
+                int code = job == null ? 0 : exitCode(job, pod);
+                finish(
+                        pod,
+                        now,
+                        code,
+                        code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
+                        code == 137 ? "the container exceeded its memory limit (simulated)" : null);
+            } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
+                int step = steps.merge(key, 1, Integer::sum);
+                logs.append(
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName(),
+                        now,
+                        "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
+                nextLine.put(key, now.plus(logInterval));
+            }
+        }
+        writes.flush();
+    }
+
+    private void start(Pod pod, Instant now) {
+        // The device plugin's part: the container starts with the node's lowest free cards.
+        cards.allocate(pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
+        Pod copy = Serialization.clone(pod);
+        String ts = ts(now);
+        List<ContainerStatus> statuses = new ArrayList<>();
+        pod.getSpec()
+                .getContainers()
+                .forEach(c -> statuses.add(new ContainerStatusBuilder()
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withImageID(c.getImage() + "@sha256:" + "0".repeat(64))
+                        .withContainerID("containerd://"
+                                + Integer.toHexString((pod.getMetadata().getUid() + c.getName()).hashCode()))
+                        .withReady(true)
+                        .withStarted(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning(ts)
+                        .endState()
+                        .build()));
+        copy.getStatus().setPhase("Running");
+        copy.getStatus().setStartTime(ts);
+        copy.getStatus()
+                .setHostIP("10.0.0." + (Math.abs(pod.getSpec().getNodeName().hashCode()) % 250 + 1));
+        copy.getStatus()
+                .setPodIP("10.244." + (Math.abs(pod.getMetadata().getName().hashCode()) % 250) + "."
+                        + (Math.abs(pod.getMetadata().getUid().hashCode()) % 250 + 1));
+        copy.getStatus().setContainerStatuses(statuses);
+        copy.getStatus()
+                .setConditions(List.of(
+                        condition("PodScheduled", ts),
+                        condition("Initialized", ts),
+                        condition("ContainersReady", ts),
+                        condition("Ready", ts)));
+        writes.add(() -> write(copy), () -> {
+            String ns = pod.getMetadata().getNamespace();
+            String name = pod.getMetadata().getName();
+            pod.getSpec()
+                    .getContainers()
+                    .forEach(c -> logs.append(
+                            ns,
+                            name,
+                            now,
+                            "container " + c.getName() + " started from image " + c.getImage() + " on node "
+                                    + pod.getSpec().getNodeName()));
+            pod.getSpec()
+                    .getContainers()
+                    .forEach(c ->
+                            events.record(pod, "Normal", "Started", "Started container " + c.getName(), "kubelet"));
+            nextLine.put(SimState.key(pod), now.plus(logInterval));
+        });
+    }
+
+    private void finish(Pod pod, Instant now, int exitCode, String reason, String message) {
+        Pod copy = Serialization.clone(pod);
+        String ts = ts(now);
+        copy.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
+        if ("DeadlineExceeded".equals(reason)) {
+            copy.getStatus().setReason(reason);
+            copy.getStatus().setMessage(message);
+        }
+        List<ContainerStatus> statuses = new ArrayList<>();
+        for (ContainerStatus cs : pod.getStatus().getContainerStatuses()) {
+            statuses.add(new ContainerStatusBuilder(cs)
+                    .withReady(false)
+                    .withStarted(false)
+                    .withNewState()
+                    .withNewTerminated()
+                    .withExitCode(exitCode)
+                    .withReason(reason)
+                    .withMessage(message)
+                    .withStartedAt(pod.getStatus().getStartTime())
+                    .withFinishedAt(ts)
+                    .withContainerID(cs.getContainerID())
+                    .endTerminated()
+                    .endState()
+                    .build());
+        }
+        copy.getStatus().setContainerStatuses(statuses);
+        writes.add(() -> write(copy), () -> {
+            state.ledger.release(SimState.key(pod));
+            cards.release(SimState.key(pod));
+            logs.append(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    now,
+                    "process exited with code " + exitCode + (message == null ? "" : " (" + message + ")"));
+            logs.end(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        });
+    }
+
+    private boolean write(Pod pod) {
+        try {
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .resource(pod)
+                    .updateStatus();
+            return true;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404 || e.getCode() == 409) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private VolcanoJob ownerJob(Pod pod) {
+        String job = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get("volcano.sh/job-name");
+        return job == null
+                ? null
+                : state.jobs.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + job);
+    }
+
+    /** The run time a Job's annotation asks for; null when it runs until stopped or the value is unreadable. */
+    static Duration duration(VolcanoJob job) {
+        String v = job.getMetadata().getAnnotations() == null
+                ? null
+                : job.getMetadata().getAnnotations().get(DURATION);
+        return v == null || v.isBlank() ? null : parse(v);
+    }
+
+    /** {@code 90}, {@code 30s}, {@code 5m}, {@code 2h}; null when unreadable. */
+    static Duration parse(String v) {
+        try {
+            char unit = v.charAt(v.length() - 1);
+            if (Character.isDigit(unit)) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+            }
+            double n = Double.parseDouble(v.substring(0, v.length() - 1));
+            return switch (unit) {
+                case 's' -> Duration.ofMillis(Math.round(n * 1000));
+                case 'm' -> Duration.ofMillis(Math.round(n * 60_000));
+                case 'h' -> Duration.ofMillis(Math.round(n * 3_600_000));
+                default -> null;
+            };
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The run time a container's {@value #DURATION_ENV} variable asks for (how jobs submitted through Crater set it). */
+    static Duration durationFromEnv(Pod pod) {
+        return pod.getSpec().getContainers().stream()
+                .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                .filter(e -> DURATION_ENV.equals(e.getName()) && e.getValue() != null)
+                .map(e -> parse(e.getValue()))
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static int exitCode(VolcanoJob job, Pod pod) {
+        String v = job.getMetadata().getAnnotations() == null
+                ? null
+                : job.getMetadata().getAnnotations().get(EXIT_CODE);
+        if (v == null) {
+            v = pod.getSpec().getContainers().stream()
+                    .flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                    .filter(e -> EXIT_CODE_ENV.equals(e.getName()) && e.getValue() != null)
+                    .map(io.fabric8.kubernetes.api.model.EnvVar::getValue)
+                    .findFirst()
+                    .orElse(null);
+        }
+        try {
+            return v == null ? 0 : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static PodCondition condition(String type, String ts) {
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus("True")
+                .withLastTransitionTime(ts)
+                .build();
+    }
+
+    private static String ts(Instant t) {
+        return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+    }
+}
