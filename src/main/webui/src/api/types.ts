@@ -5,6 +5,7 @@ export type * from './types/cluster';
 export type * from './types/common';
 export type * from './types/accounts';
 export type * from './types/me';
+export type * from './types/credentials';
 export type * from './types/acceleratorModels';
 export type * from './types/users';
 export type * from './types/approvals';

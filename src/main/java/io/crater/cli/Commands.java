@@ -19,6 +19,7 @@ final class Commands {
         m.put("job", JobCommands::new);
         m.put("ssh-key", ProfileCommands.SshKey::new);
         m.put("token", ProfileCommands.Token::new);
+        m.put("credential", CredentialCommands::new);
         m.put("template", TemplateCommands::new);
         m.put("quota", QuotaCommands::new);
         m.put("approval", ApprovalCommands::new);

@@ -3,6 +3,7 @@ package io.crater.job;
 import io.crater.account.AccountService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterConfig;
+import io.crater.credential.CredentialService;
 import io.crater.identity.UserService;
 import io.crater.platform.Json;
 import io.crater.platform.Sql;
@@ -19,6 +20,7 @@ import jakarta.inject.Inject;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -49,6 +51,9 @@ public class JobApplier {
 
     @Inject
     UserService users;
+
+    @Inject
+    CredentialService credentials;
 
     /** Everything the manifests need about a job's owner and account. */
     record Context(JobRow job, JobInputs.Owner owner, String queue) {}
@@ -103,7 +108,8 @@ public class JobApplier {
                 spec,
                 ctx.owner(),
                 placement,
-                Base64.getUrlEncoder().withoutPadding().encodeToString(token));
+                Base64.getUrlEncoder().withoutPadding().encodeToString(token),
+                credentialValues(ctx.job().userId(), spec));
         VolcanoJob created;
         try {
             created = client.resources(VolcanoJob.class)
@@ -137,6 +143,25 @@ public class JobApplier {
                     throw e;
                 }
             }
+        }
+    }
+
+    /**
+     * The values of the credentials the job references, read as it is applied (a value replaced while the job
+     * waited is the new one; a credential deleted meanwhile leaves its key out and Kubernetes refuses to start the
+     * container).
+     */
+    private Map<String, String> credentialValues(long userId, JobInputs.Spec spec) {
+        if (spec.credentialEnv().isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
+                    () -> credentials.reveal(userId, spec.credentialEnv().values())));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("reading the job's credentials failed", e);
         }
     }
 

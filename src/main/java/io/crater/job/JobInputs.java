@@ -15,6 +15,7 @@ public final class JobInputs {
     /**
      * What the job asks for, per pod. {@code workers} is the number of pods beside the master for {@code pytorch}
      * (0 for every other kind); {@code timeLimit} null means no limit (inference runs until stopped).
+     * {@code credentialEnv} maps variables to the names of the owner's credentials they take their values from.
      */
     public record Spec(
             String publicId,
@@ -31,12 +32,50 @@ public final class JobInputs {
             int acceleratorsPerPod,
             long sharedMemoryBytes,
             int workers,
-            Duration timeLimit) {
+            Duration timeLimit,
+            Map<String, String> credentialEnv) {
 
         public Spec {
             command = command == null ? List.of() : List.copyOf(command);
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Map.copyOf(env);
+            credentialEnv = credentialEnv == null ? Map.of() : Map.copyOf(credentialEnv);
+        }
+
+        /** A job whose environment holds plain values only. */
+        public Spec(
+                String publicId,
+                String displayName,
+                JobKind kind,
+                String image,
+                List<String> command,
+                List<String> args,
+                String workingDir,
+                Map<String, String> env,
+                long cpuMilli,
+                long memoryBytes,
+                Accelerator accelerator,
+                int acceleratorsPerPod,
+                long sharedMemoryBytes,
+                int workers,
+                Duration timeLimit) {
+            this(
+                    publicId,
+                    displayName,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit,
+                    Map.of());
         }
 
         /** The same job under the given public id. */
@@ -56,7 +95,8 @@ public final class JobInputs {
                     acceleratorsPerPod,
                     sharedMemoryBytes,
                     workers,
-                    timeLimit);
+                    timeLimit,
+                    credentialEnv);
         }
 
         /** The same job running another command line. */
@@ -76,7 +116,8 @@ public final class JobInputs {
                     acceleratorsPerPod,
                     sharedMemoryBytes,
                     workers,
-                    timeLimit);
+                    timeLimit,
+                    credentialEnv);
         }
     }
 

@@ -16,15 +16,18 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Pure builders of the Kubernetes objects a job becomes: the Volcano Job with every field explicit, and per
- * kind the Secret (Jupyter's token), the Service (inference) and the NetworkPolicy that admits only the job's
- * own pods and Crater. Same input, same objects.
+ * Pure builders of the Kubernetes objects a job becomes: the Volcano Job with every field explicit, the Secret of
+ * the credentials its environment references, and per kind the Secret (Jupyter's token), the Service (inference)
+ * and the NetworkPolicy that admits only the job's own pods and Crater. Same input, same objects.
  */
 public final class JobManifests {
 
@@ -33,17 +36,32 @@ public final class JobManifests {
     static final int INFERENCE_PORT = 8000;
     static final int TORCH_MASTER_PORT = 23456;
     static final int TORCH_RDZV_TIMEOUT_SECONDS = 900;
+    /** What a Secret shows in place of a value not given to the builder. */
+    static final String WITHHELD = "<withheld>";
 
     /** The objects of one job. {@code volcanoJob} is created last, the others are owned by it. */
     public record Manifests(VolcanoJob volcanoJob, List<HasMetadata> companions) {}
 
     private JobManifests() {}
 
-    /**
-     * @param appToken the token an interactive app requires (Jupyter), kept in a Secret; ignored by other kinds
-     */
+    /** The objects with the credentials' values withheld (for people to read, and for jobs without any). */
     public static Manifests build(
             JobInputs.Spec spec, JobInputs.Owner owner, JobInputs.Placement placement, String appToken) {
+        return build(spec, owner, placement, appToken, null);
+    }
+
+    /**
+     * @param appToken the token an interactive app requires (Jupyter), kept in a Secret; ignored by other kinds
+     * @param credentialValues the values of the credentials {@code spec.credentialEnv()} names, by credential name
+     *     (one missing leaves its key out, so Kubernetes does not start the container); null writes each value as
+     *     {@value #WITHHELD}
+     */
+    public static Manifests build(
+            JobInputs.Spec spec,
+            JobInputs.Owner owner,
+            JobInputs.Placement placement,
+            String appToken,
+            Map<String, String> credentialValues) {
         String name = JobNames.volcanoName(spec.publicId());
         VolcanoJob job = new VolcanoJob();
         job.setMetadata(meta(spec, owner, placement, name));
@@ -64,6 +82,9 @@ public final class JobManifests {
         companions.add(networkPolicy(spec, owner, placement, name));
         if (spec.kind() == JobKind.JUPYTER) {
             companions.add(tokenSecret(spec, owner, placement, name, appToken));
+        }
+        if (!spec.credentialEnv().isEmpty()) {
+            companions.add(credentialsSecret(spec, owner, placement, credentialValues));
         }
         if (spec.kind() == JobKind.INFERENCE) {
             companions.add(inferenceService(spec, owner, placement, name));
@@ -271,6 +292,26 @@ public final class JobManifests {
                 .withMetadata(meta)
                 .withType("Opaque")
                 .withStringData(Map.of("token", token))
+                .build();
+    }
+
+    /** One key per variable, holding the value of the credential it names; written as data, as stored. */
+    private static Secret credentialsSecret(
+            JobInputs.Spec spec,
+            JobInputs.Owner owner,
+            JobInputs.Placement placement,
+            Map<String, String> credentialValues) {
+        Map<String, String> data = new TreeMap<>();
+        spec.credentialEnv().forEach((variable, credential) -> {
+            String value = credentialValues == null ? WITHHELD : credentialValues.get(credential);
+            if (value != null) {
+                data.put(variable, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)));
+            }
+        });
+        return new SecretBuilder()
+                .withMetadata(meta(spec, owner, placement, JobNames.credentialsSecret(spec.publicId())))
+                .withType("Opaque")
+                .withData(data)
                 .build();
     }
 

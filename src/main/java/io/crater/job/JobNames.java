@@ -46,6 +46,11 @@ public final class JobNames {
         return PREFIX + publicId;
     }
 
+    /** The Secret holding the values of the credentials the job's environment references. */
+    public static String credentialsSecret(String publicId) {
+        return volcanoName(publicId) + "-credentials";
+    }
+
     /** The labels every object of a job carries, by which Crater finds them again. */
     public static Map<String, String> labels(String publicId, long accountId, long userId, String kind) {
         Map<String, String> labels = new LinkedHashMap<>();

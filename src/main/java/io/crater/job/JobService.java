@@ -66,6 +66,9 @@ public class JobService {
     @Inject
     ModelAccess modelAccess;
 
+    @Inject
+    io.crater.credential.CredentialService credentials;
+
     /** The account a job is submitted to, checked, with its time limits. */
     private record Target(
             long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits, boolean accountAdmin) {}
@@ -203,32 +206,36 @@ public class JobService {
         JobViews.SubmitJob stored = checked.spec().timeLimit() == null
                 ? p.spec()
                 : p.spec().withTimeLimit(JobSpecs.format(checked.spec().timeLimit()));
-        return preflight(t, checked, caller).flatMap(decision -> {
-            if (decision.kind() == Admission.Kind.REJECT) {
-                throw new ApiException(
-                        422,
-                        "JobRejected",
-                        "Unprocessable",
-                        decision.reasons().get(0).message(),
-                        decision.reasons(),
-                        null,
-                        null);
-            }
-            if (dryRun) {
-                return Uni.createFrom().item((Object) new JobViews.DryRun(
-                        decision.kind().name(),
-                        decision.reasons(),
-                        decision.borrowing(),
-                        manifests(checked, t, caller)));
-            }
-            return insert(
-                            new Prepared(stored, p.templateId(), p.templateVersion(), p.sourceJobId()),
-                            checked,
-                            t,
-                            idem,
-                            caller)
-                    .map(s -> (Object) s);
-        });
+        // A job may reference only its submitter's own credentials.
+        return credentials
+                .requireOwned(caller.userId(), checked.spec().credentialEnv())
+                .flatMap(owned -> preflight(t, checked, caller))
+                .flatMap(decision -> {
+                    if (decision.kind() == Admission.Kind.REJECT) {
+                        throw new ApiException(
+                                422,
+                                "JobRejected",
+                                "Unprocessable",
+                                decision.reasons().get(0).message(),
+                                decision.reasons(),
+                                null,
+                                null);
+                    }
+                    if (dryRun) {
+                        return Uni.createFrom().item((Object) new JobViews.DryRun(
+                                decision.kind().name(),
+                                decision.reasons(),
+                                decision.borrowing(),
+                                manifests(checked, t, caller)));
+                    }
+                    return insert(
+                                    new Prepared(stored, p.templateId(), p.templateVersion(), p.sourceJobId()),
+                                    checked,
+                                    t,
+                                    idem,
+                                    caller)
+                            .map(s -> (Object) s);
+                });
     }
 
     private Uni<Target> target(String header, Caller caller) {

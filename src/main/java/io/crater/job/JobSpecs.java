@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 final class JobSpecs {
 
     private static final Pattern ENV_NAME = Pattern.compile("^[A-Za-z_][A-Za-z0-9_]{0,127}$");
+    private static final Pattern CREDENTIAL_NAME = Pattern.compile("^[a-z0-9-]{1,40}$");
     private static final Pattern DURATION = Pattern.compile("^([0-9]{1,6})(s|m|h|d)$");
     static final int MAX_NAME = 100;
     static final long MAX_CPU_MILLI = 1024_000;
@@ -119,7 +120,8 @@ final class JobSpecs {
                 sizes.count(),
                 sizes.shmMilli() / 1000,
                 workers,
-                limit);
+                limit,
+                process.credentialEnv());
         return demand(spec, sizes, priority, Boolean.TRUE.equals(req.backfill()));
     }
 
@@ -130,7 +132,8 @@ final class JobSpecs {
             List<String> command,
             List<String> args,
             String workingDir,
-            Map<String, String> env) {}
+            Map<String, String> env,
+            Map<String, String> credentialEnv) {}
 
     private static Process process(SubmitJob req, JobKind kind, JobsConfig config, List<Problem.FieldError> errors) {
         String name = req.name() == null ? "" : req.name().trim();
@@ -168,17 +171,38 @@ final class JobSpecs {
         if (workingDir != null && (!workingDir.startsWith("/") || workingDir.length() > 1024)) {
             errors.add(new Problem.FieldError("workingDir", "an absolute path"));
         }
-        Map<String, String> env = req.env() == null ? Map.of() : req.env();
-        env.forEach((k, v) -> {
-            if (k == null || !ENV_NAME.matcher(k).matches()) {
-                errors.add(new Problem.FieldError("env." + k, "not a variable name"));
-            } else if (PodTemplates.reserved(k)) {
-                errors.add(new Problem.FieldError("env." + k, "set by Crater"));
-            } else if (v == null || v.length() > 32_768) {
-                errors.add(new Problem.FieldError("env." + k, "a value of at most 32768 characters"));
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> credentialEnv = new LinkedHashMap<>();
+        (req.env() == null ? Map.<String, EnvValue>of() : req.env()).forEach((k, v) -> {
+            String problem = envProblem(k, v);
+            if (problem != null) {
+                errors.add(new Problem.FieldError("env." + k, problem));
+            } else if (v.credential() != null) {
+                credentialEnv.put(k, v.credential());
+            } else {
+                env.put(k, v.value());
             }
         });
-        return new Process(name, image, command, args, workingDir, env);
+        return new Process(name, image, command, args, workingDir, env, credentialEnv);
+    }
+
+    /** What is wrong with one environment entry, or null. */
+    private static String envProblem(String name, EnvValue v) {
+        if (name == null || !ENV_NAME.matcher(name).matches()) {
+            return "not a variable name";
+        }
+        if (PodTemplates.reserved(name)) {
+            return "set by Crater";
+        }
+        if (v == null || v.invalid()) {
+            return "a string, or {\"credential\": name} to take the value from one of your credentials";
+        }
+        if (v.credential() != null) {
+            return CREDENTIAL_NAME.matcher(v.credential()).matches()
+                    ? null
+                    : "a credential name: 1 to 40 lowercase letters, digits or -";
+        }
+        return v.value().length() > 32_768 ? "a value of at most 32768 characters" : null;
     }
 
     /** What each pod asks for, in milli-units, and the accelerator model (null: none). */

@@ -27,7 +27,7 @@ public final class JobViews {
             List<String> command,
             List<String> args,
             String workingDir,
-            Map<String, String> env,
+            Map<String, EnvValue> env,
             PodResources resources,
             Integer workers,
             String timeLimit,

@@ -24,7 +24,8 @@ import java.util.TreeMap;
 /**
  * The parts every job's pods share: resources, node selection, the securityContext built from the user's UID
  * and the account's GID, the file spaces mounted by subPath, shared memory, Crater's environment. Nothing here
- * is taken from user input except image, command, arguments, working directory and plain environment values.
+ * is taken from user input except image, command, arguments, working directory and environment values (plain, or
+ * taken from the job's credentials Secret by key).
  */
 final class PodTemplates {
 
@@ -77,6 +78,16 @@ final class PodTemplates {
         new TreeMap<>(spec.env()).forEach((k, v) -> {
             if (!reserved(k)) {
                 env.add(new EnvVarBuilder().withName(k).withValue(v).build());
+            }
+        });
+        new TreeMap<>(spec.credentialEnv()).forEach((k, credential) -> {
+            if (!reserved(k)) {
+                env.add(new EnvVarBuilder()
+                        .withName(k)
+                        .withNewValueFrom()
+                        .withNewSecretKeyRef(k, JobNames.credentialsSecret(spec.publicId()), false)
+                        .endValueFrom()
+                        .build());
             }
         });
         env.add(plain("CRATER_JOB_ID", spec.publicId()));

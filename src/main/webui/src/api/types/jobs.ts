@@ -1,5 +1,7 @@
 /** Wire types of the Crater REST API (v1): Jobs. */
 
+import type { EnvValue } from './credentials';
+
 export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference';
 export type JobState = 'Queued' | 'Admitted' | 'Pending' | 'Running' | 'Stopping' | 'Succeeded' | 'Failed' | 'Stopped' | 'Rejected';
 export type JobPriority = 'low' | 'normal' | 'high';
@@ -32,7 +34,7 @@ export interface SubmitJob {
   command?: string[];
   args?: string[];
   workingDir?: string;
-  env?: Record<string, string>;
+  env?: Record<string, EnvValue>;
   resources: PodResources;
   /** Extra pods beside the master (pytorch only). */
   workers?: number;

@@ -37,6 +37,7 @@ import {
   type JobFormValues,
 } from './jobForm';
 import type { EnvLineError } from './envLines';
+import { SecretEnvWarning } from './SecretEnvWarning';
 import { jobKeys } from './queries';
 import { AccountProposals } from './AccountProposals';
 import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
@@ -201,6 +202,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             onChange={(e) => set('env', e.target.value)}
           />
           <EnvErrors errors={envErrors} />
+          <SecretEnvWarning text={values.env} onChange={(text) => set('env', text)} />
         </Field>
         <Field label={t('jobs.form.workingDir')} hint={t('jobs.form.workingDirHint')} error={err('workingDir')} className="sm:col-span-2">
           <input

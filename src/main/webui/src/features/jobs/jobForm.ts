@@ -2,7 +2,7 @@ import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { JOB_LIMITS, MAX_JOB_NAME } from '../../lib/limits';
 import { parseCount, parseCpu, parseDuration, parseMemoryGiB, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
 import { formatCommandLine, parseCommandLine } from './commandLine';
-import { parseEnvLines, type EnvLineError } from './envLines';
+import { envValueText, parseEnvLines, type EnvLineError } from './envLines';
 
 export const JOB_KINDS: readonly JobKind[] = ['custom', 'pytorch', 'jupyter', 'webide', 'inference'];
 export const JOB_PRIORITIES: readonly JobPriority[] = ['low', 'normal', 'high'];
@@ -238,7 +238,7 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
   const resources = spec.resources ?? {};
   const words = [...(spec.command ?? []), ...(spec.args ?? [])];
   const env = Object.entries(spec.env ?? {})
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${envValueText(v)}`)
     .join('\n');
   const accelerators = resources.accelerators;
   const hasAccelerator = (resources.acceleratorModel ?? '') !== '' && (accelerators ?? 1) > 0;

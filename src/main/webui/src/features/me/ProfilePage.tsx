@@ -15,6 +15,7 @@ import { btnPrimary, inputClass } from '../../components/common/ui';
 import { formatDateTime, isPast, localInputToIso } from '../../lib/time';
 import { authKeys } from '../auth/session';
 import { ClientSection } from './ClientSection';
+import { CredentialsSection } from './CredentialsSection';
 import { meKeys, myProfileQuery, mySshKeysQuery, myTokensQuery } from './queries';
 import { Section } from './Section';
 
@@ -358,6 +359,7 @@ export function ProfilePage() {
       <ClientSection />
       <TokensSection />
       <SshKeysSection />
+      <CredentialsSection />
     </div>
   );
 }

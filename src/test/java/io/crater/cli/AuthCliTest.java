@@ -134,6 +134,49 @@ class AuthCliTest {
     }
 
     @Test
+    void credentialsAreSetFromStandardInputAndJobFilesReferenceThem() throws Exception {
+        String token = Api.user("clia-cora", PW);
+        Cli cli = new Cli().server(server()).token(token);
+        String value = "hf_cli_" + System.nanoTime();
+        Cli.Run stored = cli.runWithInput(value + "\n", "credential", "set", "hf", "--kind", "huggingface");
+        assertThat(stored.exit()).as(stored.toString()).isZero();
+        assertThat(stored.err()).contains("Stored credential hf");
+        Cli.Run replaced = cli.runWithInput(value + "-2\n", "credential", "set", "hf");
+        assertThat(replaced.err()).contains("Replaced the value of credential hf");
+        assertThat(cli.runWithInput("x", "credential", "set", "hf", "--kind", "wandb")
+                        .exit())
+                .isEqualTo(Exit.USAGE);
+        assertThat(cli.runWithInput("", "credential", "set", "empty").exit()).isEqualTo(Exit.USAGE);
+        Cli.Run list = cli.run("credential", "list", "-o", "json");
+        List<?> items = (List<?>) ((Map<?, ?>) list.json()).get("items");
+        assertThat(items).hasSize(1);
+        Map<?, ?> hf = (Map<?, ?>) items.get(0);
+        assertThat(hf.get("name")).isEqualTo("hf");
+        assertThat(hf.get("kind")).isEqualTo("huggingface");
+        assertThat(hf.containsKey("value")).isFalse();
+        assertThat(list.out()).doesNotContain(value);
+        assertThat(cli.run("credential", "list").out()).contains("hf").contains("huggingface");
+
+        Path spec = cli.home().resolve("job.yaml");
+        Files.writeString(
+                spec,
+                "name: cli-hf\nkind: custom\nimage: python:3.12\ncommand: [python, train.py]\n"
+                        + "env:\n  HF_TOKEN: {credential: hf}\nresources: {cpu: '1', memory: 2Gi}\n");
+        Cli.Run dry = cli.run("job", "submit", "-f", spec.toString(), "--dry-run", "-o", "yaml");
+        assertThat(dry.exit()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains("secretKeyRef").doesNotContain(value);
+        Files.writeString(spec, Files.readString(spec).replace("credential: hf", "credential: nope"));
+        Cli.Run unknown = cli.run("job", "submit", "-f", spec.toString(), "--dry-run");
+        assertThat(unknown.exit()).isNotZero();
+        assertThat(unknown.err()).contains("env.HF_TOKEN").contains("you have no credential named 'nope'");
+
+        assertThat(cli.run("credential", "delete", "hf", "--yes").exit()).isZero();
+        assertThat((List<?>)
+                        ((Map<?, ?>) cli.run("credential", "list", "-o", "json").json()).get("items"))
+                .isEmpty();
+    }
+
+    @Test
     void sshKeysAndTokensAreOnesOwn() throws Exception {
         String token = Api.user("clia-dan", PW);
         Cli cli = new Cli().server(server()).token(token);
