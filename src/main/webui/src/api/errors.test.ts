@@ -44,7 +44,7 @@ describe('ApiError.fromResponse', () => {
     expect(err.retryAfterSeconds).toBe(42);
   });
 
-  it('keeps coded reasons with their numbers', async () => {
+  it('keeps coded reasons with their numbers and names', async () => {
     const res = problemResponse(422, {
       title: 'Unprocessable',
       status: 422,
@@ -55,6 +55,7 @@ describe('ApiError.fromResponse', () => {
           code: 'PodLargerThanAnyNode',
           message: 'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
           numbers: { requested: 16000, largestNode: 8000, bogus: 'x' },
+          args: { resource: 'nvidia-a100-80gb', count: 3 },
         },
         'plain text',
       ],
@@ -66,6 +67,7 @@ describe('ApiError.fromResponse', () => {
         code: 'PodLargerThanAnyNode',
         message: 'a pod asks for 16 nvidia-a100-80gb but the largest matching node offers 8',
         numbers: { requested: 16000, largestNode: 8000 },
+        args: { resource: 'nvidia-a100-80gb' },
       },
     ]);
   });

@@ -11,7 +11,8 @@ export interface ProblemReason {
   code: string;
   message: string;
   numbers: Record<string, number>;
-  resource?: string;
+  /** The names it is about (`resource`, `node`, ...), as the server sends them. */
+  args?: Record<string, string>;
 }
 
 export interface ApiErrorInit {
@@ -143,7 +144,7 @@ function parseReasons(raw: unknown): string[] {
   return out;
 }
 
-/** The object reasons with a code, keeping their numeric figures (other entries are dropped). */
+/** The object reasons with a code, keeping their numeric figures and their names (other entries are dropped). */
 function parseProblemReasons(raw: unknown): ProblemReason[] {
   if (!Array.isArray(raw)) return [];
   const out: ProblemReason[] = [];
@@ -156,9 +157,13 @@ function parseProblemReasons(raw: unknown): ProblemReason[] {
     if (isRecord(rawNumbers)) {
       for (const [k, v] of Object.entries(rawNumbers)) if (typeof v === 'number' && Number.isFinite(v)) numbers[k] = v;
     }
-    const resource = stringField(r, 'resource');
     const reason: ProblemReason = { code, message: stringField(r, 'message') ?? '', numbers };
-    if (resource !== undefined) reason.resource = resource;
+    const rawArgs = r['args'];
+    if (isRecord(rawArgs)) {
+      const args: Record<string, string> = {};
+      for (const [k, v] of Object.entries(rawArgs)) if (typeof v === 'string') args[k] = v;
+      reason.args = args;
+    }
     out.push(reason);
   }
   return out;

@@ -22,6 +22,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Prices, budgets, the ledger and usage reports (docs/accounting.md). */
@@ -153,6 +157,13 @@ public class AccountingResource {
     @Path("/usage")
     @Produces({MediaType.APPLICATION_JSON, "text/csv"})
     @Operation(summary = "Unit-hours held and their cost over a span, grouped by resource, user, day, month or account")
+    @APIResponse(
+            responseCode = "200",
+            description = "The report as JSON, or as CSV with format=csv or Accept: text/csv",
+            content = {
+                @Content(mediaType = "application/json", schema = @Schema(implementation = UsageReports.Report.class)),
+                @Content(mediaType = "text/csv", schema = @Schema(type = SchemaType.STRING))
+            })
     public Uni<Response> usage(
             @QueryParam("account") String account,
             @QueryParam("from") String from,
@@ -185,6 +196,13 @@ public class AccountingResource {
     @Operation(
             summary = "One month's (2026-11) or week's (2026-W48) statement with its lines per member and resource"
                     + " (JSON or CSV)")
+    @APIResponse(
+            responseCode = "200",
+            description = "The statement as JSON, or as CSV with format=csv or Accept: text/csv",
+            content = {
+                @Content(mediaType = "application/json", schema = @Schema(implementation = Statements.Statement.class)),
+                @Content(mediaType = "text/csv", schema = @Schema(type = SchemaType.STRING))
+            })
     public Uni<Response> statement(
             @PathParam("slug") String slug,
             @PathParam("period") String period,

@@ -2,6 +2,7 @@ package io.crater.accounting;
 
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** What the accounting API shows. Money is given twice: as decimal text and as integer micro-units. */
 public final class AccountingViews {
@@ -42,6 +43,7 @@ public final class AccountingViews {
             List<Holding> holding) {}
 
     /** One ledger entry of an account's book. */
+    @Schema(name = "LedgerEntry")
     public record Entry(
             long id,
             String kind,

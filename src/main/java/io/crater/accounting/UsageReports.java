@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Usage reports from the hourly rollups (never from raw intervals): unit-hours held and their cost per account,
@@ -55,6 +56,7 @@ public class UsageReports {
      * nothing was measured), {@code idleCost} what the measured idle part cost (cost × (measured − used) ÷ held);
      * all null for CPU and memory.
      */
+    @Schema(name = "UsageRow")
     public record Row(
             String key,
             String resource,
@@ -70,6 +72,7 @@ public class UsageReports {
             Long idleCostMicros) {}
 
     /** A report: its span, how it is grouped, its rows and their total cost. */
+    @Schema(name = "UsageReport")
     public record Report(
             String account,
             Instant from,
@@ -86,12 +89,14 @@ public class UsageReports {
      * How long jobs admitted in the span waited, per group of the report ({@code ""} when grouped by resource): how
      * many, the mean and the 90th percentile from submission to admission, in seconds.
      */
+    @Schema(name = "UsageWait")
     public record Wait(String key, long jobs, double meanSeconds, double p90Seconds) {}
 
     /**
      * Every accelerator row of a report together: device-hours held, measured and used, efficiency (null when
      * nothing was measured) and the cost of the measured idle part.
      */
+    @Schema(name = "AcceleratorUse")
     public record Summary(
             double held, double measured, double used, Double efficiency, String idleCost, long idleCostMicros) {}
 

@@ -31,6 +31,7 @@ public class AccessTokens {
             long id, String name, String prefix, Instant expiresAt, Instant lastUsedAt, Instant createdAt) {}
 
     /** A token just created: the secret appears here and nowhere else. */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(name = "CreatedAccessToken")
     public record NewToken(long id, String name, String prefix, Instant expiresAt, Instant createdAt, String token) {}
 
     /** Create a token. */

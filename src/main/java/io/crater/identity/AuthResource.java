@@ -18,6 +18,9 @@ import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -37,6 +40,7 @@ public class AuthResource {
     public record LoginRequest(String username, String password) {}
 
     /** Sign-in answer: the access token and the refresh token (also set as cookies) and who signed in. */
+    @Schema(name = "SessionResponse")
     public record LoginResponse(String accessToken, long expiresIn, String refreshToken, AuthService.UserView user) {}
 
     @Inject
@@ -55,6 +59,10 @@ public class AuthResource {
     @Path("/login")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Sign in with username and password")
+    @APIResponse(
+            responseCode = "200",
+            description = "Signed in: the access token (also set as a cookie with the refresh token)",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = LoginResponse.class)))
     public Uni<Response> login(LoginRequest body, @Context HttpServerRequest request) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (body == null || body.username() == null || body.username().isBlank()) {
@@ -86,6 +94,10 @@ public class AuthResource {
     @POST
     @Path("/refresh")
     @Operation(summary = "Exchange a refresh token (cookie, or Authorization: Refresh <token>) for new tokens")
+    @APIResponse(
+            responseCode = "200",
+            description = "A new access token (also set as a cookie with the refresh token)",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = LoginResponse.class)))
     public Uni<Response> refresh(@CookieParam(REFRESH_COOKIE) String cookie, @Context HttpServerRequest request) {
         String header = request.getHeader("Authorization");
         String token = header != null && header.startsWith("Refresh ")

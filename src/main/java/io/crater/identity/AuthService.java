@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Sign-in, token refresh and sign-out. Failed attempts are counted per username and per client address in
@@ -25,6 +26,7 @@ public class AuthService {
             TokenService.IssuedToken access, String refreshToken, Duration refreshLifetime, UserView user) {}
 
     /** The signed-in user as the API shows them. */
+    @Schema(name = "User")
     public record UserView(long id, String username, String displayName, String role) {
         static UserView of(UserEntity u) {
             return new UserView(u.id, u.username, u.displayName, u.role);

@@ -20,6 +20,9 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The signed-in user's own profile, accounts, password, tokens, SSH keys and notifications. */
@@ -131,6 +134,13 @@ public class MeResource {
     @POST
     @Path("/tokens")
     @Operation(summary = "Create a personal access token; the secret is in this answer only")
+    @APIResponse(
+            responseCode = "201",
+            description = "The token with its secret, shown once",
+            content =
+                    @Content(
+                            mediaType = "application/json",
+                            schema = @Schema(implementation = AccessTokens.NewToken.class)))
     public Uni<Response> createToken(AccessTokens.CreateToken req) {
         return current.caller()
                 .flatMap(c -> tokens.create(req, c))

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Users: creation (with their personal account), changes, password resets. */
 @ApplicationScoped
@@ -48,6 +49,7 @@ public class UserService {
     }
 
     /** A created user and, when generated, their password. */
+    @Schema(name = "UserCreated")
     public record Created(UserView user, String password) {}
 
     /** Change a user (platform admins). */

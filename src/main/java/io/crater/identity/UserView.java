@@ -1,8 +1,10 @@
 package io.crater.identity;
 
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A user as the API shows them. */
+@Schema(name = "ManagedUser")
 public record UserView(
         long id,
         String username,

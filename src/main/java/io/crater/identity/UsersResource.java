@@ -15,6 +15,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** User administration (platform admins). */
@@ -46,6 +49,13 @@ public class UsersResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user with a personal account; a generated password is returned once")
+    @APIResponse(
+            responseCode = "201",
+            description = "The user and, when generated, their password (shown once)",
+            content =
+                    @Content(
+                            mediaType = "application/json",
+                            schema = @Schema(implementation = UserService.Created.class)))
     public Uni<Response> create(UserService.CreateUser req) {
         return current.caller()
                 .flatMap(c -> users.create(req, c))

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Response records of the idle reclamation API. */
 public final class IdleViews {
@@ -36,6 +37,7 @@ public final class IdleViews {
      * An idle decision with its numbers: {@code kind} Busy, Unknown (with {@code why} and {@code numbers}), Exempt
      * (until {@code lockUntil}), Warn or Waiting (stopped at {@code stopAt} if it stays idle) or Stop.
      */
+    @Schema(name = "IdleDecision")
     public record Decision(
             String kind,
             String why,

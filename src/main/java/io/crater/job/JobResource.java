@@ -23,6 +23,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestStreamElementType;
@@ -63,6 +66,19 @@ public class JobResource {
     @Operation(
             summary =
                     "Submit a job (a full spec, or a template with parameter values) to the current account (X-Crater-Account); dryRun=true returns the decision and manifests only")
+    @APIResponse(
+            responseCode = "201",
+            description = "The job, queued",
+            content =
+                    @Content(
+                            mediaType = "application/json",
+                            schema = @Schema(implementation = JobViews.JobSummary.class)))
+    @APIResponse(
+            responseCode = "200",
+            description = "With dryRun=true: what admission would decide, and the manifests; with a replayed"
+                    + " Idempotency-Key: the job it made",
+            content =
+                    @Content(mediaType = "application/json", schema = @Schema(implementation = JobViews.DryRun.class)))
     public Uni<Response> submit(
             JobViews.SubmitJob req,
             @QueryParam("dryRun") boolean dryRun,

@@ -4,6 +4,7 @@ import io.crater.policy.Reason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Request and response records of the jobs API. */
 public final class JobViews {
@@ -199,5 +200,6 @@ public final class JobViews {
     public record Manifests(String yaml) {}
 
     /** The answer to a dry run: what admission would decide now and the objects the job would become. */
+    @Schema(name = "DryRunResult")
     public record DryRun(String decision, List<Reason> reasons, List<String> borrowing, String manifests) {}
 }

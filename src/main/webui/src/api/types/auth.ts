@@ -18,5 +18,7 @@ export interface SessionResponse {
   accessToken: string;
   /** Lifetime of the access token in seconds. */
   expiresIn: number;
+  /** For clients without cookies (the CLI); the console keeps it only as the HttpOnly cookie. */
+  refreshToken: string;
   user: User;
 }

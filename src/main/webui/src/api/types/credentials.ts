@@ -25,6 +25,9 @@ export interface CreateCredential {
 export interface ReplaceCredential {
   value: string;
   description?: string;
+  /** Registry credentials only: a new host or username (unchanged when absent). */
+  host?: string;
+  username?: string;
 }
 
 /** An environment value of a job spec: plain text, or a reference to one of the submitter's credentials. */

@@ -8,7 +8,7 @@ export type JobPriority = 'low' | 'normal' | 'high';
 
 /**
  * Why admission decided as it did: a stable code, a sentence from the server and the figures behind it
- * (milli-units for resources). `resource` is not always sent; the console then reads it from the message.
+ * (milli-units for resources). The resource it is about, when there is one, is `args.resource`.
  */
 export interface Reason {
   code: string;
@@ -16,7 +16,6 @@ export interface Reason {
   numbers: Record<string, number>;
   /** The names the reason is about: `resource`, `image`, `pod`, `node`, `detail`, `cause`, ... */
   args?: Record<string, string>;
-  resource?: string;
 }
 
 export interface PodResources {

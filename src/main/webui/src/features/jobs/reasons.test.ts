@@ -14,8 +14,8 @@ const quota: Reason = {
 };
 
 describe('reasonResource', () => {
-  it('prefers the resource field, else reads the server sentence', () => {
-    expect(reasonResource({ ...quota, resource: 'cpu' })).toBe('cpu');
+  it('prefers args.resource, else reads the server sentence', () => {
+    expect(reasonResource({ ...quota, args: { resource: 'cpu' } })).toBe('cpu');
     expect(reasonResource(quota)).toBe('nvidia-a100-80gb');
     expect(reasonResource({ message: 'you would use 3 of cpu in this account; your limit is 2' })).toBe('cpu');
     expect(reasonResource({ message: 'a pod asks for 16 nvidia-h100-80gb but the largest matching node offers 8' })).toBe(

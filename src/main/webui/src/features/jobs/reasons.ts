@@ -6,12 +6,11 @@ import { durationText } from './waitText';
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 /**
- * The resource a reason is about: its `resource` field, else the name the server's sentence quotes
+ * The resource a reason is about: its `args.resource`, else the name the server's sentence quotes
  * ("… would use 10 of nvidia-a100-80gb …", "… asks for 16 nvidia-a100-80gb but …"); null when neither.
  */
-export function reasonResource(reason: Pick<Reason, 'message' | 'resource' | 'args'>): string | null {
+export function reasonResource(reason: Pick<Reason, 'message' | 'args'>): string | null {
   if (reason.args?.resource) return reason.args.resource;
-  if (reason.resource) return reason.resource;
   const message = reason.message ?? '';
   const of = /\bwould use \S+ of (\S+)/.exec(message);
   if (of?.[1]) return of[1];
