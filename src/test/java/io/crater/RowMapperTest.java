@@ -22,7 +22,6 @@ class RowMapperTest {
     static final Set<String> STILL_POSITIONAL = Set.of(
             "accounting/AccountingMetrics.java",
             "accounting/BudgetWatch.java",
-            "accounting/Ledger.java",
             "accounting/PriceService.java",
             "accounting/UsageReports.java",
             "job/JobHoldings.java");
