@@ -19,12 +19,7 @@ import org.junit.jupiter.api.Test;
 class RowMapperTest {
 
     /** Files still reading {@code r[N]} outside a row mapper. */
-    static final Set<String> STILL_POSITIONAL = Set.of(
-            "accounting/AccountingMetrics.java",
-            "accounting/BudgetWatch.java",
-            "accounting/PriceService.java",
-            "accounting/UsageReports.java",
-            "job/JobHoldings.java");
+    static final Set<String> STILL_POSITIONAL = Set.of("accounting/PriceService.java", "accounting/UsageReports.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
 
