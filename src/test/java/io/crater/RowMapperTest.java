@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,18 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A query's columns are read once, by a named row mapper: a record next to the query with a static
  * {@code of(Object[] r)} that converts each column into a named component, so no business code reads a row by
- * position ({@code r[3]}). The files that still read rows by position are listed: the list may only shrink.
+ * position ({@code r[3]}).
  */
 class RowMapperTest {
-
-    /** Files still reading {@code r[N]} outside a row mapper. */
-    static final Set<String> STILL_POSITIONAL = Set.of(
-            "accounting/AccountingMetrics.java",
-            "accounting/BudgetWatch.java",
-            "accounting/Ledger.java",
-            "accounting/PriceService.java",
-            "accounting/UsageReports.java",
-            "job/JobHoldings.java");
 
     static final Pattern POSITIONAL = Pattern.compile("\\br\\[\\d+\\]");
 
@@ -54,18 +44,8 @@ class RowMapperTest {
 
     @Test
     void rowsAreReadByNamedMappers() {
-        Map<String, List<Integer>> found = positional();
-        STILL_POSITIONAL.forEach(found::remove);
-        assertThat(found)
+        assertThat(positional())
                 .as("rows read by position outside a row mapper (add a record with of(Object[] r))")
-                .isEmpty();
-    }
-
-    @Test
-    void theListHoldsOnlyFilesStillReadingByPosition() {
-        Map<String, List<Integer>> found = positional();
-        assertThat(STILL_POSITIONAL.stream().filter(f -> !found.containsKey(f)).toList())
-                .as("files that read rows by name now: remove them from the list")
                 .isEmpty();
     }
 }

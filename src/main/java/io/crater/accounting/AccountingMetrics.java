@@ -53,24 +53,44 @@ public class AccountingMetrics {
         return balancesAndHoldings().call(this::deviceHours);
     }
 
+    /**
+     * An account's sums of one accelerator model since its first job, in device-milliseconds: held (milli-device-seconds
+     * are device-milliseconds too), measured and used.
+     */
+    private record DeviceMs(long account, String resource, double held, double measured, double used) {
+        static DeviceMs of(Object[] r) {
+            return new DeviceMs(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    ((Number) r[2]).doubleValue(),
+                    ((Number) r[3]).doubleValue(),
+                    ((Number) r[4]).doubleValue());
+        }
+
+        /** The sums in gauge order: held, measured, used. */
+        double[] byKind() {
+            return new double[] {held, measured, used};
+        }
+    }
+
     private Uni<Void> deviceHours() {
         return Sql.rows(
                         "SELECT account_id, resource, sum(held_milli_s), sum(measured_ms), sum(used_ms) FROM usage_daily"
                                 + " WHERE resource NOT IN ('cpu', 'memory') GROUP BY account_id, resource")
-                .flatMap(rows -> {
+                .map(rows -> rows.stream().map(DeviceMs::of).toList())
+                .flatMap(sums -> {
                     Set<Long> ids = new HashSet<>();
-                    rows.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    sums.forEach(d -> ids.add(d.account()));
                     return accounts.slugs(ids).invoke(slugs -> {
                         List<MultiGauge.Row<?>> out = new ArrayList<>();
-                        for (Object[] r : rows) {
-                            String account = slugs.getOrDefault(Sql.longOf(r[0]), String.valueOf(r[0]));
-                            String resource = (String) r[1];
+                        for (DeviceMs d : sums) {
+                            String account = slugs.getOrDefault(d.account(), String.valueOf(d.account()));
                             String[] kinds = {"held", "measured", "used"};
+                            double[] ms = d.byKind();
                             for (int k = 0; k < 3; k++) {
-                                double ms = ((Number) r[2 + k]).doubleValue();
                                 out.add(MultiGauge.Row.of(
-                                        Tags.of("account", account, "resource", resource, "kind", kinds[k]),
-                                        ms / 3_600_000.0));
+                                        Tags.of("account", account, "resource", d.resource(), "kind", kinds[k]),
+                                        ms[k] / 3_600_000.0));
                             }
                         }
                         if (deviceHours != null) {
@@ -83,23 +103,24 @@ public class AccountingMetrics {
 
     private Uni<Void> balancesAndHoldings() {
         return Sql.rows("SELECT book, balance FROM ledger_balances WHERE book LIKE 'account:%'")
+                .map(rows -> rows.stream().map(Ledger.Balance::of).toList())
                 .flatMap(books -> JobHoldings.openHoldingsByAccount().flatMap(holdings -> {
                     Set<Long> ids = new HashSet<>();
-                    books.forEach(r -> ids.add(Long.parseLong(((String) r[0]).substring("account:".length()))));
-                    holdings.forEach(r -> ids.add(Sql.longOf(r[0])));
+                    books.forEach(book -> ids.add(book.accountId()));
+                    holdings.forEach(held -> ids.add(held.account()));
                     return accounts.slugs(ids).invoke(slugs -> {
                         List<MultiGauge.Row<?>> b = new ArrayList<>();
-                        for (Object[] r : books) {
-                            long id = Long.parseLong(((String) r[0]).substring("account:".length()));
+                        for (Ledger.Balance book : books) {
+                            long id = book.accountId();
                             b.add(MultiGauge.Row.of(
                                     Tags.of("account", slugs.getOrDefault(id, String.valueOf(id))),
-                                    Sql.longOf(r[1]) / 1_000_000.0));
+                                    book.balance() / 1_000_000.0));
                         }
                         List<MultiGauge.Row<?>> h = new ArrayList<>();
-                        for (Object[] r : holdings) {
-                            long id = Sql.longOf(r[0]);
-                            String resource = (String) r[1];
-                            double milli = ((Number) r[2]).doubleValue();
+                        for (JobHoldings.AccountHeld held : holdings) {
+                            long id = held.account();
+                            String resource = held.resource();
+                            double milli = held.milli();
                             double units = resource.equals("memory") ? milli / 1000 / (1L << 30) : milli / 1000;
                             h.add(MultiGauge.Row.of(
                                     Tags.of(

@@ -164,10 +164,10 @@ public class BudgetWatch {
         String message =
                 "the account's budget is spent and its stop policy's grace of " + config.stopGrace() + " ended";
         return JobHoldings.running(b.accountId())
-                .flatMap(rows -> Unis.sequentially(
-                        rows,
-                        r -> stops.markStopping(
-                                        Sql.longOf(r[0]),
+                .flatMap(jobs -> Unis.sequentially(
+                        jobs,
+                        job -> stops.markStopping(
+                                        job.id(),
                                         "BudgetStopped",
                                         message,
                                         Map.of(
@@ -175,7 +175,7 @@ public class BudgetWatch {
                                                 config.stopGrace().toMinutes()))
                                 .invoke(asked -> {
                                     if (asked) {
-                                        stopped.add((String) r[1]);
+                                        stopped.add(job.publicId());
                                     }
                                 })))
                 .replaceWith(stopped);

@@ -32,6 +32,18 @@ public class Ledger {
         return "account:" + accountId;
     }
 
+    /** A book's balance in micro-units, as {@code ledger_balances} keeps it. */
+    record Balance(String book, long balance) {
+        static Balance of(Object[] r) {
+            return new Balance((String) r[0], Sql.longOf(r[1]));
+        }
+
+        /** The account whose book it is ({@link #book(long)}'s inverse; an account's book only). */
+        long accountId() {
+            return Long.parseLong(book.substring("account:".length()));
+        }
+    }
+
     /**
      * One transaction: {@code amount} micro-units onto the account's book (negative for a charge or an expiry), the
      * opposite onto {@code counterBook}.
@@ -70,7 +82,7 @@ public class Ledger {
                 .flatMap(n -> Sql.rows(
                         "SELECT book, balance FROM ledger_balances WHERE book IN (" + in + ") ORDER BY book FOR UPDATE",
                         sorted.toArray()))
-                .flatMap(rows -> Sql.rows(
+                .flatMap(rows -> Sql.strings(
                                 "SELECT DISTINCT txn FROM ledger_entries WHERE txn IN (SELECT x FROM jsonb_array_elements_text(CAST(CAST(?1 AS text) AS jsonb)) AS x)",
                                 Json.write(txns))
                         .flatMap(seen -> write(postings, balances(rows), posted(seen))));
@@ -78,14 +90,12 @@ public class Ledger {
 
     private static Map<String, Long> balances(List<Object[]> rows) {
         Map<String, Long> out = new HashMap<>();
-        rows.forEach(r -> out.put((String) r[0], Sql.longOf(r[1])));
+        rows.stream().map(Balance::of).forEach(b -> out.put(b.book(), b.balance()));
         return out;
     }
 
-    private static Set<String> posted(List<Object[]> rows) {
-        Set<String> out = new java.util.HashSet<>();
-        rows.forEach(r -> out.add((String) r[0]));
-        return out;
+    private static Set<String> posted(List<String> txns) {
+        return new java.util.HashSet<>(txns);
     }
 
     private Uni<Integer> write(List<Posting> postings, Map<String, Long> balance, Set<String> seen) {
@@ -170,8 +180,7 @@ public class Ledger {
                 .map(rows -> {
                     Map<Long, Long> out = new HashMap<>();
                     accountIds.forEach(id -> out.put(id, 0L));
-                    rows.forEach(r ->
-                            out.put(Long.parseLong(((String) r[0]).substring("account:".length())), Sql.longOf(r[1])));
+                    rows.stream().map(Balance::of).forEach(b -> out.put(b.accountId(), b.balance()));
                     return out;
                 });
     }
@@ -179,39 +188,74 @@ public class Ledger {
     @jakarta.inject.Inject
     io.crater.identity.UserService users;
 
+    /** An entry of an account's book; {@code userId} null when no member's job caused it. */
+    private record EntryRow(
+            long id,
+            String kind,
+            long amount,
+            long balanceAfter,
+            String jobRef,
+            Long userId,
+            Instant windowStart,
+            Instant windowEnd,
+            String note,
+            String actor,
+            Instant createdAt) {
+        static final String COLUMNS = "id, kind, amount_micros, balance_after, job_ref, user_id, window_start,"
+                + " window_end, note, actor, created_at";
+
+        static EntryRow of(Object[] r) {
+            return new EntryRow(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    Sql.longOf(r[2]),
+                    Sql.longOf(r[3]),
+                    (String) r[4],
+                    r[5] == null ? null : Sql.longOf(r[5]),
+                    Sql.instant(r[6]),
+                    Sql.instant(r[7]),
+                    (String) r[8],
+                    (String) r[9],
+                    Sql.instant(r[10]));
+        }
+
+        /** The entry as the API shows it, its member by {@code usernames}. */
+        AccountingViews.Entry view(Map<Long, String> usernames) {
+            return new AccountingViews.Entry(
+                    id,
+                    kind,
+                    io.crater.policy.Money.format(amount),
+                    amount,
+                    io.crater.policy.Money.format(balanceAfter),
+                    balanceAfter,
+                    jobRef,
+                    userId == null ? null : usernames.get(userId),
+                    windowStart,
+                    windowEnd,
+                    note,
+                    actor,
+                    createdAt);
+        }
+    }
+
     /**
      * The newest entries of an account's book, before entry {@code beforeId} (0: from the newest), only those of
      * {@code userId} when given, in the caller's session.
      */
     public Uni<List<AccountingViews.Entry>> entries(long accountId, Long userId, long beforeId, int limit) {
         return Sql.rows(
-                        "SELECT id, kind, amount_micros, balance_after, job_ref, user_id, window_start, window_end, note,"
-                                + " actor, created_at FROM ledger_entries WHERE book = ?1 AND (?2 = 0 OR id < ?2)"
+                        "SELECT " + EntryRow.COLUMNS + " FROM ledger_entries WHERE book = ?1 AND (?2 = 0 OR id < ?2)"
                                 + " AND (?3 = 0 OR user_id = ?3) ORDER BY id DESC LIMIT ?4",
                         book(accountId),
                         beforeId,
                         userId == null ? 0L : userId,
                         limit)
+                .map(rows -> rows.stream().map(EntryRow::of).toList())
                 .flatMap(rows -> {
                     Set<Long> ids = new java.util.HashSet<>();
-                    rows.stream().filter(r -> r[5] != null).forEach(r -> ids.add(Sql.longOf(r[5])));
+                    rows.stream().filter(e -> e.userId() != null).forEach(e -> ids.add(e.userId()));
                     return users.usernames(ids)
-                            .map(names -> rows.stream()
-                                    .map(r -> new AccountingViews.Entry(
-                                            Sql.longOf(r[0]),
-                                            (String) r[1],
-                                            io.crater.policy.Money.format(Sql.longOf(r[2])),
-                                            Sql.longOf(r[2]),
-                                            io.crater.policy.Money.format(Sql.longOf(r[3])),
-                                            Sql.longOf(r[3]),
-                                            (String) r[4],
-                                            r[5] == null ? null : names.get(Sql.longOf(r[5])),
-                                            Sql.instant(r[6]),
-                                            Sql.instant(r[7]),
-                                            (String) r[8],
-                                            (String) r[9],
-                                            Sql.instant(r[10])))
-                                    .toList());
+                            .map(names -> rows.stream().map(e -> e.view(names)).toList());
                 });
     }
 
@@ -219,6 +263,16 @@ public class Ledger {
     public record Check(long books, long entries, long sum, List<String> mismatched) {
         public boolean consistent() {
             return sum == 0 && mismatched.isEmpty();
+        }
+    }
+
+    /**
+     * A book's stored balance beside what its entries say: their sum, how many there are and the balance the newest
+     * one left (0 for a book without entries).
+     */
+    private record BookCheck(String book, long balance, long total, long entries, long lastAfter) {
+        static BookCheck of(Object[] r) {
+            return new BookCheck((String) r[0], Sql.longOf(r[1]), Sql.longOf(r[2]), Sql.longOf(r[3]), Sql.longOf(r[4]));
         }
     }
 
@@ -232,13 +286,11 @@ public class Ledger {
                     long entries = 0;
                     long sum = 0;
                     List<String> bad = new ArrayList<>();
-                    for (Object[] r : rows) {
-                        long balance = Sql.longOf(r[1]);
-                        long total = ((Number) r[2]).longValue();
-                        entries += Sql.longOf(r[3]);
-                        sum += balance;
-                        if (balance != total || balance != Sql.longOf(r[4])) {
-                            bad.add((String) r[0] + ": balance " + balance + ", entries sum to " + total);
+                    for (BookCheck b : rows.stream().map(BookCheck::of).toList()) {
+                        entries += b.entries();
+                        sum += b.balance();
+                        if (b.balance() != b.total() || b.balance() != b.lastAfter()) {
+                            bad.add(b.book() + ": balance " + b.balance() + ", entries sum to " + b.total());
                         }
                     }
                     return new Check(rows.size(), entries, sum, bad);

@@ -54,27 +54,51 @@ public class PriceService {
         };
     }
 
+    /** A price as settlement reads it: micro-units per unit-hour of a resource from a time on. */
+    private record Version(String resource, long microsPerHour, Instant effectiveFrom) {
+        static final String COLUMNS = "resource, micros_per_hour, effective_from";
+
+        static Version of(Object[] r) {
+            return new Version((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]));
+        }
+
+        PriceBook.Price price() {
+            return new PriceBook.Price(resource, microsPerHour, effectiveFrom);
+        }
+    }
+
     /** Every price ever set, in the caller's session. */
     public Uni<PriceBook> book() {
-        return Sql.rows("SELECT resource, micros_per_hour, effective_from FROM prices")
-                .map(rows -> {
-                    List<PriceBook.Price> out = new ArrayList<>(rows.size());
-                    rows.forEach(r -> out.add(new PriceBook.Price((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]))));
-                    return new PriceBook(out);
-                });
+        return Sql.rows("SELECT " + Version.COLUMNS + " FROM prices").map(rows -> {
+            List<PriceBook.Price> out = new ArrayList<>(rows.size());
+            rows.forEach(r -> out.add(Version.of(r).price()));
+            return new PriceBook(out);
+        });
+    }
+
+    /** A price with who set it, as the book's history lists it. */
+    private record Listed(String resource, long microsPerHour, Instant effectiveFrom, String createdBy) {
+        static final String COLUMNS = "resource, micros_per_hour, effective_from, created_by";
+
+        static Listed of(Object[] r) {
+            return new Listed((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]), (String) r[3]);
+        }
+
+        PriceView view() {
+            return PriceService.view(resource, microsPerHour, effectiveFrom, createdBy);
+        }
     }
 
     /** The book as anyone signed in may read it: prices in force now and every version. */
     public Uni<Book> list() {
         return Panache.withSession(() -> Sql.rows(
-                        "SELECT resource, micros_per_hour, effective_from, created_by FROM prices"
-                                + " ORDER BY resource, effective_from")
+                        "SELECT " + Listed.COLUMNS + " FROM prices ORDER BY resource, effective_from")
                 .map(rows -> {
                     Instant now = clock.instant();
                     List<PriceView> history = new ArrayList<>();
                     Map<String, PriceView> current = new java.util.TreeMap<>();
                     for (Object[] r : rows) {
-                        PriceView v = view((String) r[0], Sql.longOf(r[1]), Sql.instant(r[2]), (String) r[3]);
+                        PriceView v = Listed.of(r).view();
                         history.add(v);
                         if (!v.effectiveFrom().isAfter(now)) {
                             current.put(v.resource(), v);

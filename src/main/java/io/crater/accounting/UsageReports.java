@@ -156,7 +156,29 @@ public class UsageReports {
                         })));
     }
 
-    private Report report(String account, Instant from, Instant to, String by, List<Object[]> rows) {
+    /**
+     * A group's sums of one resource over a span, as {@link #rows} selects them: held milli-unit-seconds, cost in
+     * micro-units and, for an accelerator, measured and used device-milliseconds.
+     */
+    private record Sums(
+            String key, String resource, java.math.BigDecimal heldMilliS, long cost, long measuredMs, long usedMs) {
+        static Sums of(Object[] r) {
+            return new Sums(
+                    (String) r[0],
+                    (String) r[1],
+                    new java.math.BigDecimal(r[2].toString()),
+                    ((Number) r[3]).longValue(),
+                    ((Number) r[4]).longValue(),
+                    ((Number) r[5]).longValue());
+        }
+
+        /** The same sums under another key (a name for the id the key held). */
+        Sums keyed(String name) {
+            return new Sums(name, resource, heldMilliS, cost, measuredMs, usedMs);
+        }
+    }
+
+    private Report report(String account, Instant from, Instant to, String by, List<Sums> rows) {
         List<Row> out = new ArrayList<>(rows.size());
         long total = 0;
         double held = 0;
@@ -164,22 +186,13 @@ public class UsageReports {
         long measuredMs = 0;
         long usedMs = 0;
         long idle = 0;
-        for (Object[] r : rows) {
-            String resource = (String) r[1];
-            long cost = ((Number) r[3]).longValue();
-            total += cost;
-            java.math.BigDecimal heldMilliS = new java.math.BigDecimal(r[2].toString());
-            Row row = row(
-                    (String) r[0],
-                    resource,
-                    heldMilliS,
-                    cost,
-                    ((Number) r[4]).longValue(),
-                    ((Number) r[5]).longValue());
+        for (Sums s : rows) {
+            total += s.cost();
+            Row row = row(s.key(), s.resource(), s.heldMilliS(), s.cost(), s.measuredMs(), s.usedMs());
             if (row.measured() != null) {
-                heldMs += heldMilliS.longValue();
-                measuredMs += ((Number) r[4]).longValue();
-                usedMs += ((Number) r[5]).longValue();
+                heldMs += s.heldMilliS().longValue();
+                measuredMs += s.measuredMs();
+                usedMs += s.usedMs();
                 idle += row.idleCostMicros();
             }
             out.add(row);
@@ -248,7 +261,7 @@ public class UsageReports {
      * The rows of a span: whole local days from the daily rollup, the hours before the first and after the last whole
      * day from the hourly one, grouped by {@code by} and resource.
      */
-    private Uni<List<Object[]>> rows(Long account, Long user, Instant from, Instant to, String by) {
+    private Uni<List<Sums>> rows(Long account, Long user, Instant from, Instant to, String by) {
         ZoneId zone = config.zone();
         java.time.LocalDate firstDay = from.atZone(zone).toLocalDate();
         if (firstDay.atStartOfDay(zone).toInstant().isBefore(from)) {
@@ -276,18 +289,19 @@ public class UsageReports {
             who.append(" AND user_id = ?").append(params.size());
         }
         return Sql.rows(
-                "SELECT k, resource, sum(held), sum(cost), sum(measured), sum(used) FROM ("
-                        + "SELECT " + hourKey + " AS k, resource, held_milli_s AS held, cost_micros AS cost,"
-                        + " measured_ms AS measured, used_ms AS used"
-                        + " FROM usage_hourly WHERE ((hour >= date_trunc('hour', CAST(?1 AS timestamptz))"
-                        + " AND hour < CAST(?2 AS timestamptz)) OR (hour >= CAST(?3 AS timestamptz)"
-                        + " AND hour < CAST(?4 AS timestamptz)))" + who
-                        + " UNION ALL SELECT " + dayKey
-                        + " AS k, resource, held_milli_s, cost_micros, measured_ms, used_ms"
-                        + " FROM usage_daily"
-                        + " WHERE day >= CAST(?5 AS date) AND day < CAST(?6 AS date)" + who
-                        + ") x GROUP BY k, resource ORDER BY k, resource",
-                params.toArray());
+                        "SELECT k, resource, sum(held), sum(cost), sum(measured), sum(used) FROM ("
+                                + "SELECT " + hourKey + " AS k, resource, held_milli_s AS held, cost_micros AS cost,"
+                                + " measured_ms AS measured, used_ms AS used"
+                                + " FROM usage_hourly WHERE ((hour >= date_trunc('hour', CAST(?1 AS timestamptz))"
+                                + " AND hour < CAST(?2 AS timestamptz)) OR (hour >= CAST(?3 AS timestamptz)"
+                                + " AND hour < CAST(?4 AS timestamptz)))" + who
+                                + " UNION ALL SELECT " + dayKey
+                                + " AS k, resource, held_milli_s, cost_micros, measured_ms, used_ms"
+                                + " FROM usage_daily"
+                                + " WHERE day >= CAST(?5 AS date) AND day < CAST(?6 AS date)" + who
+                                + ") x GROUP BY k, resource ORDER BY k, resource",
+                        params.toArray())
+                .map(rows -> rows.stream().map(Sums::of).toList());
     }
 
     /** The group key's SQL, given how a time column is formatted ({@code to_char(<column>, }). */
@@ -302,22 +316,20 @@ public class UsageReports {
     }
 
     /** Rows and waits with their keys named. */
-    private record Named(List<Object[]> rows, List<Wait> waits) {}
+    private record Named(List<Sums> rows, List<Wait> waits) {}
 
     /** Replaces user and account ids in the keys of the rows and the waits by their names. */
-    private Uni<Named> named(List<Object[]> rows, List<JobWaits.Group> waits, String by) {
+    private Uni<Named> named(List<Sums> rows, List<JobWaits.Group> waits, String by) {
         if (!by.equals("user") && !by.equals("account")) {
             return Uni.createFrom().item(new Named(rows, waits(waits, Map.of())));
         }
         Set<Long> ids = new HashSet<>();
-        rows.forEach(r -> ids.add(Long.parseLong((String) r[0])));
+        rows.forEach(s -> ids.add(Long.parseLong(s.key())));
         waits.forEach(w -> ids.add(Long.parseLong(w.key())));
         Uni<Map<Long, String>> names = by.equals("user") ? users.usernames(ids) : accounts.slugs(ids);
         return names.map(n -> new Named(
                 rows.stream()
-                        .map(r -> new Object[] {
-                            n.getOrDefault(Long.parseLong((String) r[0]), (String) r[0]), r[1], r[2], r[3], r[4], r[5]
-                        })
+                        .map(s -> s.keyed(n.getOrDefault(Long.parseLong(s.key()), s.key())))
                         .toList(),
                 waits(waits, n)));
     }

@@ -37,6 +37,27 @@ public final class JobHoldings {
             Instant chargedUntil,
             long chargedMicros) {
 
+        /** What {@link #of} reads, the job's priority last. */
+        static final String COLUMNS = "u.id, u.job_id, j.public_id, u.account_id, u.user_id, u.resource, u.milli,"
+                + " u.backfill, u.started_at, u.ended_at, u.charged_until, u.charged_micros, j.priority";
+
+        static Interval of(Object[] r) {
+            return new Interval(
+                    Sql.longOf(r[0]),
+                    Sql.longOf(r[1]),
+                    (String) r[2],
+                    Sql.longOf(r[3]),
+                    Sql.longOf(r[4]),
+                    (String) r[5],
+                    Sql.longOf(r[6]),
+                    (Boolean) r[7],
+                    ((Number) r[12]).intValue(),
+                    Sql.instant(r[8]),
+                    Sql.instant(r[9]),
+                    Sql.instant(r[10]),
+                    Sql.longOf(r[11]));
+        }
+
         /** The same interval charged up to {@code until}, {@code micros} in all. */
         public Interval charged(Instant until, long micros) {
             return new Interval(
@@ -76,9 +97,7 @@ public final class JobHoldings {
      */
     public static Uni<List<Interval>> unsettled(long afterId, int limit) {
         return Sql.rows(
-                        "SELECT u.id, u.job_id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.backfill,"
-                                + " u.started_at, u.ended_at, u.charged_until, u.charged_micros, j.priority"
-                                + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                        "SELECT " + Interval.COLUMNS + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
                                 + " WHERE u.charged_until IS DISTINCT FROM u.ended_at AND u.id > ?1"
                                 + " ORDER BY u.id LIMIT ?2",
                         afterId,
@@ -86,20 +105,7 @@ public final class JobHoldings {
                 .map(rows -> {
                     List<Interval> out = new ArrayList<>(rows.size());
                     for (Object[] r : rows) {
-                        out.add(new Interval(
-                                Sql.longOf(r[0]),
-                                Sql.longOf(r[1]),
-                                (String) r[2],
-                                Sql.longOf(r[3]),
-                                Sql.longOf(r[4]),
-                                (String) r[5],
-                                Sql.longOf(r[6]),
-                                (Boolean) r[7],
-                                ((Number) r[12]).intValue(),
-                                Sql.instant(r[8]),
-                                Sql.instant(r[9]),
-                                Sql.instant(r[10]),
-                                Sql.longOf(r[11])));
+                        out.add(Interval.of(r));
                     }
                     return out;
                 });
@@ -134,7 +140,25 @@ public final class JobHoldings {
             long milli,
             Instant startedAt,
             Instant endedAt,
-            Instant measuredUntil) {}
+            Instant measuredUntil) {
+
+        /** What {@link #of} reads: the mark is the start when never measured. */
+        static final String COLUMNS = "u.id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.started_at,"
+                + " u.ended_at, COALESCE(u.measured_until, u.started_at)";
+
+        static Unmeasured of(Object[] r) {
+            return new Unmeasured(
+                    Sql.longOf(r[0]),
+                    (String) r[1],
+                    Sql.longOf(r[2]),
+                    Sql.longOf(r[3]),
+                    (String) r[4],
+                    Sql.longOf(r[5]),
+                    Sql.instant(r[6]),
+                    Sql.instant(r[7]),
+                    Sql.instant(r[8]));
+        }
+    }
 
     /** What measuring an interval from {@code from} up to {@code until} added: device-milliseconds measured and used. */
     public record Measure(long id, Instant from, Instant until, long measuredMs, long usedMs) {}
@@ -145,25 +169,12 @@ public final class JobHoldings {
      */
     public static Uni<List<Unmeasured>> unmeasured(long afterId, int limit) {
         return Sql.rows(
-                        "SELECT u.id, j.public_id, u.account_id, u.user_id, u.resource, u.milli, u.started_at,"
-                                + " u.ended_at, COALESCE(u.measured_until, u.started_at)"
-                                + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
+                        "SELECT " + Unmeasured.COLUMNS + " FROM usage_intervals u JOIN jobs j ON j.id = u.job_id"
                                 + " WHERE (u.ended_at IS NULL OR u.measured_until IS NULL OR u.measured_until < u.ended_at)"
                                 + " AND u.resource NOT IN ('cpu', 'memory') AND u.id > ?1 ORDER BY u.id LIMIT ?2",
                         afterId,
                         limit)
-                .map(rows -> rows.stream()
-                        .map(r -> new Unmeasured(
-                                Sql.longOf(r[0]),
-                                (String) r[1],
-                                Sql.longOf(r[2]),
-                                Sql.longOf(r[3]),
-                                (String) r[4],
-                                Sql.longOf(r[5]),
-                                Sql.instant(r[6]),
-                                Sql.instant(r[7]),
-                                Sql.instant(r[8])))
-                        .toList());
+                .map(rows -> rows.stream().map(Unmeasured::of).toList());
     }
 
     /**
@@ -175,7 +186,7 @@ public final class JobHoldings {
         if (measures.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return Sql.rows(
+        return Sql.longs(
                         "UPDATE usage_intervals u SET measured_until = TIMESTAMPTZ 'epoch' + v.until * INTERVAL '1 microsecond',"
                                 + " measured_ms = u.measured_ms + v.measured, used_ms = u.used_ms + v.used"
                                 + " FROM (SELECT unnest(string_to_array(?1, ',')::bigint[]) AS id,"
@@ -190,7 +201,7 @@ public final class JobHoldings {
                         join(measures.stream().map(m -> epochMicros(m.until()))),
                         join(measures.stream().map(Measure::measuredMs)),
                         join(measures.stream().map(Measure::usedMs)))
-                .map(rows -> rows.stream().map(r -> Sql.longOf(r[0])).collect(Collectors.toSet()));
+                .map(ids -> ids.stream().collect(Collectors.toSet()));
     }
 
     /** Milli-units of a resource held now by an account's running jobs of one kind (backfill or not, priority). */
@@ -210,18 +221,34 @@ public final class JobHoldings {
                 .map(rows -> rows.stream().map(Held::of).toList());
     }
 
-    /** What every account's running jobs hold now: account id, resource, milli-units. */
-    public static Uni<List<Object[]>> openHoldingsByAccount() {
-        return Sql.rows("SELECT account_id, resource, sum(milli) FROM usage_intervals WHERE ended_at IS NULL"
-                + " GROUP BY account_id, resource ORDER BY account_id, resource");
+    /** Milli-units of a resource held now by an account's running jobs. */
+    public record AccountHeld(long account, String resource, long milli) {
+        static AccountHeld of(Object[] r) {
+            return new AccountHeld(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]));
+        }
     }
 
-    /** The running jobs of an account not asked to stop yet: ids and public ids. */
-    public static Uni<List<Object[]>> running(long accountId) {
+    /** What every account's running jobs hold now, in account and resource order. */
+    public static Uni<List<AccountHeld>> openHoldingsByAccount() {
+        return Sql.rows("SELECT account_id, resource, sum(milli) FROM usage_intervals WHERE ended_at IS NULL"
+                        + " GROUP BY account_id, resource ORDER BY account_id, resource")
+                .map(rows -> rows.stream().map(AccountHeld::of).toList());
+    }
+
+    /** A running job by its id and its public id. */
+    public record Running(long id, String publicId) {
+        static Running of(Object[] r) {
+            return new Running(Sql.longOf(r[0]), (String) r[1]);
+        }
+    }
+
+    /** The running jobs of an account not asked to stop yet, in id order. */
+    public static Uni<List<Running>> running(long accountId) {
         return Sql.rows(
-                "SELECT id, public_id FROM jobs WHERE account_id = ?1 AND state = 'Running' AND NOT stop_requested"
-                        + " ORDER BY id",
-                accountId);
+                        "SELECT id, public_id FROM jobs WHERE account_id = ?1 AND state = 'Running' AND NOT stop_requested"
+                                + " ORDER BY id",
+                        accountId)
+                .map(rows -> rows.stream().map(Running::of).toList());
     }
 
     /** Microseconds since the epoch: PostgreSQL's own precision, so a stored time reads back equal. */
