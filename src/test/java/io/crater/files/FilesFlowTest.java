@@ -197,7 +197,12 @@ class FilesFlowTest {
         Response nul = Api.as(owner).urlEncodingEnabled(false).get("/api/v1/files/user/a%00b");
         assertThat(nul.statusCode()).as(nul.asString()).isEqualTo(400);
         assertThat(nul.jsonPath().getString("errors[0].field")).isEqualTo("path");
-        Api.as(owner).urlEncodingEnabled(false).get("/api/v1/files/user/..%2F..%2Fetc").then().statusCode(400).body("errors[0].field", equalTo("path"));
+        Api.as(owner)
+                .urlEncodingEnabled(false)
+                .get("/api/v1/files/user/..%2F..%2Fetc")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("path"));
         HttpResponse<String> up = put(owner, "user/x%5C..%5Cy", new byte[] {1});
         assertThat(up.statusCode()).isEqualTo(400);
         assertThat(up.body()).contains("\"field\":\"path\"");
