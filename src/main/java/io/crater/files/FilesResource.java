@@ -36,13 +36,13 @@ import org.jboss.resteasy.reactive.ResponseHeader;
  * own), {@code account:<slug>} or {@code public}. Uploads ({@code PUT}) are a streaming route of their own
  * ({@link FileUploads}).
  */
-@Path("/api/v1")
+@Path("/api/v1/files")
 @Tag(name = "files")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)
 public class FilesResource {
 
-    static final String FILES = "/files/{space}{path: (/.*)?}";
+    static final String FILES = "/{space}{path: (/.*)?}";
 
     @Inject
     SecurityIdentity identity;
@@ -183,23 +183,6 @@ public class FilesResource {
             @QueryParam("recursive") boolean recursive) {
         Caller caller = caller();
         return trash.delete(caller, spaces.forWriting(caller, space), checked(path), recursive);
-    }
-
-    @GET
-    @Blocking
-    @Path("/trash/{space}")
-    @Operation(summary = "What was deleted in a space and can still be restored, newest first")
-    public List<FileViews.TrashEntry> trash(@PathParam("space") String space) {
-        return trash.list(spaces.forReading(caller(), space));
-    }
-
-    @POST
-    @Blocking
-    @Path("/trash/{space}/{id}/restore")
-    @Operation(summary = "Put a trashed entry back where it was (refused when something is there now)")
-    public FileViews.Entry restore(@PathParam("space") String space, @PathParam("id") long id) {
-        Caller caller = caller();
-        return trash.restore(caller, spaces.forWriting(caller, space), id);
     }
 
     static FilePaths.Checked checked(String raw) {
