@@ -104,6 +104,10 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   },
   TooManyJobsAhead: { numbers: { jobsAhead: 25000, decisions: 20000 }, quotes: ['25000', '20000'] },
   BeyondHorizon: { numbers: { horizonDays: 60 }, quotes: ['60'] },
+  FileQuotaExceeded: {
+    numbers: { usedBytes: 9 * GiB, addBytes: 2 * GiB, limitBytes: 10 * GiB, usedFiles: 3, addFiles: 1, limitFiles: 100 },
+    quotes: ['9', '2', '10'],
+  },
 };
 
 describe('every reason code the server emits', () => {

@@ -70,7 +70,8 @@ class TableOwnershipTest {
                             "usage_daily",
                             "settlement_state",
                             "statements",
-                            "statement_lines")));
+                            "statement_lines")),
+            Map.entry("files", Set.of("file_trash", "file_quotas")));
 
     /**
      * SQL that still names another feature's tables, per file, each with the reason it has to: a read that must happen

@@ -156,6 +156,26 @@ public class AccountService implements io.crater.identity.UserCreated {
         return Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1 AND role = 'admin'", userId);
     }
 
+    /**
+     * An account as its file space needs it: GID, and the user's file access ({@code rw}, {@code ro}, null when not
+     * a member).
+     */
+    public record SpaceAccount(long id, String slug, int gid, String fileAccess) {
+        static SpaceAccount of(Object[] r) {
+            return new SpaceAccount(Sql.longOf(r[0]), (String) r[1], ((Number) r[2]).intValue(), (String) r[3]);
+        }
+    }
+
+    /** {@link SpaceAccount} of the account with this slug, if there is one, in the caller's session. */
+    public Uni<java.util.Optional<SpaceAccount>> spaceAccount(String slug, long userId) {
+        return Sql.row(
+                        "SELECT a.id, a.slug, a.gid, m.file_access FROM accounts a"
+                                + " LEFT JOIN account_members m ON m.account_id = a.id AND m.user_id = ?2 WHERE a.slug = ?1",
+                        slug,
+                        userId)
+                .map(r -> r.map(SpaceAccount::of));
+    }
+
     /** The ids of the accounts the user is a member of, in the caller's session. */
     public Uni<List<Long>> accountIdsOf(long userId) {
         return Sql.longs("SELECT account_id FROM account_members WHERE user_id = ?1", userId);

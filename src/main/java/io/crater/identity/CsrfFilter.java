@@ -25,24 +25,41 @@ public class CsrfFilter {
         }
         boolean cookies = ctx.getCookies().containsKey(AuthResource.ACCESS_COOKIE)
                 || ctx.getCookies().containsKey(AuthResource.REFRESH_COOKIE);
-        String authorization = ctx.getHeaderString("Authorization");
+        String refusal = refusal(
+                cookies,
+                ctx.getHeaderString("Authorization"),
+                ctx.getHeaderString(HEADER),
+                ctx.getHeaderString("Origin"),
+                ctx.getHeaderString("Host"));
+        if (refusal != null) {
+            throw ApiException.forbidden("CsrfCheckFailed", refusal);
+        }
+    }
+
+    /** Whether a cookie of this name is one of the console's session cookies. */
+    public static boolean sessionCookie(String name) {
+        return AuthResource.ACCESS_COOKIE.equals(name) || AuthResource.REFRESH_COOKIE.equals(name);
+    }
+
+    /**
+     * Why a state-changing request is refused, or null when it passes: the same rule for the JAX-RS API and the
+     * streaming routes (uploads).
+     */
+    public static String refusal(
+            boolean cookies, String authorization, String requestedWith, String origin, String host) {
         if (!cookies || authorization != null) {
-            return;
+            return null;
         }
-        if (!VALUE.equals(ctx.getHeaderString(HEADER))) {
-            throw ApiException.forbidden(
-                    "CsrfCheckFailed",
-                    "a request authenticated by cookie must send the header " + HEADER + ": " + VALUE);
+        if (!VALUE.equals(requestedWith)) {
+            return "a request authenticated by cookie must send the header " + HEADER + ": " + VALUE;
         }
-        String origin = ctx.getHeaderString("Origin");
-        String host = ctx.getHeaderString("Host");
         if (origin != null && host != null && !origin.equals("null")) {
             URI o = URI.create(origin);
             String originHost = o.getPort() < 0 ? o.getHost() : o.getHost() + ":" + o.getPort();
             if (!host.equalsIgnoreCase(originHost)) {
-                throw ApiException.forbidden(
-                        "CsrfCheckFailed", "requests from " + origin + " may not use Crater's cookies");
+                return "requests from " + origin + " may not use Crater's cookies";
             }
         }
+        return null;
     }
 }

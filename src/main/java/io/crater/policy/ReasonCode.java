@@ -39,7 +39,9 @@ public enum ReasonCode {
     TooManyJobsAhead,
     WaitsForBudget,
     WaitsForAllotment,
-    BeyondHorizon;
+    BeyondHorizon,
+    // File spaces.
+    FileQuotaExceeded;
 
     /** This code's reason. */
     public Reason reason(String message, Map<String, Long> numbers) {

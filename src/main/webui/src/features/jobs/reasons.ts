@@ -1,5 +1,5 @@
 import type { Reason } from '../../api/types';
-import { formatResourceMilli, resourceKind, formatSignedMoney } from '../../lib/units';
+import { formatBytes, formatResourceMilli, resourceKind, formatSignedMoney } from '../../lib/units';
 import { durationText } from './waitText';
 
 /** The translation function the formatter needs (i18next's `t` fits). */
@@ -215,6 +215,16 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     case 'BeyondHorizon':
       if (has(n, 'horizonDays')) return t('jobs.reason.BeyondHorizon', { count: n.horizonDays });
+      break;
+    case 'FileQuotaExceeded':
+      if (has(n, 'usedBytes', 'addBytes', 'limitBytes', 'usedFiles', 'addFiles', 'limitFiles'))
+        return (n.limitBytes ?? -1) >= 0 && (n.usedBytes ?? 0) + (n.addBytes ?? 0) > (n.limitBytes ?? 0)
+          ? t('jobs.reason.FileQuotaExceededBytes', {
+              used: formatBytes(n.usedBytes ?? 0),
+              add: formatBytes(n.addBytes ?? 0),
+              limit: formatBytes(n.limitBytes ?? 0),
+            })
+          : t('jobs.reason.FileQuotaExceededFiles', { used: n.usedFiles, add: n.addFiles, limit: n.limitFiles });
       break;
     default:
       break;
