@@ -17,3 +17,4 @@ export type * from './types/connect';
 export type * from './types/utilisation';
 export type * from './types/accounting';
 export type * from './types/gpuMetrics';
+export type * from './types/files';

@@ -35,6 +35,9 @@ function SideNav() {
         <NavLink to="/templates" data-testid="nav-templates" className={navClass}>
           {t('nav.templates')}
         </NavLink>
+        <NavLink to="/files" data-testid="nav-files" className={navClass}>
+          {t('nav.files')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

@@ -10,6 +10,7 @@ import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
+import { FilesPage } from '../features/files/FilesPage';
 import { GpusPage } from '../features/gpus/GpusPage';
 import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
@@ -38,6 +39,8 @@ export const router = createBrowserRouter([
       { path: 'jobs/new', element: <NewJobPage /> },
       { path: 'jobs/:id', element: <JobDetailPage /> },
       { path: 'templates', element: <TemplatesPage /> },
+      { path: 'files', element: <FilesPage /> },
+      { path: 'files/:space/*', element: <FilesPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },
