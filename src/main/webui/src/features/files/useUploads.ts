@@ -46,7 +46,9 @@ export function useUploads(unexpected: string) {
           if (e instanceof DOMException && e.name === 'AbortError') return;
           dispatch({ type: 'fail', id: item.id, error: errorOf(e, unexpected) });
         })
-        .finally(() => handles.current.delete(item.id));
+        .finally(() => {
+          if (handles.current.get(item.id) === handle) handles.current.delete(item.id);
+        });
     }
   }, [items, client, unexpected]);
 
@@ -80,7 +82,9 @@ export function useUploads(unexpected: string) {
   );
 
   const cancel = useCallback((id: string) => {
+    // Forget the handle now: a retry may start the same upload again before the aborted one has settled.
     handles.current.get(id)?.cancel();
+    handles.current.delete(id);
     dispatch({ type: 'cancel', id });
   }, []);
 
