@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { apiPath, baseName, breadcrumbs, folderRoute, foldersFor, join, normalise, parent, pathFromSplat, previewKind } from './filePaths';
+import {
+  apiPath,
+  baseName,
+  breadcrumbs,
+  folderRoute,
+  foldersFor,
+  join,
+  normalise,
+  parent,
+  pathFromSplat,
+  previewKind,
+  workingDirRoute,
+} from './filePaths';
 
 describe('paths inside a space', () => {
   it.each([
@@ -67,4 +79,19 @@ describe('previews', () => {
     ['model.pt', null],
     ['icon.svg', null],
   ])('%s is %s', (name, want) => expect(previewKind(name)).toBe(want));
+});
+
+describe("a job's working directory in the file manager", () => {
+  const job = { account: 'lab', owner: 'alice' };
+  it.each([
+    ['/crater/user', 'alice', '/files/user'],
+    ['/crater/user/runs/7', 'alice', '/files/user/runs/7'],
+    ['/crater/user/runs', 'bob', null],
+    ['/crater/user/runs', null, null],
+    ['/crater/account/data', 'bob', '/files/account:lab/data'],
+    ['/crater/public', 'bob', '/files/public'],
+    ['/crater/userx', 'alice', null],
+    ['/workspace', 'alice', null],
+    [undefined, 'alice', null],
+  ])('%s seen by %s → %s', (dir, viewer, want) => expect(workingDirRoute(dir, job, viewer)).toBe(want));
 });

@@ -158,3 +158,24 @@ export function previewKind(name: string): 'image' | 'text' | null {
   if (TEXT.has(ext)) return 'text';
   return null;
 }
+
+const MOUNTS = '/crater/';
+
+/**
+ * Where a job's working directory is in the file manager, from the mounts every job gets (docs/jobs.md):
+ * `/crater/user` is its owner's space (so only the owner sees it as "user"), `/crater/account` its account's,
+ * `/crater/public` the public one. Null for any other folder, or for another person's own space.
+ */
+export function workingDirRoute(
+  workingDir: string | undefined,
+  job: { account: string; owner: string },
+  viewer: string | null,
+): string | null {
+  if (!workingDir?.startsWith(MOUNTS)) return null;
+  const [mount, ...rest] = segments(workingDir.slice(MOUNTS.length));
+  const path = `/${rest.join('/')}`;
+  if (mount === 'user') return viewer !== null && viewer === job.owner ? folderRoute('user', path) : null;
+  if (mount === 'account') return folderRoute(`account:${job.account}`, path);
+  if (mount === 'public') return folderRoute('public', path);
+  return null;
+}

@@ -7,6 +7,7 @@ import type { JobDetail } from '../../api/types';
 import { FakeEventSource, installFakeEventSource } from '../../test/fakeEventSource';
 import { makeDecision, makeUtilisation } from '../../test/gpuFixtures';
 import { makeDetail, makeJob, makePod } from '../../test/jobFixtures';
+import { CurrentUserContext } from '../auth/session';
 import { JobDetailPage } from './JobDetailPage';
 
 vi.mock('../../api/jobs', async (importOriginal) => {
@@ -73,7 +74,7 @@ const failed: JobDetail = makeDetail(makeJob('j1', { name: 'train-resnet', state
   exits: [{ pod: 'j1-main-0', container: 'main', exitCode: 137, reason: 'OOMKilled', message: null }],
 });
 
-function renderAt(path: string) {
+function renderAt(path: string, viewer = 'alice') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
@@ -85,7 +86,9 @@ function renderAt(path: string) {
   );
   render(
     <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
+      <CurrentUserContext.Provider value={{ id: 'u1', username: viewer, displayName: viewer, role: 'user' }}>
+        <RouterProvider router={router} />
+      </CurrentUserContext.Provider>
     </QueryClientProvider>,
   );
   return { router, client };
@@ -293,6 +296,21 @@ describe('JobDetailPage', () => {
     expect(screen.queryByTestId('job-connect')).toBeNull();
     expect(screen.queryByTestId('job-gpu')).toBeNull();
     expect(api.getJobGpuUtilisation).not.toHaveBeenCalled();
+  });
+
+  it("links the working directory to the file manager where it is one of the job's spaces", async () => {
+    api.getJob.mockResolvedValue({ ...running, spec: { ...running.spec, workingDir: '/crater/user/runs/7' } });
+    renderAt('/jobs/j1');
+    const dir = await screen.findByTestId('job-working-dir');
+    expect(within(dir).getByRole('link', { name: '/crater/user/runs/7' }).getAttribute('href')).toBe('/files/user/runs/7');
+  });
+
+  it("shows another person's own working directory without a link, and a mount-less one as text", async () => {
+    api.getJob.mockResolvedValue({ ...running, spec: { ...running.spec, workingDir: '/crater/user/runs/7' } });
+    renderAt('/jobs/j1', 'bob');
+    const dir = await screen.findByTestId('job-working-dir');
+    expect(dir.textContent).toContain('/crater/user/runs/7');
+    expect(within(dir).queryByRole('link')).toBeNull();
   });
 
   it('saves the job as a template shared with its account', async () => {

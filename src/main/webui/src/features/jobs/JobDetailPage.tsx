@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -9,7 +9,9 @@ import { PageHeader } from '../../app/PageHeader';
 import { StatusBadge } from '../../components/common/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/common/States';
 import { card } from '../../components/common/ui';
+import { workingDirRoute } from '../../lib/filePaths';
 import { formatDateTime } from '../../lib/time';
+import { CurrentUserContext } from '../auth/session';
 import { JobActions } from './JobActions';
 import { JobConnect } from './JobConnect';
 import { JobExits } from './JobExits';
@@ -70,6 +72,9 @@ function JobView({ detail }: { detail: JobDetail }) {
   const showPods = hadPods || (job.state !== 'Queued' && job.state !== 'Rejected');
   const running = job.state === 'Running';
   const gpus = running && holdsAccelerators(job.requests);
+  const viewer = useContext(CurrentUserContext);
+  const workingDir = detail.spec.workingDir;
+  const filesRoute = workingDirRoute(workingDir, job, viewer?.username ?? null);
 
   return (
     <div className="flex flex-col gap-6" data-testid="job-detail" data-id={job.id} data-state={job.state}>
@@ -97,6 +102,17 @@ function JobView({ detail }: { detail: JobDetail }) {
             <Meta label={t('jobs.created')}>{time(job.createdAt)}</Meta>
             <Meta label={t('jobs.started')}>{time(job.startedAt)}</Meta>
             <Meta label={t('jobs.finished')}>{time(job.finishedAt)}</Meta>
+            {workingDir && (
+              <Meta label={t('jobs.workingDir')} testId="job-working-dir">
+                {filesRoute ? (
+                  <Link to={filesRoute} title={t('files.openWorkingDir')} className="font-mono text-indigo-700 hover:underline">
+                    {workingDir}
+                  </Link>
+                ) : (
+                  <span className="font-mono">{workingDir}</span>
+                )}
+              </Meta>
+            )}
           </dl>
           <Origin detail={detail} />
         </div>
