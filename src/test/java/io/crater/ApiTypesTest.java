@@ -34,9 +34,6 @@ class ApiTypesTest {
             Map.entry("ClusterNode", "NodeView"),
             Map.entry("ConnectPod", "PodEntry"),
             Map.entry("DeniedEntry", "Denied"),
-            Map.entry("FileChange", "Change"),
-            Map.entry("FileEntry", "Entry"),
-            Map.entry("FileSpace", "SpaceView"),
             Map.entry("GpuUtilisation", "Utilisation"),
             Map.entry("ImportCreated", "CreatedRow"),
             Map.entry("ImportRefused", "RefusedRow"),
@@ -69,10 +66,6 @@ class ApiTypesTest {
     /** Console interfaces that describe no schema of the document, and why. */
     static final Map<String, String> NO_SCHEMA = Map.ofEntries(
             Map.entry("AuditFilter", "the audit list's query parameters"),
-            Map.entry(
-                    "FileListing",
-                    "a folder's page, answered by GET /files/{space}/{path} as an untyped Response (that call also"
-                            + " streams a file or a zip), so the document names no schema for it"),
             Map.entry("ItemList", "the generic shape of the Items… schemas"),
             Map.entry("Page", "the generic shape of the Page… schemas"),
             Map.entry("ProblemDetails", "the application/problem+json error body (RFC 9457), docs/api.md"),

@@ -28,6 +28,10 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 
@@ -76,6 +80,19 @@ public class FilesResource {
     @Operation(
             summary = "A folder's entries (paged: folders first, then by name), a file's content (one Range),"
                     + " a folder as a zip (format=zip), or an entry's details (stat=true)")
+    @APIResponse(
+            responseCode = "200",
+            description = "A folder's page of entries (JSON), a file's content, a folder as a zip, or with stat=true"
+                    + " one entry",
+            content = {
+                @Content(
+                        mediaType = "application/json",
+                        schema = @Schema(oneOf = {FileViews.Listing.class, FileViews.Entry.class})),
+                @Content(
+                        mediaType = "application/octet-stream",
+                        schema = @Schema(type = SchemaType.STRING, format = "binary")),
+                @Content(mediaType = "application/zip", schema = @Schema(type = SchemaType.STRING, format = "binary"))
+            })
     public Response get(
             @PathParam("space") String space,
             @Encoded @PathParam("path") String path,
