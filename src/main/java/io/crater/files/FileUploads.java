@@ -78,7 +78,19 @@ class FileUploads {
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(caller -> prepare(caller, rc))
                 .subscribe()
-                .with(u -> vertx.runOnContext(v -> receive(rc, u)), e -> problems.fail(rc, e));
+                .with(
+                        u -> vertx.runOnContext(v -> receive(rc, u, new Finish() {
+                            @Override
+                            public void done(FileViews.Entry entry) {
+                                problems.created(rc, entry);
+                            }
+
+                            @Override
+                            public void failed(Throwable e) {
+                                problems.fail(rc, e);
+                            }
+                        })),
+                        e -> problems.fail(rc, e));
     }
 
     /** Blocking: every check that can refuse the upload, then the empty temporary file. */
@@ -111,6 +123,14 @@ class FileUploads {
             throw ApiException.conflict(
                     "AlreadyExists", target.display() + " already exists; upload with overwrite=true to replace it");
         }
+        return start(caller, space, target, declared);
+    }
+
+    /**
+     * Blocking: the quota check against the declared size and the empty temporary file beside the target, for an
+     * upload whose target the caller has already checked (the file API's rules above, WebDAV's in {@link DavOps}).
+     */
+    Upload start(Caller caller, FileSpaces.Opened space, SpaceFs.Resolved target, long declared) {
         FileOps.parentMustExist(space, target);
         long replaced = target.exists() ? target.attributes().size() : 0;
         ops.fits(space, declared - replaced, target.exists() ? 0 : 1);
@@ -124,7 +144,7 @@ class FileUploads {
         return new Upload(caller, space, target, temporary, declared, target.exists() ? replaced : -1);
     }
 
-    private static long declared(String header) {
+    static long declared(String header) {
         try {
             long n = header == null ? -1 : Long.parseLong(header.trim());
             if (n >= 0) {
@@ -143,14 +163,21 @@ class FileUploads {
                 null);
     }
 
+    /** How an upload's answer is given: the file API's JSON entry, or WebDAV's bare 201/204. */
+    interface Finish {
+        void done(FileViews.Entry entry);
+
+        void failed(Throwable e);
+    }
+
     /** On the event loop: streams the body into the temporary file, counting, with back-pressure. */
-    private void receive(RoutingContext rc, Upload u) {
+    void receive(RoutingContext rc, Upload u, Finish finish) {
         HttpServerRequest req = rc.request();
         vertx.fileSystem()
                 .open(u.temporary().toString(), new OpenOptions().setWrite(true).setCreate(false), opened -> {
                     if (opened.failed()) {
                         discard(u);
-                        problems.fail(rc, opened.cause());
+                        finish.failed(opened.cause());
                         return;
                     }
                     AsyncFile file = opened.result();
@@ -163,7 +190,7 @@ class FileUploads {
                                 cut[0] = true;
                                 file.close();
                                 discard(u);
-                                problems.tooLong(rc, u.declared());
+                                finish.failed(UploadProblems.tooLong(u.declared()));
                             }
                             return;
                         }
@@ -179,7 +206,8 @@ class FileUploads {
                     });
                     req.endHandler(v -> {
                         if (!cut[0]) {
-                            file.close(closed -> finish(rc, u, received[0], closed.failed() ? closed.cause() : null));
+                            file.close(
+                                    closed -> finish(u, received[0], closed.failed() ? closed.cause() : null, finish));
                         }
                     });
                     if ("100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
@@ -189,11 +217,10 @@ class FileUploads {
                 });
     }
 
-    private void finish(RoutingContext rc, Upload u, long received, Throwable failed) {
+    private void finish(Upload u, long received, Throwable failed, Finish finish) {
         if (failed != null || received != u.declared()) {
             discard(u);
-            problems.fail(
-                    rc,
+            finish.failed(
                     failed != null
                             ? failed
                             : ApiException.badRequest(
@@ -206,9 +233,9 @@ class FileUploads {
                 .item(() -> complete(u))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .subscribe()
-                .with(entry -> vertx.runOnContext(v -> problems.created(rc, entry)), e -> {
+                .with(entry -> vertx.runOnContext(v -> finish.done(entry)), e -> {
                     discard(u);
-                    problems.fail(rc, e);
+                    vertx.runOnContext(v -> finish.failed(e));
                 });
     }
 

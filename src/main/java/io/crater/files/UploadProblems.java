@@ -41,21 +41,38 @@ class UploadProblems {
         }
     }
 
-    void tooLong(RoutingContext rc, long declared) {
-        fail(
-                rc,
-                new ApiException(
-                        413,
-                        "UploadLongerThanDeclared",
-                        "Content too large",
-                        "the body is longer than the " + declared
-                                + " bytes declared in Content-Length; nothing was kept",
-                        null,
-                        null,
-                        null));
+    static ApiException tooLong(long declared) {
+        return new ApiException(
+                413,
+                "UploadLongerThanDeclared",
+                "Content too large",
+                "the body is longer than the " + declared + " bytes declared in Content-Length; nothing was kept",
+                null,
+                null,
+                null);
     }
 
     void fail(RoutingContext rc, Throwable t) {
+        send(rc, problem(rc, t), "Bearer realm=\"crater\"", true);
+    }
+
+    /**
+     * WebDAV's answer to a refusal: the same problem body, a Basic challenge on 401, and the connection closed only
+     * when a request body may still be on its way.
+     */
+    void failDav(RoutingContext rc, Throwable t) {
+        ApiException api = problem(rc, t);
+        if ("FileQuotaExceeded".equals(api.code())) {
+            // RFC 4918 9.7.1: a PUT (or COPY, MKCOL) over the quota is 507 Insufficient Storage.
+            api = new ApiException(
+                    507, api.code(), "Insufficient storage", api.getMessage(), api.reasons(), null, null);
+        }
+        // HTTP/1.1 cannot skip the rest of a body but by closing; HTTP/2 ends just this stream, the others go on.
+        boolean close = !rc.request().isEnded() && rc.request().version() != io.vertx.core.http.HttpVersion.HTTP_2;
+        send(rc, api, "Basic realm=\"crater\", charset=\"UTF-8\"", close);
+    }
+
+    private ApiException problem(RoutingContext rc, Throwable t) {
         Throwable e = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
         ApiException api = e instanceof ApiException a ? a : null;
         if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
@@ -63,18 +80,23 @@ class UploadProblems {
         }
         if (api == null) {
             String incident = UUID.randomUUID().toString();
-            LOG.errorf(e, "upload to %s failed (incident %s)", rc.request().path(), incident);
+            LOG.errorf(
+                    e,
+                    "%s %s failed (incident %s)",
+                    rc.request().method(),
+                    rc.request().path(),
+                    incident);
             api = new ApiException(
                     500,
                     "InternalError",
                     "Internal server error",
-                    "the upload failed; incident " + incident,
+                    "the request failed; incident " + incident,
                     null,
                     null,
                     null);
         }
         denied(rc, api);
-        send(rc, api);
+        return api;
     }
 
     private void denied(RoutingContext rc, ApiException api) {
@@ -90,7 +112,7 @@ class UploadProblems {
         }
     }
 
-    private void send(RoutingContext rc, ApiException api) {
+    private void send(RoutingContext rc, ApiException api, String challenge, boolean close) {
         if (rc.response().ended() || rc.response().closed()) {
             return;
         }
@@ -104,15 +126,18 @@ class UploadProblems {
                 api.reasons(),
                 api.errors() == null ? List.of() : api.errors());
         try {
-            var response = rc.response()
-                    .setStatusCode(api.status())
-                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .putHeader("Connection", "close");
-            if (api.status() == 401) {
-                response.putHeader("WWW-Authenticate", "Bearer realm=\"crater\"");
+            var response = rc.response().setStatusCode(api.status()).putHeader("Content-Type", Problem.MEDIA_TYPE);
+            if (close) {
+                response.putHeader("Connection", "close");
             }
-            response.end(json.writeValueAsString(p))
-                    .onComplete(x -> rc.request().connection().close());
+            if (api.status() == 401) {
+                response.putHeader("WWW-Authenticate", challenge);
+            }
+            response.end(json.writeValueAsString(p)).onComplete(x -> {
+                if (close) {
+                    rc.request().connection().close();
+                }
+            });
         } catch (JsonProcessingException e) {
             rc.response().setStatusCode(500).end();
         }
