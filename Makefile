@@ -5,7 +5,7 @@ WEBUI := src/main/webui
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+test: browsers notebook shells prometheus rclone test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
 	$(MVN) verify
 
 bench: build ## Print performance figures of this machine (API, admission, job list at 100k jobs, 500 followers of live GPU metrics, Kueue's whole baseline trace, the client's start-up, about 9 min); see docs/benchmarks.md
@@ -50,6 +50,13 @@ prometheus: ## Install Debian's Prometheus for the monitoring tests if it is mis
 		echo "installing prometheus (Debian package)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; fi; \
+	fi
+
+rclone: ## Install Debian's rclone for the WebDAV tests if it is missing (the tests mount nothing; they run rclone copy/lsjson)
+	@if ! command -v rclone >/dev/null; then \
+		echo "installing rclone (Debian package)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; fi; \
 	fi
 
 docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)
