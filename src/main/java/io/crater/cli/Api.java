@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.LongConsumer;
 
 /**
  * The HTTP API as the client sees it: JSON in, plain maps and lists out, every failure a {@link CliException}
@@ -129,6 +130,36 @@ public final class Api {
                         new Raw(status, c.getContentType() == null ? "" : c.getContentType(), bytes, headers(c)));
             }
             return c.getInputStream();
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    /**
+     * PUT a local file as the body, streamed from the disk with its size in {@code Content-Length} after the
+     * server's {@code 100 Continue} ({@link HttpUpload}): a refusal such as a quota answers before a byte is sent.
+     * {@code sent} hears how many bytes have gone so far. The JSON answer parsed.
+     */
+    public Object upload(String path, Map<String, ?> query, java.nio.file.Path file, LongConsumer sent) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Accept", "application/json, application/problem+json");
+        headers.put("Content-Type", "application/octet-stream");
+        headers.put("User-Agent", "crater-cli/" + Version.number());
+        if (token != null) {
+            headers.put("Authorization", "Bearer " + token);
+        }
+        if (account != null) {
+            headers.put("X-Crater-Account", account);
+        }
+        try {
+            HttpUpload.Answer a = HttpUpload.put(base.resolve((path + query(query)).substring(1)), headers, file, sent);
+            Raw raw = new Raw(a.status(), a.contentType(), a.body(), a.headers());
+            if (a.status() >= 400) {
+                throw problems.error(raw);
+            }
+            return json(raw);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new CliException(Exit.NOT_FOUND, "no file " + file);
         } catch (IOException e) {
             throw failure(e);
         }

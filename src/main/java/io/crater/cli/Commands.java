@@ -22,6 +22,7 @@ final class Commands {
         m.put("credential", CredentialCommands::new);
         m.put("template", TemplateCommands::new);
         m.put("quota", QuotaCommands::new);
+        m.put("files", FileCommands::new);
         m.put("approval", ApprovalCommands::new);
         m.put("cluster", ClusterCommands::new);
         m.put("usage", UsageCommand::new);

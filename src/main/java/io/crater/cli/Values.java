@@ -105,4 +105,21 @@ public final class Values {
                 java.math.BigDecimal.valueOf(n.longValue(), 6).setScale(2, java.math.RoundingMode.HALF_EVEN);
         return v.toPlainString() + (currency == null ? "" : " " + currency);
     }
+
+    /** Bytes in binary units as people read them: {@code 512 B}, {@code 1.5 KiB}, {@code 12.0 GiB}. */
+    public static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int u = -1;
+        long whole = n;
+        while (whole >= 1024 * 1024 && u < units.length - 2) {
+            whole /= 1024;
+            u++;
+        }
+        java.math.BigDecimal v = java.math.BigDecimal.valueOf(whole)
+                .divide(java.math.BigDecimal.valueOf(1024), 1, java.math.RoundingMode.HALF_EVEN);
+        return v.toPlainString() + " " + units[u + 1];
+    }
 }
