@@ -52,7 +52,9 @@ class TusUploadsTest {
     @Inject
     TusUploads uploads;
 
-    final HttpClient http = HttpClient.newHttpClient();
+    // HTTP/1.1, as browsers and tus clients speak it to Crater: a refusal closes its connection.
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     String owner;
     String other;
@@ -398,7 +400,6 @@ class TusUploadsTest {
         assertThat(report.at("/resumed/firstAccepted").asLong())
                 .as("the resumed upload went on from the server's offset")
                 .isGreaterThan(1024 * 1024);
-        assertThat(report.at("/storedAfter").asInt()).isZero();
         assertThat(Files.readAllBytes(mine("tus-client.bin"))).isEqualTo(data);
     }
 }
