@@ -3,6 +3,7 @@ import { ACCOUNT_HEADER, API_BASE, CSRF_HEADER, CSRF_VALUE, requestJson, request
 import { ApiError } from './errors';
 import type { FileEntry, FileListing, FileSpace, TrashEntry } from './types';
 import { apiPath, encodeSpace } from '../lib/filePaths';
+import { isResumable, uploadResumable } from './resumable';
 
 const enc = encodeURIComponent;
 
@@ -60,9 +61,23 @@ export function restoreTrashed(space: string, id: number): Promise<FileEntry> {
 }
 
 export interface UploadHandle {
-  /** Settles with the entry made, or rejects with an ApiError (or an AbortError when cancelled). */
-  done: Promise<FileEntry>;
+  /** Settles when the file is written, or rejects with an ApiError (or an AbortError when cancelled). */
+  done: Promise<unknown>;
   cancel: () => void;
+  /** Resumable uploads only: stop sending, keeping what the server has. */
+  pause?: () => void;
+  /** Resumable uploads only: go on from the server's offset. */
+  resume?: () => void;
+}
+
+/** Uploads a file: resumably (tus) above RESUMABLE_ABOVE bytes, else as one plain PUT. */
+export function startUpload(
+  space: string,
+  path: string,
+  file: File,
+  opts: { overwrite?: boolean; onProgress?: (loaded: number, total: number) => void } = {},
+): UploadHandle {
+  return isResumable(file.size) ? uploadResumable(space, path, file, opts) : uploadFile(space, path, file, opts);
 }
 
 /**
@@ -74,7 +89,7 @@ export function uploadFile(
   path: string,
   file: Blob,
   opts: { overwrite?: boolean; onProgress?: (loaded: number, total: number) => void } = {},
-): UploadHandle {
+): UploadHandle & { done: Promise<FileEntry> } {
   const xhr = new XMLHttpRequest();
   const done = new Promise<FileEntry>((resolve, reject) => {
     xhr.open('PUT', API_BASE + withQuery(apiPath(space, path), { overwrite: opts.overwrite ? 'true' : null }));

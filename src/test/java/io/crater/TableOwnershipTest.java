@@ -71,7 +71,7 @@ class TableOwnershipTest {
                             "settlement_state",
                             "statements",
                             "statement_lines")),
-            Map.entry("files", Set.of("file_trash", "file_quotas")));
+            Map.entry("files", Set.of("file_trash", "file_quotas", "tus_uploads")));
 
     /**
      * SQL that still names another feature's tables, per file, each with the reason it has to: a read that must happen

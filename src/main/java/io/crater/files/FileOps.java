@@ -164,13 +164,23 @@ class FileOps {
         }
     }
 
-    /** Refuses (413, with the numbers) a write that would take the space over its quota. */
+    /**
+     * Refuses (413, with the numbers) a write that would take the space over its quota, counting what unfinished
+     * resumable uploads have reserved in it.
+     */
     void fits(FileSpaces.Opened space, long bytes, long files) {
-        Reason why = FileQuota.check(usage.of(space), spaces.limit(space), bytes, files);
+        TusQueries.Reserved held = OnContext.run(() -> Panache.withSession(() -> TusQueries.reserved(space.key())))
+                .await()
+                .indefinitely();
+        Reason why =
+                FileQuota.check(usage.of(space).plus(held.bytes(), held.files()), spaces.limit(space), bytes, files);
         if (why != null) {
-            throw new ApiException(
-                    413, "FileQuotaExceeded", "Content too large", why.message(), List.of(why), null, null);
+            throw overQuota(why);
         }
+    }
+
+    static ApiException overQuota(Reason why) {
+        return new ApiException(413, "FileQuotaExceeded", "Content too large", why.message(), List.of(why), null, null);
     }
 
     /** Copies a tree without following or copying links; new entries get the destination's modes and owner. */

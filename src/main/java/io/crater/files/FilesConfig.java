@@ -31,6 +31,28 @@ public interface FilesConfig {
     /** The quotas of each kind of space (-1: unlimited). */
     Quotas quota();
 
+    /** Resumable uploads (tus). */
+    Tus tus();
+
+    /** Resumable uploads: how big, how long they are kept unfinished, how often expired ones are swept. */
+    interface Tus {
+        /** The largest upload accepted, in bytes (advertised as {@code Tus-Max-Size}). */
+        @WithDefault("1099511627776")
+        long maxSize();
+
+        /** How long an unfinished upload is kept (its {@code Upload-Expires}) before the sweep removes it. */
+        @WithDefault("24h")
+        Duration expireAfter();
+
+        /** How often the sweep looks for expired uploads. */
+        @WithDefault("10m")
+        Duration sweepEvery();
+
+        /** How long a PATCH may hold an upload before another may take it over (a replica that died mid-write). */
+        @WithDefault("15m")
+        Duration lockFor();
+    }
+
     /** Default quotas per kind of space; a platform admin may set an account's own. */
     interface Quotas {
         /** Bytes in a user's own space. */

@@ -211,7 +211,14 @@ export function FilesPage() {
                 </p>
               )}
               {dropError !== null && <FileError error={dropError} />}
-              <UploadPanel items={uploads.items} onCancel={uploads.cancel} onRetry={uploads.retry} onClear={uploads.clear} />
+              <UploadPanel
+                items={uploads.items}
+                onCancel={uploads.cancel}
+                onPause={uploads.pause}
+                onResume={uploads.resume}
+                onRetry={uploads.retry}
+                onClear={uploads.clear}
+              />
               {inTrash ? (
                 <TrashView space={space} writable={writable} />
               ) : (

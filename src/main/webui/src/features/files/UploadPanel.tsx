@@ -7,12 +7,14 @@ import { progressOf, type UploadItem } from './uploadQueue';
 interface UploadPanelProps {
   items: UploadItem[];
   onCancel: (id: string) => void;
+  onPause: (id: string) => void;
+  onResume: (id: string) => void;
   onRetry: (id: string, overwrite?: boolean) => void;
   onClear: () => void;
 }
 
 /** Each upload with its progress bar, its state and what can be done with it (cancel, retry, replace). */
-export function UploadPanel({ items, onCancel, onRetry, onClear }: UploadPanelProps) {
+export function UploadPanel({ items, onCancel, onPause, onResume, onRetry, onClear }: UploadPanelProps) {
   const { t } = useTranslation();
   if (items.length === 0) return null;
   return (
@@ -55,7 +57,17 @@ export function UploadPanel({ items, onCancel, onRetry, onClear }: UploadPanelPr
               </p>
             )}
             <div className="mt-1 flex gap-2">
-              {(i.status === 'queued' || i.status === 'uploading') && (
+              {i.status === 'uploading' && i.resumable && (
+                <button type="button" data-testid="upload-pause" className={btnSmall} onClick={() => onPause(i.id)}>
+                  {t('files.pause')}
+                </button>
+              )}
+              {i.status === 'paused' && (
+                <button type="button" data-testid="upload-resume" className={btnSmall} onClick={() => onResume(i.id)}>
+                  {t('files.resume')}
+                </button>
+              )}
+              {(i.status === 'queued' || i.status === 'uploading' || i.status === 'paused') && (
                 <button type="button" data-testid="upload-cancel" className={btnSmall} onClick={() => onCancel(i.id)}>
                   {t('common.cancel')}
                 </button>

@@ -111,3 +111,42 @@ describe('the upload queue', () => {
     expect(progressOf(one(run([{ type: 'done', id: 'b' }], items), 'b'))).toBe(1);
   });
 });
+
+describe('pausing a resumable upload', () => {
+  const big: UploadAction = {
+    type: 'add',
+    items: [{ id: 'big', space: 'user', path: '/big.bin', file: { name: 'big.bin', size: 20 * 1024 * 1024 } as File }],
+  };
+
+  it('marks files above the threshold resumable and small ones not', () => {
+    expect(one(run([big]), 'big').resumable).toBe(true);
+    expect(one(run([added])).resumable).toBe(false);
+  });
+
+  it('goes uploading → paused → uploading, keeping what was sent', () => {
+    const paused = run([big, { type: 'start', id: 'big' }, { type: 'progress', id: 'big', loaded: 1000 }, { type: 'pause', id: 'big' }]);
+    expect(one(paused, 'big')).toMatchObject({ status: 'paused', loaded: 1000 });
+    expect(toStart(paused)).toEqual([]);
+    const resumed = run(
+      [
+        { type: 'resume', id: 'big' },
+        { type: 'progress', id: 'big', loaded: 2000 },
+      ],
+      paused,
+    );
+    expect(one(resumed, 'big')).toMatchObject({ status: 'uploading', loaded: 2000 });
+  });
+
+  it('does not pause a plain upload, nor resume what is not paused', () => {
+    const plain = run([added, { type: 'start', id: 'a' }, { type: 'pause', id: 'a' }]);
+    expect(one(plain).status).toBe('uploading');
+    const queued = run([big, { type: 'resume', id: 'big' }]);
+    expect(one(queued, 'big').status).toBe('queued');
+  });
+
+  it('can be cancelled while paused, and keeps a paused upload when finished ones are cleared', () => {
+    const paused = run([big, { type: 'start', id: 'big' }, { type: 'pause', id: 'big' }]);
+    expect(run([{ type: 'clear' }], paused)).toHaveLength(1);
+    expect(one(run([{ type: 'cancel', id: 'big' }], paused), 'big').status).toBe('cancelled');
+  });
+});

@@ -1,11 +1,14 @@
 import type { ProblemReason } from '../../api/errors';
+import { isResumable } from '../../api/resumable';
 
 /**
  * The upload queue as a pure state machine: queued → uploading (with progress) → done | failed | cancelled; a failed
  * or cancelled upload can be retried (back to queued), and a conflict retried with `overwrite` to replace the file.
+ * A resumable upload (tus, for files above RESUMABLE_ABOVE) can also be paused and resumed: uploading ⇄ paused; it
+ * goes on from the offset the server holds.
  */
 
-export type UploadStatus = 'queued' | 'uploading' | 'done' | 'failed' | 'cancelled';
+export type UploadStatus = 'queued' | 'uploading' | 'paused' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadError {
   message: string;
@@ -27,6 +30,8 @@ export interface UploadItem {
   /** Bytes of the file. */
   total: number;
   overwrite: boolean;
+  /** Sent as a resumable upload, so it can be paused and resumed. */
+  resumable: boolean;
   error: UploadError | null;
 }
 
@@ -37,6 +42,8 @@ export type UploadAction =
   | { type: 'done'; id: string }
   | { type: 'fail'; id: string; error: UploadError }
   | { type: 'cancel'; id: string }
+  | { type: 'pause'; id: string }
+  | { type: 'resume'; id: string }
   | { type: 'retry'; id: string; overwrite?: boolean }
   | { type: 'clear' };
 
@@ -58,6 +65,7 @@ export function uploadReducer(items: UploadItem[], action: UploadAction): Upload
           loaded: 0,
           total: a.file.size,
           overwrite: false,
+          resumable: isResumable(a.file.size),
           error: null,
         })),
       ];
@@ -70,7 +78,11 @@ export function uploadReducer(items: UploadItem[], action: UploadAction): Upload
     case 'fail':
       return update(items, action.id, ['uploading'], (i) => ({ ...i, status: 'failed', error: action.error }));
     case 'cancel':
-      return update(items, action.id, ['queued', 'uploading'], (i) => ({ ...i, status: 'cancelled' }));
+      return update(items, action.id, ['queued', 'uploading', 'paused'], (i) => ({ ...i, status: 'cancelled' }));
+    case 'pause':
+      return items.map((i) => (i.id === action.id && i.status === 'uploading' && i.resumable ? { ...i, status: 'paused' } : i));
+    case 'resume':
+      return update(items, action.id, ['paused'], (i) => ({ ...i, status: 'uploading' }));
     case 'retry':
       return update(items, action.id, ['failed', 'cancelled'], (i) => ({
         ...i,
@@ -80,7 +92,7 @@ export function uploadReducer(items: UploadItem[], action: UploadAction): Upload
         overwrite: action.overwrite ?? i.overwrite,
       }));
     case 'clear':
-      return items.filter((i) => i.status === 'queued' || i.status === 'uploading');
+      return items.filter((i) => i.status === 'queued' || i.status === 'uploading' || i.status === 'paused');
   }
 }
 

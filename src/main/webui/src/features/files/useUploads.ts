@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { makeFolder, uploadFile, type UploadHandle } from '../../api/files';
+import { makeFolder, startUpload, type UploadHandle } from '../../api/files';
 import { isApiError } from '../../api/errors';
 import { randomUuid } from '../../lib/uuid';
 import { foldersFor, join } from '../../lib/filePaths';
@@ -31,7 +31,7 @@ export function useUploads(unexpected: string) {
     for (const item of toStart(items)) {
       if (handles.current.has(item.id)) continue;
       dispatch({ type: 'start', id: item.id });
-      const handle = uploadFile(item.space, item.path, item.file, {
+      const handle = startUpload(item.space, item.path, item.file, {
         overwrite: item.overwrite,
         onProgress: (loaded) => dispatch({ type: 'progress', id: item.id, loaded }),
       });
@@ -54,7 +54,8 @@ export function useUploads(unexpected: string) {
 
   useEffect(() => {
     const running = handles.current;
-    return () => running.forEach((h) => h.cancel());
+    // Leaving the page pauses a resumable upload (it can go on later, also after a reload) and cancels a plain one.
+    return () => running.forEach((h) => (h.pause ? h.pause() : h.cancel()));
   }, []);
 
   /** Makes the folders the files need (an existing one is fine), then queues the files. */
@@ -88,8 +89,22 @@ export function useUploads(unexpected: string) {
     dispatch({ type: 'cancel', id });
   }, []);
 
+  const pause = useCallback((id: string) => {
+    const h = handles.current.get(id);
+    if (!h?.pause) return;
+    h.pause();
+    dispatch({ type: 'pause', id });
+  }, []);
+
+  const resume = useCallback((id: string) => {
+    const h = handles.current.get(id);
+    if (!h?.resume) return;
+    dispatch({ type: 'resume', id });
+    h.resume();
+  }, []);
+
   const retry = useCallback((id: string, overwrite?: boolean) => dispatch({ type: 'retry', id, overwrite }), []);
   const clear = useCallback(() => dispatch({ type: 'clear' }), []);
 
-  return { items, add, cancel, retry, clear };
+  return { items, add, cancel, pause, resume, retry, clear };
 }
