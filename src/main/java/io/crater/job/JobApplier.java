@@ -55,8 +55,12 @@ public class JobApplier {
     @Inject
     CredentialService credentials;
 
+    @Inject
+    io.crater.assets.AssetMounts assetMounts;
+
     /** Everything the manifests need about a job's owner and account. */
-    record Context(JobRow job, JobInputs.Owner owner, String queue) {}
+    /** A job ready to apply: its row, owner, Volcano Queue, and the datasets and models its pods mount. */
+    record Context(JobRow job, JobInputs.Owner owner, String queue, List<JobInputs.DataMount> mounts) {}
 
     /** Reads the job and its owner (blocking; call from a worker thread). Empty when it should not run. */
     Optional<Context> load(long jobId) throws Throwable {
@@ -76,12 +80,13 @@ public class JobApplier {
     /** The job with its owner and its account as the manifests need them, read through their features. */
     Uni<Context> context(JobRow job) {
         return accounts.jobAccount(job.accountId(), job.userId())
-                .flatMap(a -> users.get(job.userId()).map(u -> {
-                    JobInputs.Owner owner = new JobInputs.Owner(
-                            job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), a.gid());
-                    String queue = "personal".equals(a.kind()) ? "crater-personal" : "crater-" + a.slug();
-                    return new Context(job, owner, queue);
-                }));
+                .flatMap(a -> users.get(job.userId())
+                        .flatMap(u -> assetMounts.of(job.id()).map(mounts -> {
+                            JobInputs.Owner owner = new JobInputs.Owner(
+                                    job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), a.gid());
+                            String queue = "personal".equals(a.kind()) ? "crater-personal" : "crater-" + a.slug();
+                            return new Context(job, owner, queue, JobMounts.forPods(mounts));
+                        })));
     }
 
     /** Whether the job was asked to stop or has ended (blocking; call from a worker thread). */
@@ -96,7 +101,7 @@ public class JobApplier {
     void apply(Context ctx) {
         JobViews.SubmitJob submitted = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);
         JobSpecs.Checked checked = JobSpecs.check(submitted, catalogue.models(), config);
-        JobInputs.Spec spec = checked.spec().withPublicId(ctx.job().publicId());
+        JobInputs.Spec spec = checked.spec().withPublicId(ctx.job().publicId()).withDataMounts(ctx.mounts());
         JobInputs.Placement placement = new JobInputs.Placement(
                 cluster.namespace(),
                 checked.backfill() ? BACKFILL_QUEUE : ctx.queue(),

@@ -12,10 +12,14 @@ public final class JobInputs {
     /** An accelerator model as the catalogue maps it onto nodes. */
     public record Accelerator(String model, String resource, String labelKey, String labelValue) {}
 
+    /** A dataset or model mounted read-only at {@code path}, from {@code claimPath} on the shared claim. */
+    public record DataMount(String path, String claimPath) {}
+
     /**
      * What the job asks for, per pod. {@code workers} is the number of pods beside the master for {@code pytorch}
      * (0 for every other kind); {@code timeLimit} null means no limit (inference runs until stopped).
-     * {@code credentialEnv} maps variables to the names of the owner's credentials they take their values from.
+     * {@code credentialEnv} maps variables to the names of the owner's credentials they take their values from;
+     * {@code dataMounts} are the datasets and models it mounts, read when it is applied.
      */
     public record Spec(
             String publicId,
@@ -33,13 +37,53 @@ public final class JobInputs {
             long sharedMemoryBytes,
             int workers,
             Duration timeLimit,
-            Map<String, String> credentialEnv) {
+            Map<String, String> credentialEnv,
+            List<DataMount> dataMounts) {
 
         public Spec {
             command = command == null ? List.of() : List.copyOf(command);
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Map.copyOf(env);
             credentialEnv = credentialEnv == null ? Map.of() : Map.copyOf(credentialEnv);
+            dataMounts = dataMounts == null ? List.of() : List.copyOf(dataMounts);
+        }
+
+        /** A job that mounts no dataset or model. */
+        public Spec(
+                String publicId,
+                String displayName,
+                JobKind kind,
+                String image,
+                List<String> command,
+                List<String> args,
+                String workingDir,
+                Map<String, String> env,
+                long cpuMilli,
+                long memoryBytes,
+                Accelerator accelerator,
+                int acceleratorsPerPod,
+                long sharedMemoryBytes,
+                int workers,
+                Duration timeLimit,
+                Map<String, String> credentialEnv) {
+            this(
+                    publicId,
+                    displayName,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit,
+                    credentialEnv,
+                    List.of());
         }
 
         /** A job whose environment holds plain values only. */
@@ -96,7 +140,30 @@ public final class JobInputs {
                     sharedMemoryBytes,
                     workers,
                     timeLimit,
-                    credentialEnv);
+                    credentialEnv,
+                    dataMounts);
+        }
+
+        /** The same job with these datasets and models mounted. */
+        public Spec withDataMounts(List<DataMount> mounts) {
+            return new Spec(
+                    publicId,
+                    displayName,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit,
+                    credentialEnv,
+                    mounts);
         }
 
         /** The same job running another command line. */
@@ -117,7 +184,8 @@ public final class JobInputs {
                     sharedMemoryBytes,
                     workers,
                     timeLimit,
-                    credentialEnv);
+                    credentialEnv,
+                    dataMounts);
         }
     }
 

@@ -41,7 +41,7 @@ public class JobObjects {
                     JobSpecs.Checked checked = JobSpecs.check(spec, catalogue.models(), config);
                     String queue = checked.backfill() ? JobApplier.BACKFILL_QUEUE : ctx.queue();
                     return new JobViews.Manifests(yaml(JobManifests.build(
-                            checked.spec().withPublicId(publicId),
+                            checked.spec().withPublicId(publicId).withDataMounts(ctx.mounts()),
                             ctx.owner(),
                             new JobInputs.Placement(
                                     cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished()),

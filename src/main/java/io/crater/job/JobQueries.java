@@ -46,6 +46,9 @@ public class JobQueries {
     JobKubeEvents kubeEvents;
 
     @Inject
+    io.crater.assets.AssetMounts assetMounts;
+
+    @Inject
     AccountService accounts;
 
     @Inject
@@ -382,13 +385,16 @@ public class JobQueries {
                                                     "SELECT pod, container, exit_code, reason, message FROM job_archives WHERE job_id = ?1 ORDER BY pod, container",
                                                     id)
                                             .flatMap(exits -> archivedEvents(id)
-                                                    .map(events -> detailOf(
-                                                            v,
-                                                            summaryOf(v.row(), req.getOrDefault(id, Map.of())),
-                                                            hist,
-                                                            extra.get(0),
-                                                            exits,
-                                                            events))))));
+                                                    .flatMap(events -> assetMounts
+                                                            .of(id)
+                                                            .map(mounts -> detailOf(
+                                                                    v,
+                                                                    summaryOf(v.row(), req.getOrDefault(id, Map.of())),
+                                                                    hist,
+                                                                    extra.get(0),
+                                                                    exits,
+                                                                    events,
+                                                                    mounts)))))));
         }));
     }
 
@@ -413,7 +419,8 @@ public class JobQueries {
             List<Object[]> hist,
             Object[] extra,
             List<Object[]> exits,
-            List<JobViews.JobEvent> archived) {
+            List<JobViews.JobEvent> archived,
+            List<io.crater.assets.AssetMounts.Mount> mounts) {
         String publicId = summary.id();
         List<JobViews.JobEvent> live = kubeEvents.live(publicId);
         boolean finished = JobRow.terminal(summary.state());
@@ -444,7 +451,8 @@ public class JobQueries {
                                 blank((String) e[4])))
                         .toList(),
                 new JobViews.Permissions(
-                        !finished && v.mayAct(), finished && v.mayAct(), v.mayAct(), v.owner() || v.member()));
+                        !finished && v.mayAct(), finished && v.mayAct(), v.mayAct(), v.owner() || v.member()),
+                mounts);
     }
 
     static String blank(String s) {

@@ -3,6 +3,8 @@ package io.crater.job;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crater.account.AccountTargets;
 import io.crater.account.QuotaService;
+import io.crater.assets.AssetMounts;
+import io.crater.assets.AssetMounts.Resolved;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterCache;
@@ -69,12 +71,17 @@ public class JobService {
     @Inject
     io.crater.credential.CredentialService credentials;
 
+    @Inject
+    AssetMounts assetMounts;
+
     /** The account a job is submitted to, checked, with its time limits. */
     private record Target(
             long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits, boolean accountAdmin) {}
 
     /** A submission made ready: the effective spec and where it came from. */
     private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
+
+    private record Decided(Admission.Decision decision, List<Resolved> mounts) {}
 
     /** A submission answered from an earlier one with the same idempotency key: the job it created. */
     public record Replayed(JobSummary job) {}
@@ -209,8 +216,11 @@ public class JobService {
         // A job may reference only its submitter's own credentials.
         return credentials
                 .requireOwned(caller.userId(), checked.spec().credentialEnv())
-                .flatMap(owned -> preflight(t, checked, caller))
-                .flatMap(decision -> {
+                .flatMap(owned ->
+                        assetMounts.resolve(caller, JobMounts.wanted(p.spec().mounts())))
+                .flatMap(mounts -> preflight(t, checked, caller).map(decision -> new Decided(decision, mounts)))
+                .flatMap(d -> {
+                    Admission.Decision decision = d.decision();
                     if (decision.kind() == Admission.Kind.REJECT) {
                         throw new ApiException(
                                 422,
@@ -226,14 +236,17 @@ public class JobService {
                                 decision.kind().name(),
                                 decision.reasons(),
                                 decision.borrowing(),
-                                manifests(checked, t, caller)));
+                                manifests(checked, t, caller, d.mounts())));
                     }
+                    JobViews.SubmitJob withIds =
+                            d.mounts().isEmpty() ? stored : stored.withMounts(JobMounts.byId(d.mounts()));
                     return insert(
-                                    new Prepared(stored, p.templateId(), p.templateVersion(), p.sourceJobId()),
+                                    new Prepared(withIds, p.templateId(), p.templateVersion(), p.sourceJobId()),
                                     checked,
                                     t,
                                     idem,
-                                    caller)
+                                    caller,
+                                    d.mounts())
                             .map(s -> (Object) s);
                 });
     }
@@ -289,8 +302,8 @@ public class JobService {
         });
     }
 
-    private String manifests(JobSpecs.Checked checked, Target t, Caller caller) {
-        JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0");
+    private String manifests(JobSpecs.Checked checked, Target t, Caller caller, List<Resolved> mounts) {
+        JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0").withDataMounts(JobMounts.forDryRun(mounts));
         JobInputs.Owner owner = new JobInputs.Owner(
                 t.id(), t.slug(), false, caller.userId(), caller.user().username(), 0, 0);
         String queue = checked.backfill()
@@ -304,7 +317,8 @@ public class JobService {
         return JobObjects.yaml(m);
     }
 
-    private Uni<JobSummary> insert(Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller) {
+    private Uni<JobSummary> insert(
+            Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller, List<Resolved> mounts) {
         String publicId = JobNames.newPublicId();
         JobInputs.Spec s = checked.spec();
         // One statement: the row, its requests (the usage admission counts), its first transition and the wake-up
@@ -353,6 +367,7 @@ public class JobService {
                                         + ", n AS (SELECT pg_notify('" + JobStates.ADMISSION_CHANNEL + "', ?1))"
                                         + " SELECT j.id FROM j, n",
                                 params.toArray())
+                        .call(id -> assetMounts.record(id, mounts))
                         .call(id -> audit.record(
                                 caller.actor(t.slug()),
                                 "job.submit",

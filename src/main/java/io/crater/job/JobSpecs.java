@@ -98,6 +98,8 @@ final class JobSpecs {
             errors.add(new Problem.FieldError("backfill", "only custom and pytorch jobs run as backfill"));
         }
         int priority = priority(req.priority(), errors);
+        io.crater.policy.DataMounts.check(JobMounts.wanted(req.mounts()))
+                .forEach(r -> errors.add(new Problem.FieldError(r.field(), r.message())));
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
         }

@@ -30,8 +30,18 @@ import java.util.regex.Pattern;
  */
 final class JobTemplates {
 
-    static final Set<String> TYPES =
-            Set.of("string", "text", "integer", "quantity", "duration", "model", "choice", "boolean", "arguments");
+    static final Set<String> TYPES = Set.of(
+            "string",
+            "text",
+            "integer",
+            "quantity",
+            "duration",
+            "model",
+            "choice",
+            "boolean",
+            "arguments",
+            "dataset",
+            "ml-model");
     static final int MAX_PARAMETERS = 50;
     private static final Pattern NAME = Pattern.compile("^[A-Za-z][A-Za-z0-9_]{0,39}$");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z][A-Za-z0-9_]{0,39})\\}");
@@ -207,6 +217,10 @@ final class JobTemplates {
             case "quantity" -> quantityProblem(v);
             case "duration" -> DURATION.matcher(v).matches() ? null : "a duration such as 90m, 12h or 3d";
             case "model" -> MODEL.matcher(v).matches() ? null : "an accelerator model key";
+            case "dataset", "ml-model" ->
+                io.crater.policy.DataMounts.reference(v)
+                        ? null
+                        : "a " + ("dataset".equals(p.type()) ? "dataset" : "model") + ": its name, owner/name or id";
             case "choice" -> p.options().contains(v) ? null : "one of " + String.join(", ", p.options());
             case "boolean" -> v.equals("true") || v.equals("false") ? null : "true or false";
             case "text" -> v.length() <= 32_768 ? null : "at most 32768 characters";
@@ -245,6 +259,7 @@ final class JobTemplates {
             case "boolean" -> "false";
             case "choice" -> p.options().get(0);
             case "model" -> "";
+            case "dataset", "ml-model" -> "sample";
             default -> "x";
         };
     }

@@ -20,6 +20,7 @@ public final class JobViews {
      * e.g. {@code 2h}, {@code 3d}; the kind's default when absent.
      * {@code backfill}: run on idle capacity outside the account's quota, in the {@code crater-backfill} Volcano
      * Queue, first to be stopped when a job within its quota needs the room (custom and pytorch jobs only).
+     * {@code mounts}: datasets and models mounted read-only ({@code {"dataset": "imagenet", "path": "/data"}}).
      */
     public record SubmitJob(
             String name,
@@ -35,7 +36,8 @@ public final class JobViews {
             String priority,
             TemplateRef template,
             String sourceJob,
-            Boolean backfill) {
+            Boolean backfill,
+            List<JobMount> mounts) {
 
         /** The same job linked to another source job and template reference. */
         public SubmitJob withLinks(TemplateRef newTemplate, String newSourceJob) {
@@ -53,7 +55,8 @@ public final class JobViews {
                     priority,
                     newTemplate,
                     newSourceJob,
-                    backfill);
+                    backfill,
+                    mounts);
         }
 
         /** The same job with an explicit time limit. */
@@ -72,9 +75,36 @@ public final class JobViews {
                     priority,
                     template,
                     sourceJob,
-                    backfill);
+                    backfill,
+                    mounts);
+        }
+
+        /** The same job mounting these entries. */
+        public SubmitJob withMounts(List<JobMount> newMounts) {
+            return new SubmitJob(
+                    name,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    resources,
+                    workers,
+                    timeLimit,
+                    priority,
+                    template,
+                    sourceJob,
+                    backfill,
+                    newMounts);
         }
     }
+
+    /**
+     * A dataset or a model (one of them: a name, {@code owner/name} or its id) mounted read-only at {@code path}.
+     * The stored spec names the entry by its id.
+     */
+    public record JobMount(String dataset, String model, String path) {}
 
     /**
      * Render the job from a template: its id, a version (the latest when absent) and parameter values (strings,
@@ -143,7 +173,8 @@ public final class JobViews {
             List<JobPod> pods,
             List<JobEvent> events,
             List<ContainerExit> exits,
-            Permissions permissions) {}
+            Permissions permissions,
+            List<io.crater.assets.AssetMounts.Mount> mounts) {}
 
     /**
      * A job ahead in the waiting line. Id, name and owner only when the viewer may see that account's jobs;

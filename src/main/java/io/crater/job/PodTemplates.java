@@ -25,7 +25,8 @@ import java.util.TreeMap;
  * The parts every job's pods share: resources, node selection, the securityContext built from the user's UID
  * and the account's GID, the file spaces mounted by subPath, shared memory, Crater's environment. Nothing here
  * is taken from user input except image, command, arguments, working directory and environment values (plain, or
- * taken from the job's credentials Secret by key).
+ * taken from the job's credentials Secret by key) and the paths datasets and models are mounted at (read-only,
+ * checked by {@link io.crater.policy.DataMounts}).
  */
 final class PodTemplates {
 
@@ -191,6 +192,10 @@ final class PodTemplates {
         mounts.add(mount(USER_SPACE, "users/" + owner.userSlug(), false));
         mounts.add(mount(ACCOUNT_SPACE, "accounts/" + owner.accountSlug(), owner.accountReadOnly()));
         mounts.add(mount(PUBLIC_SPACE, "public", true));
+        for (JobInputs.DataMount m : spec.dataMounts()) {
+            // Datasets and models are read-only for every job, whoever owns them.
+            mounts.add(mount(m.path(), m.claimPath(), true));
+        }
         if (spec.sharedMemoryBytes() > 0) {
             mounts.add(new VolumeMountBuilder()
                     .withName(SHM_VOLUME)
