@@ -18,3 +18,4 @@ export type * from './types/utilisation';
 export type * from './types/accounting';
 export type * from './types/gpuMetrics';
 export type * from './types/files';
+export type * from './types/assets';

@@ -38,6 +38,9 @@ function SideNav() {
         <NavLink to="/files" data-testid="nav-files" className={navClass}>
           {t('nav.files')}
         </NavLink>
+        <NavLink to="/data" data-testid="nav-data" className={navClass}>
+          {t('nav.data')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

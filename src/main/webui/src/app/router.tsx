@@ -11,6 +11,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
 import { FilesPage } from '../features/files/FilesPage';
+import { DataPage } from '../features/assets/DataPage';
 import { GpusPage } from '../features/gpus/GpusPage';
 import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
@@ -41,6 +42,7 @@ export const router = createBrowserRouter([
       { path: 'templates', element: <TemplatesPage /> },
       { path: 'files', element: <FilesPage /> },
       { path: 'files/:space/*', element: <FilesPage /> },
+      { path: 'data', element: <DataPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },

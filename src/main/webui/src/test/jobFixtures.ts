@@ -52,6 +52,7 @@ export function makeDetail(job: JobSummary, overrides: Partial<JobDetail> = {}):
     events: [],
     exits: [],
     permissions: { stop: true, delete: true, readLogs: true, resubmit: true },
+    mounts: [],
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 /** Wire types of the Crater REST API (v1): Jobs. */
 
+import type { AssetMount } from './assets';
 import type { EnvValue } from './credentials';
 
 export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference';
@@ -46,6 +47,15 @@ export interface SubmitJob {
   sourceJob?: string;
   /** Run on idle capacity outside the account's quota; stopped first when a job within its quota needs the room. */
   backfill?: boolean;
+  /** Datasets and models mounted read-only. */
+  mounts?: JobMount[];
+}
+
+/** A dataset or a model (one of the two: name, owner/name or id) mounted read-only at `path`. */
+export interface JobMount {
+  dataset?: string | null;
+  model?: string | null;
+  path: string;
 }
 
 /** A template, a version (the latest when absent) and the values of its parameters. */
@@ -167,4 +177,6 @@ export interface JobDetail {
   events: JobEvent[];
   exits: ContainerExit[];
   permissions: JobPermissions;
+  /** The datasets and models the job mounts. */
+  mounts: AssetMount[];
 }

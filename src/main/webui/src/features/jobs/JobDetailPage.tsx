@@ -1,4 +1,5 @@
 import { useContext, type ReactNode } from 'react';
+import { JobMounts } from '../assets/JobMounts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -149,6 +150,7 @@ function JobView({ detail }: { detail: JobDetail }) {
         </section>
       </div>
 
+      <JobMounts mounts={detail.mounts} />
       {showPods && <JobPodsTable pods={detail.pods} finished={finished} />}
       {(showPods || detail.events.length > 0) && <JobEventsTable events={detail.events} />}
       {hadPods && <JobLogs detail={detail} />}

@@ -87,6 +87,7 @@ const CREATED: JobSummary = {
 };
 
 const SOURCE: JobDetail = {
+  mounts: [],
   job: { ...CREATED, id: 'j-1', name: 'train', state: 'Succeeded' },
   spec: {
     name: 'train',

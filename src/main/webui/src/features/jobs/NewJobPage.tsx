@@ -43,6 +43,7 @@ import { AccountProposals } from './AccountProposals';
 import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
+import { MountPicker } from '../assets/MountPicker';
 
 /** Server field errors grouped by the form input that shows them ("env.FOO" → env, with the name). */
 function serverFieldErrors(error: unknown): Record<string, string> {
@@ -203,6 +204,17 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
           />
           <EnvErrors errors={envErrors} />
           <SecretEnvWarning text={values.env} onChange={(text) => set('env', text)} />
+        </Field>
+        <Field label={t('assets.mounts.label')} hint={t('assets.mounts.hint')} error={err('mounts')} className="sm:col-span-2">
+          <textarea
+            data-testid="job-mounts"
+            rows={2}
+            className={`${cls('mounts')} font-mono`}
+            placeholder="dataset imagenet /data/imagenet"
+            value={values.mounts ?? ''}
+            onChange={(e) => set('mounts', e.target.value)}
+          />
+          <MountPicker text={values.mounts ?? ''} onChange={(text) => set('mounts', text)} />
         </Field>
         <Field label={t('jobs.form.workingDir')} hint={t('jobs.form.workingDirHint')} error={err('workingDir')} className="sm:col-span-2">
           <input

@@ -194,6 +194,7 @@ describe('jobFormFromSpec', () => {
       workers: '2',
       timeLimit: '3d',
       priority: 'high',
+      mounts: '',
     });
   });
 

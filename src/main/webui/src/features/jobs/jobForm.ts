@@ -1,3 +1,4 @@
+import { mountLines, parseMountLines } from '../assets/assetForm';
 import type { JobKind, JobPriority, SubmitJob } from '../../api/types';
 import { JOB_LIMITS, MAX_JOB_NAME } from '../../lib/limits';
 import { parseCount, parseCpu, parseDuration, parseMemoryGiB, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
@@ -59,6 +60,8 @@ export interface JobFormValues {
   workers: string;
   timeLimit: string;
   priority: JobPriority;
+  /** Datasets and models, one a line: `dataset <name> <path>` or `model <name> <path>`. */
+  mounts?: string;
 }
 
 export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
@@ -68,6 +71,7 @@ export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
     image: '',
     command: '',
     env: '',
+    mounts: '',
     workingDir: '',
     cpu: '1',
     memory: '4',
@@ -124,6 +128,9 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
 
   const { env, errors: envErrors } = parseEnvLines(v.env);
   if (envErrors.length > 0) errors.env = { key: 'jobs.form.envInvalid' };
+  const mounts = parseMountLines(v.mounts ?? '');
+  const badMount = mounts.errors[0];
+  if (badMount) errors.mounts = { key: 'assets.mounts.lineError', values: { line: badMount.line } };
 
   const workingDir = v.workingDir.trim();
   const workingDirProblem = checkWorkingDir(workingDir);
@@ -160,6 +167,7 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   if (command.length > 0) body.command = command;
   if (workingDir !== '') body.workingDir = workingDir;
   if (Object.keys(env).length > 0) body.env = env;
+  if (mounts.mounts.length > 0) body.mounts = mounts.mounts;
   if (cpu !== undefined) body.resources.cpu = cpu;
   if (memory !== undefined) body.resources.memory = memory;
   if (accelerators !== undefined) {
@@ -189,12 +197,14 @@ export const SPEC_FORM_FIELDS = new Set([
   'workers',
   'timeLimit',
   'priority',
+  'mounts',
 ]);
 
 /** Which form input shows a server field error: "env.FOO" → "env", "args" → "command", others as named. */
 export function formFieldOf(serverField: string): string {
   if (serverField.startsWith('env.')) return 'env';
   if (serverField === 'args') return 'command';
+  if (serverField.startsWith('mounts')) return 'mounts';
   return serverField;
 }
 
@@ -257,6 +267,7 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
     workers: typeof spec.workers === 'number' ? String(spec.workers) : '',
     timeLimit: spec.timeLimit ?? '',
     priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',
+    mounts: mountLines(spec.mounts),
   };
 }
 
