@@ -80,6 +80,13 @@ class AssetQueries {
         }
     }
 
+    /** The id an insert returned. */
+    record Inserted(long id) {
+        static Inserted of(Object[] r) {
+            return new Inserted(Sql.longOf(r[0]));
+        }
+    }
+
     /** Who is asking, as the visibility rule needs: their id, whether a platform admin, their accounts' ids. */
     record Viewer(long userId, boolean platformAdmin, List<Long> accountIds) {
 
@@ -181,7 +188,7 @@ class AssetQueries {
                         a.visibility(),
                         a.accountId(),
                         a.tags())
-                .map(rows -> rows.stream().findFirst().map(r -> Sql.longOf(r[0])));
+                .map(rows -> rows.stream().findFirst().map(r -> Inserted.of(r).id()));
     }
 
     /** Whether another entry of the owner has that kind and name. */

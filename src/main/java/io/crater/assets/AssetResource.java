@@ -46,9 +46,14 @@ public class AssetResource {
             @QueryParam("mine") boolean mine,
             @QueryParam("cursor") String cursor,
             @QueryParam("limit") Integer limit) {
-        check(kind, AssetChecks.KINDS.contains(kind), "kind", "dataset or model");
-        check(tag, AssetChecks.TAG.matcher(String.valueOf(tag)).matches(), "tag", "a tag");
-        check(visibility, AssetChecks.VISIBILITIES.contains(visibility), "visibility", "private, account or public");
+        // Set.of(...).contains(null) throws: each check runs only for a given value.
+        check(kind, kind == null || AssetChecks.KINDS.contains(kind), "kind", "dataset or model");
+        check(tag, tag == null || AssetChecks.TAG.matcher(tag).matches(), "tag", "a tag");
+        check(
+                visibility,
+                visibility == null || AssetChecks.VISIBILITIES.contains(visibility),
+                "visibility",
+                "private, account or public");
         check(q, q == null || q.length() <= 200, "q", "at most 200 characters");
         return current.caller()
                 .flatMap(c -> assets.list(

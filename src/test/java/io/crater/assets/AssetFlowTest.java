@@ -252,27 +252,37 @@ class AssetFlowTest {
         as(owner).get("/api/v1/assets?mine=true").then().statusCode(200).body("items", equalTo(List.of()));
     }
 
+    /** A fresh request as the outsider (a specification keeps the body it was given). */
+    private static RequestSpecification out(String outsider) {
+        return Api.as(outsider).header("X-Crater-Account", "ds-elsewhere");
+    }
+
     private static void theOutsiderSeesNothing(String outsider, String id) {
-        RequestSpecification out = Api.as(outsider).header("X-Crater-Account", "ds-elsewhere");
-        out.get("/api/v1/assets/" + id).then().statusCode(404);
-        out.get("/api/v1/assets?kind=dataset").then().statusCode(200).body("items.id", not(hasItem(id)));
-        out.body(Map.of("description", "x")).put("/api/v1/assets/" + id).then().statusCode(404);
-        out.delete("/api/v1/assets/" + id).then().statusCode(404);
-        out.post("/api/v1/assets/" + id + "/refresh").then().statusCode(404);
+        out(outsider).get("/api/v1/assets/" + id).then().statusCode(404);
+        out(outsider).get("/api/v1/assets?kind=dataset").then().statusCode(200).body("items.id", not(hasItem(id)));
+        out(outsider)
+                .body(Map.of("description", "x"))
+                .put("/api/v1/assets/" + id)
+                .then()
+                .statusCode(404);
+        out(outsider).delete("/api/v1/assets/" + id).then().statusCode(404);
+        out(outsider).post("/api/v1/assets/" + id + "/refresh").then().statusCode(404);
         for (String ref : List.of("imagenet", "ds-owner/imagenet", id)) {
-            out.body(job("steals", List.of(Map.of("dataset", ref, "path", "/data"))))
+            out(outsider)
+                    .body(job("steals", List.of(Map.of("dataset", ref, "path", "/data"))))
                     .post("/api/v1/jobs")
                     .then()
                     .statusCode(400)
                     .body("code", equalTo("UnknownAsset"))
                     .body("errors[0].field", equalTo("mounts[0].dataset"));
         }
-        out.body(job("bad-path", List.of(Map.of("dataset", "imagenet", "path", "/crater/user/x"))))
+        out(outsider)
+                .body(job("bad-path", List.of(Map.of("dataset", "imagenet", "path", "/crater/user/x"))))
                 .post("/api/v1/jobs")
                 .then()
                 .statusCode(400)
                 .body("errors[0].field", equalTo("mounts[0].path"));
-        out.get("/api/v1/jobs?mine=true").then().statusCode(200).body("items", equalTo(List.of()));
+        out(outsider).get("/api/v1/jobs?mine=true").then().statusCode(200).body("items", equalTo(List.of()));
     }
 
     /** Runs a command in the pod's shell; its standard output, after checking its exit code. */
