@@ -69,8 +69,7 @@ public class Memberships implements io.crater.identity.UserAccounts {
         }
         return Sql.rows(
                         "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(
-                                ",", accountIds.stream().map(String::valueOf).toList()))
+                        Sql.commaList(accountIds))
                 .map(rows -> {
                     Map<Long, String> out = new java.util.HashMap<>();
                     rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));

@@ -373,13 +373,7 @@ public class ApprovalService {
         sql.append(" ORDER BY p.id DESC LIMIT ").append(n + 1);
         return Panache.withSession(() -> (administered
                                 ? accounts.administeredIds(caller.userId())
-                                        .invoke(ids -> params.set(
-                                                1,
-                                                String.join(
-                                                        ",",
-                                                        ids.stream()
-                                                                .map(String::valueOf)
-                                                                .toList())))
+                                        .invoke(ids -> params.set(1, Sql.commaList(ids)))
                                         .replaceWithVoid()
                                 : Uni.createFrom().voidItem())
                         .flatMap(v -> Sql.rows(sql.toString(), params.toArray()))

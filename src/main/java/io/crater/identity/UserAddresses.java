@@ -27,7 +27,7 @@ public class UserAddresses implements Addresses {
         return Sql.rows(
                         "SELECT id, email, coalesce(nullif(display_name, ''), username) FROM users"
                                 + " WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(",", userIds.stream().map(String::valueOf).toList()))
+                        Sql.commaList(userIds))
                 .map(rows -> {
                     Map<Long, Address> out = new HashMap<>();
                     rows.stream().map(Row::of).forEach(r -> out.put(r.id(), r.address()));

@@ -38,7 +38,7 @@ public class UserDirectory {
         return Sql.rows(
                         "SELECT " + Person.COLUMNS
                                 + " FROM users WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(",", ids.stream().map(String::valueOf).toList()))
+                        Sql.commaList(ids))
                 .map(rows -> {
                     Map<Long, Person> out = new HashMap<>();
                     rows.stream().map(Person::of).forEach(p -> out.put(p.id(), p));

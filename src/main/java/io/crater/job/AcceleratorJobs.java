@@ -99,7 +99,7 @@ public class AcceleratorJobs {
         }
         return Sql.rows(
                         "SELECT id, public_id, name FROM jobs WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        String.join(",", ids.stream().map(String::valueOf).toList()))
+                        Sql.commaList(ids))
                 .map(rows -> {
                     Map<Long, Named> out = new HashMap<>();
                     rows.stream().map(Named::of).forEach(j -> out.put(j.id(), j));

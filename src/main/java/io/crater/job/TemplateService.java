@@ -54,8 +54,7 @@ public class TemplateService {
 
     /** The caller's accounts' ids as {@link #visibleTo} takes them. */
     private Uni<String> accountIds(Caller caller) {
-        return accounts.accountIdsOf(caller.userId())
-                .map(ids -> String.join(",", ids.stream().map(String::valueOf).toList()));
+        return accounts.accountIdsOf(caller.userId()).map(ids -> Sql.commaList(ids));
     }
 
     /** The rows with the slugs of the accounts they are shared with and their authors' usernames. */

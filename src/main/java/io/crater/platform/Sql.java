@@ -76,6 +76,14 @@ public final class Sql {
         return rows(sql, params).map(r -> ((Number) single(r.get(0))).longValue());
     }
 
+    /**
+     * Values as one comma-separated parameter, for {@code IN (SELECT unnest(string_to_array(?n, ','))::bigint)}: one
+     * parameter however many values.
+     */
+    public static String commaList(java.util.Collection<?> values) {
+        return String.join(",", values.stream().map(String::valueOf).toList());
+    }
+
     /** Positional placeholders {@code ?1, ?2, ...} for an IN list of {@code n} values. */
     public static String placeholders(int n) {
         StringBuilder sb = new StringBuilder();
