@@ -228,6 +228,7 @@ public final class Api {
         headers.forEach(b::header);
         try {
             java.net.http.HttpResponse<byte[]> r = java.net.http.HttpClient.newBuilder()
+                    .version(java.net.http.HttpClient.Version.HTTP_1_1)
                     .connectTimeout(CONNECT_TIMEOUT)
                     .build()
                     .send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());

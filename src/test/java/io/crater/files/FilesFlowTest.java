@@ -205,6 +205,9 @@ class FilesFlowTest {
                 .body("errors[0].field", equalTo("path"));
         HttpResponse<String> up = put(owner, "user/x%5C..%5Cy", new byte[] {1});
         assertThat(up.statusCode()).isEqualTo(400);
+        assertThat(up.version())
+                .as("the h2c upgrade the client offered is declined")
+                .isEqualTo(HttpClient.Version.HTTP_1_1);
         assertThat(up.body()).contains("\"field\":\"path\"");
         Api.as(owner)
                 .body(Map.of("action", "explode"))
