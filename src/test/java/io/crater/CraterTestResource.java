@@ -37,6 +37,16 @@ public class CraterTestResource implements QuarkusTestResourceLifecycleManager {
         if (bootstrap != null) {
             bootstrap.close();
         }
+        // Each boot's home holds a whole PostgreSQL cluster (hundreds of MB): left behind, a day of test runs
+        // fills the disk.
+        if (home != null) {
+            try (java.util.stream.Stream<Path> files = Files.walk(home)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // a leftover folder in the temp directory is no reason to fail the run
+            }
+        }
     }
 
     public static Simulator simulator() {
