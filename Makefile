@@ -5,7 +5,7 @@ WEBUI := src/main/webui
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone k8s-tools docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap k8s-tools docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus rclone k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+test: browsers notebook shells prometheus rclone ldap k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
 	$(MVN) verify
 
 bench: build ## Print performance figures of this machine (API, admission, job list at 100k jobs, 500 followers of live GPU metrics, Kueue's whole baseline trace, the client's start-up, about 9 min); see docs/benchmarks.md
@@ -57,6 +57,13 @@ rclone: ## Install Debian's rclone for the WebDAV tests if it is missing (the te
 		echo "installing rclone (Debian package)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; fi; \
+	fi
+
+ldap: ## Install Debian's OpenLDAP server and clients for the LDAP sign-in tests if they are missing (the tests start slapd themselves; no daemon)
+	@if [ ! -x /usr/sbin/slapd ] || ! command -v ldapmodify >/dev/null; then \
+		echo "installing slapd and ldap-utils (Debian packages)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null; fi; \
 	fi
 
 docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)

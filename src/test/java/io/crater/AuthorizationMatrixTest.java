@@ -317,6 +317,9 @@ class AuthorizationMatrixTest {
                 new Call("GET", "/api/v1/users", "/api/v1/users", null, 401, 403, 403, 403, 200),
                 new Call("POST", "/api/v1/users", "/api/v1/users", Map.of("username", "x"), 401, 403, 403, 403, 400),
                 new Call("POST", "/api/v1/users/import", "/api/v1/users/import", "", 401, 403, 403, 403, 400),
+                new Call("GET", "/api/v1/directory", "/api/v1/directory", null, 401, 403, 403, 403, 200),
+                // No directory is configured in this profile: a platform admin's sync is refused with 409.
+                new Call("POST", "/api/v1/directory/sync", "/api/v1/directory/sync", null, 401, 403, 403, 403, 409),
                 new Call("GET", "/api/v1/users/{username}", "/api/v1/users/mx.member", null, 401, 403, 403, 403, 200),
                 new Call(
                         "PATCH",

@@ -21,9 +21,8 @@ public final class K8sTools {
 
     static Path tool(String relative) {
         String dir = System.getProperty("crater.k8s-tools");
-        Path root = dir != null
-                ? Path.of(dir)
-                : Path.of(System.getProperty("user.home"), ".cache", "crater", "k8s-tools");
+        Path root =
+                dir != null ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".cache", "crater", "k8s-tools");
         Path tool = root.resolve(relative);
         if (!Files.isExecutable(tool)) {
             throw new IllegalStateException(tool + " is missing: run `make k8s-tools`");

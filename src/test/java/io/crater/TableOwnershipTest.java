@@ -34,7 +34,8 @@ class TableOwnershipTest {
                             "refresh_tokens",
                             "login_failures",
                             "personal_access_tokens",
-                            "ssh_keys")),
+                            "ssh_keys",
+                            "directory_syncs")),
             Map.entry(
                     "account",
                     Set.of("accounts", "account_members", "quotas", "member_limits", "member_limit_resources")),

@@ -105,7 +105,8 @@ public class MemberService {
                             : Uni.createFrom().voidItem();
                     return guard.flatMap(v -> Sql.update(
                                     "INSERT INTO account_members (account_id, user_id, role, file_access) VALUES (?1, ?2, ?3, ?4)"
-                                            + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access",
+                                            + " ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role, file_access = EXCLUDED.file_access,"
+                                            + " granted_by = 'manual'",
                                     accountId,
                                     uid,
                                     role,

@@ -40,7 +40,7 @@ import org.jboss.logging.Logger;
  * blocked job does not hold back smaller ones behind it. Objects are created after the commit.
  */
 @ApplicationScoped
-public class AdmissionService {
+public class AdmissionService implements io.crater.platform.Leadership {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class);
     static final long LOCK_KEY = 0x637261746572L;
@@ -117,6 +117,7 @@ public class AdmissionService {
     }
 
     /** Whether this replica admits now. */
+    @Override
     public boolean leading() {
         return epoch >= 0;
     }

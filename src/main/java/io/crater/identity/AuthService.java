@@ -33,13 +33,16 @@ public class AuthService {
         }
     }
 
-    private record Attempt(UserEntity user, Optional<Duration> retryAfter) {}
+    private record Attempt(UserEntity user, boolean linked, Optional<Duration> retryAfter) {}
 
     @Inject
     UserRepository users;
 
     @Inject
     LoginFailures failures;
+
+    @Inject
+    DirectoryLogin directory;
 
     @Inject
     RefreshTokens refreshTokens;
@@ -67,9 +70,12 @@ public class AuthService {
                             Optional<Duration> wait = longest(
                                     perUser.retryAfter(userCounter, now), perAddress.retryAfter(addressCounter, now));
                             if (wait.isPresent()) {
-                                return Uni.createFrom().item(new Attempt(null, wait));
+                                return Uni.createFrom().item(new Attempt(null, false, wait));
                             }
-                            return users.findByUsername(username).map(u -> new Attempt(u, Optional.empty()));
+                            return users.findByUsername(username)
+                                    .flatMap(u -> u == null || !directory.enabled()
+                                            ? Uni.createFrom().item(new Attempt(u, false, Optional.empty()))
+                                            : directory.linked(u.id).map(l -> new Attempt(u, l, Optional.empty())));
                         })));
         return attempt.flatMap(a -> {
             if (a.retryAfter().isPresent()) {
@@ -80,29 +86,54 @@ public class AuthService {
                                         + seconds(a.retryAfter().get()) + " s",
                                 a.retryAfter().get()));
             }
-            String hash = a.user() == null || a.user().passwordHash == null
-                    ? PasswordHasher.UNKNOWN_USER_HASH
-                    : a.user().passwordHash;
-            return vertx.executeBlocking(Uni.createFrom().item(() -> PasswordHasher.verify(password, hash)))
-                    .flatMap(ok -> {
-                        if (ok && a.user() != null && !a.user().disabled) {
-                            return Panache.withTransaction(() -> failures.clear(LoginFailures.USERNAME, name)
-                                    .flatMap(x -> startSession(a.user(), UUID.randomUUID(), now)));
-                        }
-                        return Panache.withTransaction(
-                                        () -> failures.recordFailure(LoginFailures.USERNAME, name, perUser, now)
-                                                .flatMap(x -> failures.recordFailure(
-                                                        LoginFailures.ADDRESS, address, perAddress, now)))
-                                .flatMap(x -> Uni.createFrom()
-                                        .failure(
-                                                a.user() != null && a.user().disabled && ok
-                                                        ? ApiException.forbidden(
-                                                                "AccountDisabled",
-                                                                "this user is disabled; ask a platform administrator")
-                                                        : ApiException.unauthorized(
-                                                                "InvalidCredentials", "wrong username or password")));
-                    });
+            return verify(a, username, password, address).flatMap(user -> {
+                if (user != null && !user.disabled) {
+                    return Panache.withTransaction(() -> failures.clear(LoginFailures.USERNAME, name)
+                            .flatMap(x -> startSession(user, UUID.randomUUID(), now)));
+                }
+                return Panache.withTransaction(() -> failures.recordFailure(LoginFailures.USERNAME, name, perUser, now)
+                                .flatMap(x -> failures.recordFailure(LoginFailures.ADDRESS, address, perAddress, now)))
+                        .flatMap(x -> Uni.createFrom()
+                                .failure(
+                                        user != null
+                                                ? ApiException.forbidden(
+                                                        "AccountDisabled",
+                                                        "this user is disabled; ask a platform administrator")
+                                                : ApiException.unauthorized(
+                                                        "InvalidCredentials", "wrong username or password")));
+            });
         });
+    }
+
+    /**
+     * The user whose credentials these are, or null when they are wrong. A user linked to the directory signs in
+     * there; a local user with their password; a name Crater does not know, or a local user's wrong password, is
+     * tried against the directory when there is one (which refuses to take over a local user unless told to). A
+     * directory that cannot answer fails the sign-in with 503, except for a local user's wrong password, which stays
+     * a counted failure so that an outage never lifts the throttle.
+     */
+    private Uni<UserEntity> verify(Attempt a, String username, String password, String address) {
+        UserEntity u = a.user();
+        if (u != null && a.linked()) {
+            return directory.signIn(username, password, address);
+        }
+        if (u == null && directory.enabled()) {
+            return directory.signIn(username, password, address);
+        }
+        String hash = u == null || u.passwordHash == null ? PasswordHasher.UNKNOWN_USER_HASH : u.passwordHash;
+        return vertx.executeBlocking(Uni.createFrom().item(() -> PasswordHasher.verify(password, hash)))
+                .flatMap(ok -> {
+                    if (ok && u != null) {
+                        return Uni.createFrom().item(u);
+                    }
+                    if (u == null || !directory.enabled()) {
+                        return Uni.createFrom().nullItem();
+                    }
+                    return directory
+                            .signIn(username, password, address)
+                            .onFailure(e -> e instanceof ApiException x && x.status() == 503)
+                            .recoverWithNull();
+                });
     }
 
     /** Exchanges a refresh token for a new access token and a new refresh token. */

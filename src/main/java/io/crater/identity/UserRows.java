@@ -23,7 +23,8 @@ record UserRows(UserView view, Long defaultAccountId) {
                         (String) r[6],
                         (Boolean) r[7],
                         Sql.instant(r[8]),
-                        null),
+                        null,
+                        r[10] == null ? null : ((Number) r[10]).intValue()),
                 r[9] == null ? null : Sql.longOf(r[9]));
     }
 
@@ -50,6 +51,7 @@ record UserRows(UserView view, Long defaultAccountId) {
                 v.role(),
                 v.disabled(),
                 v.createdAt(),
-                defaultAccountId == null ? null : slugs.get(defaultAccountId));
+                defaultAccountId == null ? null : slugs.get(defaultAccountId),
+                v.gid());
     }
 }

@@ -27,7 +27,7 @@ public class UserService {
     private static final SecureRandom RANDOM = new SecureRandom();
     static final String COLUMNS =
             "u.id, u.username, u.slug, u.uid, u.display_name, u.email, u.role, u.disabled, u.created_at,"
-                    + " u.default_account_id";
+                    + " u.default_account_id, u.gid";
     static final String FROM = " FROM users u";
 
     /**
@@ -286,7 +286,8 @@ public class UserService {
                 role,
                 disabled,
                 before.createdAt(),
-                before.defaultAccount());
+                before.defaultAccount(),
+                before.gid());
     }
 
     /** The field errors of a change to a user, empty when it is sound. */

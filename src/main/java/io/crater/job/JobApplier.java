@@ -82,8 +82,10 @@ public class JobApplier {
         return accounts.jobAccount(job.accountId(), job.userId())
                 .flatMap(a -> users.get(job.userId())
                         .flatMap(u -> assetMounts.of(job.id()).map(mounts -> {
+                            // A personal job runs with the primary group a directory gave its owner, when it did.
+                            int gid = "personal".equals(a.kind()) && u.gid() != null ? u.gid() : a.gid();
                             JobInputs.Owner owner = new JobInputs.Owner(
-                                    job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), a.gid());
+                                    job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), gid);
                             String queue = "personal".equals(a.kind()) ? "crater-personal" : "crater-" + a.slug();
                             return new Context(job, owner, queue, JobMounts.forPods(mounts));
                         })));

@@ -14,6 +14,8 @@ export interface ManagedUser {
   disabled: boolean;
   createdAt: string;
   defaultAccount: string;
+  /** The primary group a directory gave the user (null for local users). */
+  gid: number | null;
 }
 
 export interface UserCreate {

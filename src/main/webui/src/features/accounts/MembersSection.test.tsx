@@ -36,6 +36,7 @@ const user = (username: string): ManagedUser => ({
   disabled: false,
   createdAt: '2026-12-01T10:00:00Z',
   defaultAccount: `u-${username}`,
+  gid: null,
 });
 
 function renderSection(suggestUsers: boolean) {
