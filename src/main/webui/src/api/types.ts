@@ -8,6 +8,7 @@ export type * from './types/me';
 export type * from './types/credentials';
 export type * from './types/acceleratorModels';
 export type * from './types/users';
+export type * from './types/directory';
 export type * from './types/approvals';
 export type * from './types/audit';
 export type * from './types/jobs';

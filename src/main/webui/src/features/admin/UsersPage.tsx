@@ -18,6 +18,7 @@ import { formatDateTime } from '../../lib/time';
 import { normalizeUsername, usernameProblem } from '../../lib/usernames';
 import { useCurrentUser } from '../auth/session';
 import { accountKeys } from '../accounts/queries';
+import { DirectoryPanel } from './DirectoryPanel';
 import { ImportUsersDialog } from './ImportUsersDialog';
 import { userKeys, userListQuery } from './queries';
 
@@ -266,6 +267,7 @@ export function UsersPage() {
           </button>
         </div>
       </div>
+      <DirectoryPanel />
       {created && !shown && <SuccessNote testId="user-created">{t('users.createdNote', { username: created })}</SuccessNote>}
       {shown && (
         <div className="flex flex-col gap-2" data-testid="user-password-shown">

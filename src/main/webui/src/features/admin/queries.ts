@@ -1,4 +1,5 @@
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { getDirectory } from '../../api/directory';
 import { listAudit, listDenied } from '../../api/audit';
 import type { AuditFilter } from '../../api/types';
 import { listUsers } from '../../api/users';
@@ -11,6 +12,18 @@ export const userKeys = {
   all: ['users'] as const,
   list: (q: string) => [...userKeys.all, 'list', { q }] as const,
 };
+
+/** Query-key factory for /api/v1/directory. */
+export const directoryKeys = {
+  all: ['directory'] as const,
+  status: () => [...directoryKeys.all, 'status'] as const,
+};
+
+export const directoryQuery = () =>
+  queryOptions({
+    queryKey: directoryKeys.status(),
+    queryFn: ({ signal }) => getDirectory(signal),
+  });
 
 /** Query-key factory for /api/v1/audit. */
 export const auditKeys = {
