@@ -20,3 +20,4 @@ export type * from './types/accounting';
 export type * from './types/gpuMetrics';
 export type * from './types/files';
 export type * from './types/assets';
+export type * from './types/notifications';

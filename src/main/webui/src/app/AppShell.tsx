@@ -50,6 +50,9 @@ function SideNav() {
         <NavLink to="/profile" data-testid="nav-profile" className={navClass}>
           {t('nav.profile')}
         </NavLink>
+        <NavLink to="/notifications" data-testid="nav-notification-settings" className={navClass}>
+          {t('nav.notificationSettings')}
+        </NavLink>
       </div>
       {user.role === 'admin' && (
         <div data-testid="admin-nav">

@@ -17,6 +17,7 @@ import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
 import { NewJobPage } from '../features/jobs/NewJobPage';
 import { ProfilePage } from '../features/me/ProfilePage';
+import { NotificationSettingsPage } from '../features/notifications/NotificationSettingsPage';
 import { TemplatesPage } from '../features/templates/TemplatesPage';
 import { AppShell } from './AppShell';
 import { NotFoundPage } from './NotFoundPage';
@@ -48,6 +49,7 @@ export const router = createBrowserRouter([
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'notifications', element: <NotificationSettingsPage /> },
       { path: 'prices', element: <PricesPage /> },
       {
         path: 'admin/nodes',

@@ -231,6 +231,17 @@ const NOTIFICATIONS: Record<string, { args: Record<string, string | number>; quo
     args: { job: 'ab12cd', name: 'nb', model: 'nvidia-a100-80gb', accelerators: 2, peakPercent: 1.25 },
     quotes: ['nb', 'NVIDIA A100 80GB', '2'],
   },
+  'job.admitted': { args: { job: 'ab12cd', name: 'sweep', reason: 'Admitted', detail: 'within quota' }, quotes: ['sweep', 'ab12cd'] },
+  'job.started': { args: { job: 'ab12cd', name: 'sweep' }, quotes: ['sweep', 'ab12cd'] },
+  'job.succeeded': { args: { job: 'ab12cd', name: 'sweep' }, quotes: ['sweep', 'ab12cd'] },
+  'job.failed': {
+    args: { job: 'ab12cd', name: 'sweep', reason: 'PodFailed', detail: 'Task main failed', exitCode: 137, exitReason: 'OOMKilled' },
+    quotes: ['sweep', 'ab12cd', '137', 'OOMKilled', 'PodFailed', 'Task main failed'],
+  },
+  'job.waiting': {
+    args: { job: 'ab12cd', name: 'sweep', minutes: 45, reason: 'AccountQuotaExceeded', detail: 'account quota of cpu exceeded' },
+    quotes: ['sweep', 'ab12cd', '45', 'account quota of cpu exceeded'],
+  },
   'budget.threshold': {
     args: { account: 'vision', percent: 80, balance: '12.5', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
     quotes: ['vision', '80', '12.5', 'points', '2027-01-01 00:00'],

@@ -42,7 +42,15 @@ class TableOwnershipTest {
             Map.entry("cluster", Set.of("accelerator_models")),
             Map.entry("approval", Set.of("approvals")),
             Map.entry("audit", Set.of("audit_log", "denied_attempts")),
-            Map.entry("notify", Set.of("notifications")),
+            Map.entry(
+                    "notify",
+                    Set.of(
+                            "notifications",
+                            "notification_preferences",
+                            "notification_thresholds",
+                            "webhooks",
+                            "webhook_events",
+                            "webhook_deliveries")),
             Map.entry(
                     "job",
                     Set.of(
@@ -51,6 +59,7 @@ class TableOwnershipTest {
                             "job_transitions",
                             "job_archives",
                             "job_events",
+                            "job_notices",
                             "job_templates",
                             "job_template_versions",
                             "usage_intervals")),

@@ -66,6 +66,7 @@ public final class JobStates {
                         reason == null ? "" : reason,
                         message == null ? "" : message,
                         args == null || args.isEmpty() ? "" : io.crater.platform.Json.write(args))
+                .flatMap(n -> JobNotices.owed(jobId, to))
                 .flatMap(n -> JobHoldings.follow(jobId, to))
                 .flatMap(n -> JobRow.terminal(to)
                         ? Sql.count(

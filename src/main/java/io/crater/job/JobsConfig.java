@@ -61,4 +61,11 @@ public interface JobsConfig {
     /** An admitted job whose Volcano Job is still missing after this long is created again. */
     @WithDefault("10s")
     Duration repairAfter();
+
+    /**
+     * How often a replica looks for job state notices to turn into notifications (started, failed, ...) and for
+     * jobs that have waited longer than their owner's threshold.
+     */
+    @WithDefault("2s")
+    Duration noticeInterval();
 }

@@ -19,10 +19,10 @@ public interface MailConfig {
     boolean enabled();
 
     /**
-     * The notification kinds that are mailed; an entry ending in {@code *} names every kind with that prefix
-     * ({@code approval.*}).
+     * The notification kinds that are mailed to a user who has not chosen otherwise (docs/notifications.md); an
+     * entry ending in {@code *} names every kind with that prefix ({@code approval.*}).
      */
-    @WithDefault("job.idle-warning,job.idle-reclaimed,job.reclaimed,job.time-limit,approval.*")
+    @WithDefault("job.failed,job.idle-warning,job.idle-reclaimed,job.reclaimed,job.time-limit,approval.*")
     List<String> kinds();
 
     /** The console's address as its users reach it, for the link in a mail ({@code https://crater.example.org}). */

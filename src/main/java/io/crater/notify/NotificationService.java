@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** In-console notifications (approval decisions, warnings). */
+/** Notifications (job states, approval decisions, warnings) in the console and by e-mail. */
 @ApplicationScoped
 public class NotificationService {
 
@@ -42,7 +42,12 @@ public class NotificationService {
             "job.idle-warning",
             "job.idle-reclaimed",
             "budget.threshold",
-            "allotment.threshold");
+            "allotment.threshold",
+            "job.admitted",
+            "job.started",
+            "job.succeeded",
+            "job.failed",
+            "job.waiting");
 
     @Inject
     Addresses addresses;
@@ -50,10 +55,13 @@ public class NotificationService {
     @Inject
     MailConfig mail;
 
+    @Inject
+    NotificationPreferences preferences;
+
     /**
-     * Adds a notification inside the caller's transaction. When mail is on and the kind is mailed, the notification
-     * is also due as an e-mail to the user's address, if they have one ({@link MailOutbox} sends it after the
-     * commit).
+     * Adds a notification inside the caller's transaction, on the channels the user keeps on for its kind
+     * (docs/notifications.md): in the console, and when mail is on and the user has an address, as an e-mail
+     * ({@link MailOutbox} sends it after the commit).
      */
     public Uni<Void> notify(long userId, String kind, String message, String link) {
         return notify(userId, kind, message, link, null);
@@ -64,29 +72,39 @@ public class NotificationService {
      * {@code message} stays the English text of the bell's API and the e-mail.
      */
     public Uni<Void> notify(long userId, String kind, String message, String link, Map<String, ?> args) {
-        boolean mailed = mail.enabled() && MailRules.mailed(mail.kinds(), kind);
         return addresses.of(java.util.Set.of(userId)).flatMap(found -> {
             Addresses.Address to = found.get(userId);
             if (to == null) {
                 return Uni.createFrom().voidItem(); // nobody to tell
             }
-            return Sql.update(
-                            "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args)"
-                                    + " VALUES (?1, ?2, ?3, ?4, ?5, now(), CAST(NULLIF(CAST(?6 AS text), '') AS jsonb))",
-                            userId,
-                            kind,
-                            message,
-                            link == null ? "" : link,
-                            mailed && to.email() != null ? "pending" : "none",
-                            args == null || args.isEmpty() ? "" : Json.write(args))
-                    .replaceWithVoid();
+            return preferences.channels(userId, kind).flatMap(on -> {
+                boolean inApp = on.contains(NotificationKinds.IN_APP);
+                boolean mailed = mail.enabled()
+                        && on.contains(NotificationKinds.EMAIL)
+                        && to.email() != null
+                        && !to.email().isBlank();
+                if (!inApp && !mailed) {
+                    return Uni.createFrom().voidItem();
+                }
+                return Sql.update(
+                                "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args, in_app)"
+                                        + " VALUES (?1, ?2, ?3, ?4, ?5, now(), CAST(NULLIF(CAST(?6 AS text), '') AS jsonb), ?7)",
+                                userId,
+                                kind,
+                                message,
+                                link == null ? "" : link,
+                                mailed ? "pending" : "none",
+                                args == null || args.isEmpty() ? "" : Json.write(args),
+                                inApp)
+                        .replaceWithVoid();
+            });
         });
     }
 
     public Uni<List<NotificationView>> list(long userId) {
         return Panache.withSession(() -> Sql.rows(
                         "SELECT " + ViewRows.COLUMNS + " FROM notifications"
-                                + " WHERE user_id = ?1"
+                                + " WHERE user_id = ?1 AND in_app"
                                 + " ORDER BY id DESC LIMIT 100",
                         userId))
                 .map(rows -> rows.stream().map(ViewRows::of).toList());

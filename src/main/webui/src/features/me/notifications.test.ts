@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { internalLink, unreadBadge, unreadNotifications } from './notifications';
+import i18n from '../../i18n';
+import { internalLink, notificationText, unreadBadge, unreadNotifications } from './notifications';
 
 const n = (id: string, createdAt: string, readAt: string | null) => ({
   id,
@@ -29,5 +30,23 @@ describe('notifications', () => {
     expect(internalLink('https://evil.example')).toBeNull();
     expect(internalLink('//evil.example')).toBeNull();
     expect(internalLink(null)).toBeNull();
+  });
+  it('says the exit code of a failure when the server knew it, and only the reason when not', () => {
+    const t = i18n.getFixedT('en');
+    const failed = (args: Record<string, string | number>) => ({
+      id: '1',
+      kind: 'job.failed',
+      message: 'server',
+      args,
+      link: null,
+      createdAt: '',
+      readAt: null,
+    });
+    expect(
+      notificationText(failed({ job: 'ab12cd', name: 'sweep', reason: 'PodFailed', detail: '', exitCode: 1, exitReason: '' }), t),
+    ).toBe('Your job sweep (ab12cd) failed with exit code 1: PodFailed.');
+    expect(
+      notificationText(failed({ job: 'ab12cd', name: 'sweep', reason: 'VolcanoJobDeleted', detail: 'deleted outside Crater' }), t),
+    ).toBe('Your job sweep (ab12cd) failed: VolcanoJobDeleted: deleted outside Crater.');
   });
 });

@@ -47,6 +47,14 @@ export function notificationText(n: Notification, t: Translate, nameOf: (key: st
   if (typeof args.periodEnd === 'string') values.periodEnd = `${args.periodEnd.slice(0, 16).replace('T', ' ')} UTC`;
   if (typeof args.requestKind === 'string')
     values.requestKind = t(`approvals.kinds.${args.requestKind}`, { defaultValue: args.requestKind });
+  if (n.kind === 'job.failed' || n.kind === 'job.waiting') {
+    const parts = [args.reason, args.detail].filter((x): x is string => typeof x === 'string' && x !== '');
+    values.reason = n.kind === 'job.waiting' && parts.length > 1 ? parts[1] : parts.join(': ') || '—';
+  }
+  if (n.kind === 'job.failed' && typeof args.exitCode === 'number') {
+    values.exitReasonText = typeof args.exitReason === 'string' && args.exitReason !== '' ? ` (${args.exitReason})` : '';
+    return t(`${key}WithExit`, values);
+  }
   if (n.kind.startsWith('approval.') && typeof args.comment === 'string' && args.comment !== '') {
     return t(`${key}WithComment`, values);
   }
