@@ -28,6 +28,7 @@ public final class SimulatedClusterAlone {
         System.out.println("Simulated DCGM exporter: " + simulator.dcgmUrl());
         System.out.println("Point Crater at it with: CRATER_CLUSTER_MODE=kubernetes KUBERNETES_MASTER=" + url
                 + " bin/crater server");
+        System.out.println("Look at it with kubectl: kubectl --server=" + url + " get vcjob,pods -A");
         System.out.flush();
         try {
             stopped.await();

@@ -1,5 +1,7 @@
 package io.crater.volcano;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
@@ -10,7 +12,7 @@ import java.util.Map;
 
 /**
  * The CustomResourceDefinitions of the Volcano kinds Crater uses, built in code with the names, scope,
- * short names, status subresource and the fields of Volcano's own CRDs (volcano-sh/volcano,
+ * short names, status subresource, printer columns and the fields of Volcano's own CRDs (volcano-sh/volcano,
  * config/crd/volcano/bases). Field schemas list what Crater reads and writes and preserve the rest, so a
  * real Volcano object round-trips unchanged.
  */
@@ -22,15 +24,20 @@ public final class VolcanoCrds {
         return List.of(jobs(), queues(), podGroups());
     }
 
-    public static CustomResourceDefinition jobs() {
-        JSONSchemaProps task = object(Map.of(
+    private static JSONSchemaProps jobSpec() {
+        // A job's spec and tasks are closed, as in Volcano's CRD: a field it does not declare is unknown (refused by
+        // kubectl's strict field validation); the fields Crater does not use are kept as they come.
+        JSONSchemaProps task = closed(Map.of(
                 "name", string(),
                 "replicas", integer(),
                 "minAvailable", integer(),
                 "maxRetry", integer(),
                 "policies", array(policy()),
-                "template", preserved()));
-        JSONSchemaProps spec = object(Map.of(
+                "template", preserved(),
+                "dependsOn", preserved(),
+                "partitionPolicy", preserved(),
+                "topologyPolicy", string()));
+        Map<String, JSONSchemaProps> specFields = new LinkedHashMap<>(Map.of(
                 "schedulerName", string(),
                 "minAvailable", integer(),
                 "queue", string(),
@@ -47,6 +54,12 @@ public final class VolcanoCrds {
                                 .build(),
                 "tasks", array(task),
                 "volumes", array(preserved())));
+        specFields.putAll(Map.of("minSuccess", integer(), "networkTopology", preserved(), "runningEstimate", string()));
+        return closed(specFields);
+    }
+
+    public static CustomResourceDefinition jobs() {
+        JSONSchemaProps spec = jobSpec();
         Map<String, JSONSchemaProps> statusFields = new LinkedHashMap<>();
         statusFields.put(
                 "state",
@@ -78,7 +91,13 @@ public final class VolcanoCrds {
                 List.of("vcjob", "vj"),
                 spec,
                 object(statusFields),
-                true);
+                true,
+                List.of(
+                        column("STATUS", ".status.state.phase", "string", 0),
+                        column("minAvailable", ".status.minAvailable", "integer", 0),
+                        column("RUNNINGS", ".status.running", "integer", 0),
+                        column("AGE", ".metadata.creationTimestamp", "date", 0),
+                        column("QUEUE", ".spec.queue", "string", 1)));
     }
 
     public static CustomResourceDefinition queues() {
@@ -108,7 +127,8 @@ public final class VolcanoCrds {
                 List.of("q", "queue-v1beta1"),
                 spec,
                 status,
-                true);
+                true,
+                List.of(column("PARENT", ".spec.parent", "string", 0)));
     }
 
     public static CustomResourceDefinition podGroups() {
@@ -135,7 +155,13 @@ public final class VolcanoCrds {
                 List.of("pg", "podgroup-v1beta1"),
                 spec,
                 status,
-                false);
+                false,
+                List.of(
+                        column("STATUS", ".status.phase", "string", 0),
+                        column("minMember", ".spec.minMember", "integer", 0),
+                        column("RUNNINGS", ".status.running", "integer", 0),
+                        column("AGE", ".metadata.creationTimestamp", "date", 0),
+                        column("QUEUE", ".spec.queue", "string", 1)));
     }
 
     private static CustomResourceDefinition crd(
@@ -148,7 +174,8 @@ public final class VolcanoCrds {
             List<String> shortNames,
             JSONSchemaProps spec,
             JSONSchemaProps status,
-            boolean statusSubresource) {
+            boolean statusSubresource,
+            List<CustomResourceColumnDefinition> columns) {
         JSONSchemaProps root = new JSONSchemaPropsBuilder()
                 .withType("object")
                 .addToProperties("apiVersion", string())
@@ -177,6 +204,7 @@ public final class VolcanoCrds {
                 .withName(version)
                 .withServed(true)
                 .withStorage(true)
+                .withAdditionalPrinterColumns(columns)
                 .withNewSchema()
                 .withOpenAPIV3Schema(root)
                 .endSchema();
@@ -184,6 +212,23 @@ public final class VolcanoCrds {
             builder = builder.withNewSubresources().withNewStatus().endStatus().endSubresources();
         }
         return builder.endVersion().endSpec().build();
+    }
+
+    /** A printer column as Volcano's CRDs declare them, which {@code kubectl get} shows. */
+    private static CustomResourceColumnDefinition column(String name, String jsonPath, String type, int priority) {
+        return new CustomResourceColumnDefinitionBuilder()
+                .withName(name)
+                .withJsonPath(jsonPath)
+                .withType(type)
+                .withPriority(priority == 0 ? null : priority)
+                .build();
+    }
+
+    private static JSONSchemaProps closed(Map<String, JSONSchemaProps> properties) {
+        return new JSONSchemaPropsBuilder()
+                .withType("object")
+                .withProperties(new LinkedHashMap<>(properties))
+                .build();
     }
 
     private static JSONSchemaProps object(Map<String, JSONSchemaProps> properties) {

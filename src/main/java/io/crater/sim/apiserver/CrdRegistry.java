@@ -57,7 +57,15 @@ final class CrdRegistry {
                 "Namespaced".equals(spec.path("scope").asText()),
                 status,
                 false,
-                Set.of());
+                Set.of(),
+                texts(spec.path("names").path("shortNames")),
+                texts(spec.path("names").path("categories")));
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(v -> out.add(v.asText()));
+        return List.copyOf(out);
     }
 
     /** Forgets the resource of a deleted CRD; returns its key. */

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The API server's discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/{group}/{version}}),
- * {@code /version} and the health paths, answered from the store's registry of resources, so a CRD's resources appear
+ * The API server's discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/{group}/{version}}, with
+ * short names and categories), {@code /openapi/v3} ({@link OpenApi}), {@code /version} and the health paths, answered from the store's registry of resources, so a CRD's resources appear
  * once it is created.
  */
 final class Discovery {
@@ -37,7 +37,16 @@ final class Discovery {
                         req, 200, "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":[]}");
             case "api/v1" -> InProcessApiServer.ok(req, 200, resourceList("", "v1"));
             case "apis" -> InProcessApiServer.ok(req, 200, groupList());
+            case "openapi/v3" -> InProcessApiServer.ok(req, 200, OpenApi.index(store));
             default -> {
+                if (seg.size() > 2 && seg.get(0).equals("openapi") && seg.get(1).equals("v3")) {
+                    String doc = OpenApi.document(store, String.join("/", seg.subList(2, seg.size())));
+                    if (doc == null) {
+                        return false;
+                    }
+                    InProcessApiServer.ok(req, 200, doc);
+                    return true;
+                }
                 if (seg.size() == 3 && seg.get(0).equals("apis")) {
                     if (store.resources().stream()
                             .noneMatch(r -> r.group().equals(seg.get(1)) && r.serves(seg.get(2)))) {
@@ -91,6 +100,12 @@ final class Discovery {
                     .put("singularName", r.kind().toLowerCase())
                     .put("namespaced", r.namespaced())
                     .put("kind", r.kind());
+            if (!r.shortNames().isEmpty()) {
+                r.shortNames().forEach(item.putArray("shortNames")::add);
+            }
+            if (!r.categories().isEmpty()) {
+                r.categories().forEach(item.putArray("categories")::add);
+            }
             ArrayNode verbs = item.putArray("verbs");
             List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
                     .forEach(verbs::add);

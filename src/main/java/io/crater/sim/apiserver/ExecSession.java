@@ -9,15 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * One {@code pods/exec} session over the Kubernetes v4 channel protocol (binary frames whose first byte is the
- * channel: 0 stdin, 1 stdout, 2 stderr, 3 the final Status, 4 terminal resize), answered by {@link ExecShell}.
+ * One {@code pods/exec} session over the Kubernetes channel protocols {@code v5.channel.k8s.io} (what kubectl 1.30+
+ * asks for) and {@code v4.channel.k8s.io} (fabric8): binary frames whose first byte is the channel: 0 stdin, 1 stdout,
+ * 2 stderr, 3 the final Status, 4 terminal resize, and in v5 255 to close a stream ({@code [255, 0]}: stdin ended,
+ * which ends a shell reading lines as end of input does), answered by {@link ExecShell}.
  * With a TTY it echoes and edits the line as a terminal's line discipline would and merges stderr into stdout;
  * without one, stdout and stderr stay apart. A shell without {@code -c} reads command lines from stdin until
  * {@code exit}; any other command runs once. The exit status ends the session on channel 3.
  */
 final class ExecSession {
 
-    static final String PROTOCOL = "v4.channel.k8s.io";
+    /** The subprotocols served, the newest first. */
+    static final List<String> PROTOCOLS = List.of("v5.channel.k8s.io", "v4.channel.k8s.io");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -26,6 +29,7 @@ final class ExecSession {
     private final boolean tty;
     private final StringBuilder line = new StringBuilder();
     private boolean ended;
+    private int lastStatus;
 
     private ExecSession(ServerWebSocket ws, ExecShell shell, boolean tty) {
         this.ws = ws;
@@ -63,8 +67,14 @@ final class ExecSession {
         if (ended || frame.length() == 0) {
             return;
         }
-        int channel = frame.getByte(0);
+        int channel = frame.getUnsignedByte(0);
         Buffer data = frame.getBuffer(1, frame.length());
+        if (channel == 255) {
+            if (data.length() > 0 && data.getByte(0) == 0) {
+                stdinClosed();
+            }
+            return;
+        }
         if (channel == 4) {
             try {
                 JsonNode size = JSON.readTree(data.getBytes());
@@ -122,9 +132,20 @@ final class ExecSession {
         }
     }
 
+    /** End of input: a pending line runs, then the shell ends with the last status, as {@code sh < file} does. */
+    private void stdinClosed() {
+        if (!line.isEmpty()) {
+            execute();
+        }
+        if (!ended) {
+            end(lastStatus);
+        }
+    }
+
     private void execute() {
         ExecShell.Result r = shell.run(line.toString());
         line.setLength(0);
+        lastStatus = r.status();
         print(r);
         if (r.exit()) {
             end(r.status());

@@ -1,7 +1,6 @@
 package io.crater.sim.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -9,7 +8,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,10 +43,10 @@ public final class InProcessApiServer implements AutoCloseable {
     private final KubeStore store;
     private final Discovery discovery;
     private final WatchServing watches;
+    private final Writes writes;
     private PodLogServing logServing;
     private PodExec exec;
     private PodPortTargets ports;
-    private final ObjectMapper json = new ObjectMapper();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong busyNanos = new AtomicLong();
     private HttpServer server;
@@ -62,6 +60,7 @@ public final class InProcessApiServer implements AutoCloseable {
         this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
         this.discovery = new Discovery(store);
         this.watches = new WatchServing(vertx, store);
+        this.writes = new Writes(store, clock);
     }
 
     /** What serves the pods' subresources: their logs, the shells exec reaches and what their ports reach. */
@@ -76,7 +75,7 @@ public final class InProcessApiServer implements AutoCloseable {
         if (logServing == null) {
             throw new IllegalStateException("the API server serves pods only once something plays them (backPods)");
         }
-        Set<String> protocols = new LinkedHashSet<>(List.of(ExecSession.PROTOCOL));
+        Set<String> protocols = new LinkedHashSet<>(ExecSession.PROTOCOLS);
         protocols.addAll(PortForwardSession.PROTOCOLS);
         try {
             server = vertx.createHttpServer(new HttpServerOptions()
@@ -173,7 +172,7 @@ public final class InProcessApiServer implements AutoCloseable {
             if (req.method() != HttpMethod.POST || t.name() != null || t.namespace() == null) {
                 throw new ApiError(405, "MethodNotAllowed", "bindings can only be created");
             }
-            ObjectNode binding = object(body);
+            ObjectNode binding = object(req, body);
             bind(req, t.namespace(), binding.path("metadata").path("name").asText(""), binding);
         } else if (t.name() == null) {
             collection(req, body, t);
@@ -194,7 +193,7 @@ public final class InProcessApiServer implements AutoCloseable {
         } else if (sub.equals("portforward") && getOrPost) {
             portForward(req, t.namespace(), t.name());
         } else if (sub.equals("binding") && req.method() == HttpMethod.POST) {
-            bind(req, t.namespace(), t.name(), object(body));
+            bind(req, t.namespace(), t.name(), object(req, body));
         } else if (UNSERVED.contains(sub)) {
             fail(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
         } else {
@@ -209,26 +208,31 @@ public final class InProcessApiServer implements AutoCloseable {
         ApiResource r = t.resource();
         String ns = t.namespace();
         switch (req.method().name()) {
-            case "GET" -> ok(req, 200, store.get(r, ns, t.name()).json());
+            case "GET" ->
+                ok(
+                        req,
+                        200,
+                        Tables.answer(
+                                req,
+                                store,
+                                r,
+                                t.version(),
+                                store.get(r, ns, t.name()).json()));
             case "PUT" ->
-                ok(
+                answer(
                         req,
-                        200,
-                        store.update(r, t.version(), ns, t.name(), object(body), statusOnly)
-                                .json());
-            case "PATCH" ->
-                ok(
+                        writes.update(
+                                r, t.version(), ns, t.name(), object(req, body), statusOnly, Writes.Options.of(req)));
+            case "PATCH" -> {
+                String type = RequestBodies.mediaType(req.getHeader("Content-Type"));
+                JsonNode patch = RequestBodies.patch(type, bytes(body));
+                answer(
                         req,
-                        200,
-                        store.patch(r, ns, t.name(), mediaType(req), tree(body), statusOnly)
-                                .json());
+                        writes.patch(r, t.version(), ns, t.name(), type, patch, statusOnly, Writes.Options.of(req)));
+            }
             case "DELETE" -> {
-                JsonNode options = body == null || body.length() == 0 ? null : tree(body);
-                JsonNode pre = options == null ? null : options.path("preconditions");
-                String version =
-                        pre == null ? null : pre.path("resourceVersion").asText(null);
-                String uid = pre == null ? null : pre.path("uid").asText(null);
-                ok(req, 200, store.delete(r, ns, t.name(), version, uid).json());
+                JsonNode options = RequestBodies.options(req.getHeader("Content-Type"), bytes(body));
+                answer(req, writes.delete(r, ns, t.name(), options, Writes.Options.of(req)));
             }
             default -> throw new ApiError(405, "MethodNotAllowed", req.method() + " is not supported on " + r.plural());
         }
@@ -246,7 +250,10 @@ public final class InProcessApiServer implements AutoCloseable {
             throw new ApiError(400, "BadRequest", "container " + container + " is not valid for pod " + pod);
         }
         if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
-            throw new ApiError(400, "BadRequest", "pods/exec is served over WebSocket (" + ExecSession.PROTOCOL + ")");
+            throw new ApiError(
+                    400,
+                    "BadRequest",
+                    "pods/exec is served over WebSocket (" + String.join(", ", ExecSession.PROTOCOLS) + ")");
         }
         List<String> command = req.params().getAll("command");
         boolean tty = "true".equals(req.getParam("tty")) || "1".equals(req.getParam("tty"));
@@ -312,21 +319,16 @@ public final class InProcessApiServer implements AutoCloseable {
                 } catch (NumberFormatException e) {
                     throw new ApiError(400, "BadRequest", "limit must be an integer");
                 }
-                ok(
-                        req,
-                        200,
-                        store.list(r, t.version(), t.namespace(), labels, fields, limit, req.getParam("continue")));
+                String list =
+                        store.list(r, t.version(), t.namespace(), labels, fields, limit, req.getParam("continue"));
+                ok(req, 200, Tables.answer(req, store, r, t.version(), list));
             }
             case "POST" -> {
                 if (r.namespaced() && t.namespace() == null) {
                     throw new ApiError(
                             405, "MethodNotAllowed", "create " + r.plural() + " needs a namespace in the URL");
                 }
-                ok(
-                        req,
-                        201,
-                        store.create(r, t.version(), t.namespace(), object(body))
-                                .json());
+                answer(req, writes.create(r, t.version(), t.namespace(), object(req, body), Writes.Options.of(req)));
             }
             case "DELETE" -> {
                 List<KubeStore.Entry> gone = store.deleteCollection(r, t.namespace(), labels, fields);
@@ -387,27 +389,20 @@ public final class InProcessApiServer implements AutoCloseable {
         return new Target(r, version, namespace, name, rest.size() == 3 ? rest.get(2) : null, watch);
     }
 
-    private ObjectNode object(Buffer body) {
-        if (!(tree(body) instanceof ObjectNode o)) {
-            throw new ApiError(400, "BadRequest", "the request body is not a JSON object");
-        }
-        return o;
+    private static ObjectNode object(HttpServerRequest req, Buffer body) {
+        return RequestBodies.object(req.getHeader("Content-Type"), bytes(body));
     }
 
-    private JsonNode tree(Buffer body) {
-        if (body == null || body.length() == 0) {
-            throw new ApiError(400, "BadRequest", "the request needs a body");
-        }
-        try {
-            return json.readTree(body.getBytes());
-        } catch (IOException e) {
-            throw new ApiError(400, "BadRequest", "the request body is not JSON: " + e.getMessage());
-        }
+    private static byte[] bytes(Buffer body) {
+        return body == null ? null : body.getBytes();
     }
 
-    private static String mediaType(HttpServerRequest req) {
-        String type = req.getHeader("Content-Type");
-        return type == null ? "" : type.split(";")[0].trim().toLowerCase();
+    /** A write's answer, its warnings in {@code Warning} headers as the real server sends them. */
+    private static void answer(HttpServerRequest req, Writes.Result result) {
+        for (String w : result.warnings()) {
+            req.response().headers().add("Warning", "299 - \"" + w.replace("\"", "\\\"") + "\"");
+        }
+        ok(req, result.code(), result.json());
     }
 
     static void ok(HttpServerRequest req, int code, String body) {

@@ -7,7 +7,6 @@ import static io.crater.sim.apiserver.StoredObjects.conflict;
 import static io.crater.sim.apiserver.StoredObjects.entry;
 import static io.crater.sim.apiserver.StoredObjects.fieldValues;
 import static io.crater.sim.apiserver.StoredObjects.initialStatus;
-import static io.crater.sim.apiserver.StoredObjects.mergePatch;
 import static io.crater.sim.apiserver.StoredObjects.metadata;
 import static io.crater.sim.apiserver.StoredObjects.namespaceOf;
 import static io.crater.sim.apiserver.StoredObjects.notFound;
@@ -20,7 +19,6 @@ import static io.crater.sim.apiserver.StoredObjects.versionOf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.zjsonpatch.JsonPatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -237,22 +235,13 @@ final class KubeStore {
         return write(r, old, body, statusOnly);
     }
 
-    /** Applies a JSON patch or JSON merge patch to an object, or to its status alone. */
+    /** Applies a patch of one of {@link Patches}' types to an object, or to its status alone. */
     synchronized Entry patch(
             ApiResource r, String namespace, String name, String contentType, JsonNode patch, boolean statusOnly) {
         Entry old = get(r, namespace, name);
         JsonNode patched;
         try {
-            patched = switch (contentType) {
-                case "application/json-patch+json" -> JsonPatch.apply(patch, old.object());
-                case "application/merge-patch+json" -> mergePatch(old.object(), patch);
-                default ->
-                    throw new ApiError(
-                            415,
-                            "UnsupportedMediaType",
-                            "the body of the request was in an unknown format - accepted media types include:"
-                                    + " application/json-patch+json, application/merge-patch+json");
-            };
+            patched = Patches.apply(contentType, patch, old.object());
         } catch (ApiError e) {
             throw e;
         } catch (RuntimeException e) {

@@ -269,8 +269,13 @@ class ApiServerTest {
                 "PATCH",
                 "/api/v1/namespaces/" + NS + "/configmaps/cm-1",
                 "application/strategic-merge-patch+json",
-                "{}");
-        assertThat(strategic.statusCode()).isEqualTo(415);
+                "{\"data\":{\"d\":\"4\"}}");
+        assertThat(strategic.statusCode()).isEqualTo(200);
+        assertThat(strategic.body()).contains("\"b\":\"9\"", "\"d\":\"4\"");
+        HttpResponse<String> unknownPatch =
+                call("PATCH", "/api/v1/namespaces/" + NS + "/configmaps/cm-1", "application/cbor", "{}");
+        assertThat(unknownPatch.statusCode()).isEqualTo(415);
+        assertThat(unknownPatch.body()).contains("application/merge-patch+json", "application/apply-patch+yaml");
 
         client.configMaps().inNamespace(NS).withName("cm-1").delete();
         ConfigMap terminating =

@@ -1,0 +1,322 @@
+package io.crater.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crater.K8sTools;
+import io.crater.sim.cluster.Fleet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A current kubectl (1.35, {@code make k8s-tools}) against the simulated cluster, as an admin points one at it: it
+ * creates (protobuf bodies), lists with the server's table columns, finds Volcano's kinds by their short names, applies
+ * Volcano's example Job with server-side field validation, applies server-side, describes, execs, follows logs and
+ * deletes with cascade.
+ */
+class KubectlTest {
+
+    static final String NS = "crater-jobs";
+
+    /** The quick-start Job of Volcano's README (volcano-sh/volcano), with its volumes left out. */
+    static final String VOLCANO_EXAMPLE_JOB = """
+            apiVersion: batch.volcano.sh/v1alpha1
+            kind: Job
+            metadata:
+              name: test-job
+            spec:
+              minAvailable: 3
+              schedulerName: volcano
+              policies:
+                - event: PodEvicted
+                  action: RestartJob
+              plugins:
+                ssh: []
+                env: []
+                svc: []
+              maxRetry: 5
+              queue: default
+              tasks:
+                - replicas: 6
+                  name: "default-nginx"
+                  template:
+                    metadata:
+                      name: web
+                    spec:
+                      containers:
+                        - image: nginx
+                          imagePullPolicy: IfNotPresent
+                          name: nginx
+                          resources:
+                            requests:
+                              cpu: "1"
+                      restartPolicy: OnFailure
+            """;
+
+    record Run(int exit, String out, String err) {
+        List<String> lines() {
+            return Arrays.asList(out.split("\n"));
+        }
+
+        /** The output's header line, its columns separated by single spaces. */
+        String header() {
+            return lines().get(0).trim().replaceAll("\\s+", " ");
+        }
+    }
+
+    static Simulator sim;
+    static Path dir;
+
+    @BeforeAll
+    static void start(@TempDir Path tmp) throws IOException {
+        dir = tmp;
+        sim = new Simulator(Simulator.Settings.defaults(Fleet.defaults(), NS), Clock.systemUTC());
+        String url = sim.start(0);
+        Files.writeString(dir.resolve("kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: sim
+                  cluster:
+                    server: %s
+                contexts:
+                - name: sim
+                  context:
+                    cluster: sim
+                    user: admin
+                users:
+                - name: admin
+                  user: {}
+                current-context: sim
+                """.formatted(url));
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+    }
+
+    static Process launch(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(K8sTools.kubectl().toString());
+        command.add("--cache-dir=" + dir.resolve("cache"));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("KUBECONFIG", dir.resolve("kubeconfig").toString());
+        pb.environment().put("HOME", dir.toString());
+        try {
+            return pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Run kubectl(String... args) {
+        return kubectlWithInput(null, args);
+    }
+
+    static Run kubectlWithInput(String stdin, String... args) {
+        Process p = launch(args);
+        CompletableFuture<String> out = read(p.getInputStream());
+        CompletableFuture<String> err = read(p.getErrorStream());
+        try (var in = p.getOutputStream()) {
+            if (stdin != null) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("kubectl " + String.join(" ", args) + " did not end");
+            }
+            return new Run(p.exitValue(), out.get(), err.get());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static CompletableFuture<String> read(InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "";
+            }
+        });
+    }
+
+    static Path file(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    @Test
+    void createsWithProtobufAndListsWithTheServersColumns() {
+        Run created = kubectl("create", "namespace", "probe");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("namespace/probe created");
+        assertThat(kubectl("create", "namespace", "probe").err()).contains("AlreadyExists");
+        assertThat(kubectl("create", "configmap", "settings", "-n", "probe", "--from-literal=mode=fast")
+                        .exit())
+                .isZero();
+        assertThat(kubectl("get", "cm", "settings", "-n", "probe", "-o", "jsonpath={.data.mode}")
+                        .out())
+                .isEqualTo("fast");
+        Run dry = kubectl("create", "namespace", "dry", "--dry-run=server", "-o", "name");
+        assertThat(dry.out()).contains("namespace/dry");
+        assertThat(kubectl("get", "ns", "dry").err()).contains("NotFound");
+
+        Run namespaces = kubectl("get", "ns");
+        assertThat(namespaces.header()).isEqualTo("NAME STATUS AGE");
+        assertThat(namespaces.out()).containsPattern("probe\\s+Active\\s+\\d+s");
+        Run nodes = kubectl("get", "nodes");
+        assertThat(nodes.header()).isEqualTo("NAME STATUS ROLES AGE VERSION");
+        assertThat(nodes.lines().get(1)).containsPattern("\\s+Ready\\s+<none>\\s+\\d+s\\s+v1\\.");
+        assertThat(kubectl("get", "no", "-o", "wide").header())
+                .startsWith("NAME STATUS ROLES AGE VERSION INTERNAL-IP EXTERNAL-IP OS-IMAGE");
+    }
+
+    @Test
+    void appliesVolcanosExampleJobAndFollowsItToItsPods() throws IOException {
+        Path job = file("job.yaml", VOLCANO_EXAMPLE_JOB);
+        Run applied = kubectl("apply", "-n", NS, "-f", job.toString());
+        assertThat(applied.exit()).as(applied.err()).isZero();
+        assertThat(applied.out()).contains("job.batch.volcano.sh/test-job created");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(
+                        () -> assertThat(kubectl("get", "vcjob", "-n", NS).out())
+                                .containsPattern("test-job\\s+Running\\s+3\\s+6\\s+\\d+s"));
+        assertThat(kubectl("get", "vcjob", "-n", NS).header()).isEqualTo("NAME STATUS MINAVAILABLE RUNNINGS AGE");
+        assertThat(kubectl("get", "vj", "-n", NS, "-o", "wide").header()).endsWith("AGE QUEUE");
+        assertThat(kubectl("get", "pg", "-n", NS).header()).isEqualTo("NAME STATUS MINMEMBER RUNNINGS AGE");
+
+        Run pods = kubectl("get", "pods", "-n", NS, "-l", "volcano.sh/job-name=test-job");
+        assertThat(pods.header()).isEqualTo("NAME READY STATUS RESTARTS AGE");
+        assertThat(pods.out()).containsPattern("test-job-default-nginx-0\\s+1/1\\s+Running\\s+0\\s+\\d+s");
+        assertThat(pods.lines()).hasSize(7);
+        Run wide = kubectl("get", "po", "-n", NS, "-o", "wide", "test-job-default-nginx-0");
+        assertThat(wide.header()).startsWith("NAME READY STATUS RESTARTS AGE IP NODE");
+        assertThat(kubectl("get", "all", "-n", NS).out()).contains("pod/test-job-default-nginx-5");
+
+        Run described = kubectl("describe", "pod", "-n", NS, "test-job-default-nginx-0");
+        assertThat(described.out()).contains("Controlled By:  Job/test-job", "Status:         Running");
+        Run hi = kubectl("exec", "-n", NS, "test-job-default-nginx-0", "--", "echo", "hi");
+        assertThat(hi.exit()).as(hi.err()).isZero();
+        assertThat(hi.out()).isEqualTo("hi\n");
+        assertThat(kubectl("exec", "-n", NS, "test-job-default-nginx-0", "--", "sh", "-c", "exit 3")
+                        .exit())
+                .isEqualTo(3);
+        Run piped = kubectlWithInput("echo piped\n", "exec", "-i", "-n", NS, "test-job-default-nginx-0", "--", "sh");
+        assertThat(piped.out()).isEqualTo("piped\n");
+        assertFollows("test-job-default-nginx-1");
+
+        Run deleted = kubectl("delete", "vcjob", "test-job", "-n", NS);
+        assertThat(deleted.out()).contains("\"test-job\" deleted");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(kubectl("get", "pods", "-n", NS, "-l", "volcano.sh/job-name=test-job")
+                                .err())
+                        .contains("No resources found"));
+    }
+
+    /** {@code kubectl logs -f} prints the container's lines as they come, without waiting for its end. */
+    static void assertFollows(String pod) {
+        Process p = launch("logs", "-f", "-n", NS, pod);
+        try {
+            var reader = p.inputReader(StandardCharsets.UTF_8);
+            List<String> lines = CompletableFuture.supplyAsync(() -> {
+                        List<String> first = new ArrayList<>();
+                        try {
+                            while (first.size() < 3) {
+                                first.add(reader.readLine());
+                            }
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        return first;
+                    })
+                    .get(20, TimeUnit.SECONDS);
+            assertThat(lines.get(0)).contains("container nginx started");
+            assertThat(lines.get(2)).isNotNull();
+            assertThat(p.isAlive()).as("still following").isTrue();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void validatesFieldsOnTheServerAsStrictOrWarn() throws IOException {
+        Path bad = file(
+                "bad.yaml",
+                VOLCANO_EXAMPLE_JOB
+                        .replace("name: test-job", "name: bad-job")
+                        .replace("  maxRetry: 5\n", "  maxRetry: 5\n  retries: 1\n"));
+        Run strict = kubectl("apply", "-n", NS, "-f", bad.toString());
+        assertThat(strict.exit()).isNotZero();
+        assertThat(strict.err())
+                .contains("Job in version \"v1alpha1\" cannot be handled as a Job: strict decoding error:"
+                        + " unknown field \"spec.retries\"");
+        assertThat(kubectl("get", "vcjob", "bad-job", "-n", NS).err()).contains("NotFound");
+
+        Run warned = kubectl("apply", "-n", NS, "-f", bad.toString(), "--validate=warn");
+        assertThat(warned.exit()).as(warned.err()).isZero();
+        assertThat(warned.err()).contains("Warning: unknown field \"spec.retries\"");
+        assertThat(kubectl("get", "vcjob", "bad-job", "-n", NS, "-o", "jsonpath={.spec.maxRetry}/{.spec.retries}")
+                        .out())
+                .as("pruned, as the real server prunes what the schema does not declare")
+                .isEqualTo("5/");
+        kubectl("delete", "vcjob", "bad-job", "-n", NS);
+    }
+
+    @Test
+    void appliesServerSideAndClientSide() throws IOException {
+        String config = """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: %s
+                  namespace: crater-jobs
+                  labels: {%s}
+                data: {%s}
+                """;
+        Path ssa = file("ssa.yaml", config.formatted("ssa", "team: a, tier: gold", "mode: fast"));
+        Run created = kubectl("apply", "--server-side", "-f", ssa.toString());
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("configmap/ssa serverside-applied");
+        file("ssa.yaml", config.formatted("ssa", "team: b", "mode: slow"));
+        assertThat(kubectl("apply", "--server-side", "-f", ssa.toString()).exit())
+                .isZero();
+        assertThat(kubectl("get", "cm", "ssa", "-n", NS, "-o", "jsonpath={.metadata.labels}|{.data.mode}")
+                        .out())
+                .as("a label no longer applied is removed")
+                .isEqualTo("{\"team\":\"b\"}|slow");
+        assertThat(kubectl("get", "cm", "ssa", "-n", NS, "--show-managed-fields", "-o", "yaml")
+                        .out())
+                .contains("manager: kubectl", "operation: Apply");
+
+        Path csa = file("csa.yaml", config.formatted("csa", "team: a", "one: \"1\""));
+        assertThat(kubectl("apply", "-f", csa.toString()).out()).contains("configmap/csa created");
+        file("csa.yaml", config.formatted("csa", "team: a", "two: \"2\""));
+        assertThat(kubectl("apply", "-f", csa.toString()).out()).contains("configmap/csa configured");
+        assertThat(kubectl("get", "cm", "csa", "-n", NS, "-o", "jsonpath={.data}")
+                        .out())
+                .isEqualTo("{\"two\":\"2\"}");
+    }
+}
