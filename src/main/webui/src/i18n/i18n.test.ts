@@ -68,6 +68,7 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   },
   AccountExpired: { args: { account: 'vision-lab', expiredAt: '2026-11-30T00:00:00Z' }, quotes: ['vision-lab', '2026-11-30'] },
   ModelNotApproved: { args: { model: 'nvidia-a100-80gb' }, quotes: ['NVIDIA A100 80GB'] },
+  ModelRetired: { args: { model: 'nvidia-a100-80gb', retiredAt: '2026-12-01T08:00:00Z' }, quotes: ['NVIDIA A100 80GB', '2026-12-01'] },
   InvalidSpec: { quotes: [] },
   WaitsForBudget: {
     numbers: { remainingMicros: 1000000, projectedMicros: 10240000, periodEndsEpochSeconds: 1798761600 },

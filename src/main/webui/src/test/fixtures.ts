@@ -19,6 +19,7 @@ export function makeNode(name: string, overrides: Partial<ClusterNode> = {}): Cl
     memory: { totalBytes: 512 * GiB, allocatedBytes: 16 * GiB },
     pods: 3,
     labels: {},
+    uncovered: [],
     ...overrides,
   };
 }

@@ -258,6 +258,7 @@ public class QuotaService {
         Map<String, QuotaLimit> wanted = validate(req);
         return Panache.withTransaction(() -> accounts.bySlug(slug)
                         .flatMap(a -> limits(a.id())
+                                .invoke(before -> refuseRaisingRetired(before, wanted))
                                 .flatMap(before -> Sql.update("DELETE FROM quotas WHERE account_id = ?1", a.id())
                                         .flatMap(x -> insertAll(a.id(), wanted))
                                         .flatMap(x -> audit.record(
@@ -269,6 +270,23 @@ public class QuotaService {
                                                 summary(wanted))))))
                 .invoke(() -> changed.fireAsync(new AccountService.QuotaChanged(slug)))
                 .flatMap(v -> accounts.detail(slug, caller));
+    }
+
+    /** A retired model takes no new quota: its lines may stay or shrink, never grow. */
+    private void refuseRaisingRetired(Map<String, QuotaLimit> before, Map<String, QuotaLimit> wanted) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        wanted.values().forEach(q -> {
+            QuotaLimit was = before.getOrDefault(q.resource(), new QuotaLimit(q.resource(), 0, 0));
+            boolean retired =
+                    catalogue.model(q.resource()).filter(m -> m.retired()).isPresent();
+            if (retired && (q.max() > was.max() || q.guaranteed() > was.guaranteed())) {
+                errors.add(new Problem.FieldError(
+                        "resources." + q.resource(), "ModelRetired: a retired model's quota may only stay or shrink"));
+            }
+        });
+        if (!errors.isEmpty()) {
+            throw ApiException.badRequest("ModelRetired", "retired models take no new quota", errors);
+        }
     }
 
     private Uni<Void> insertAll(long accountId, Map<String, QuotaLimit> wanted) {

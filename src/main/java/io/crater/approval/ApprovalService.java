@@ -154,6 +154,9 @@ public class ApprovalService {
         catalogue.models().forEach(m -> known.add(m.key()));
         if (req.resource() == null || !known.contains(req.resource())) {
             errors.add(new Problem.FieldError("resource", "unknown resource; known: " + String.join(", ", known)));
+        } else if (catalogue.model(req.resource()).filter(m -> m.retired()).isPresent()) {
+            errors.add(
+                    new Problem.FieldError("resource", "ModelRetired: '" + req.resource() + "' takes no new grants"));
         }
         Amounts.Kind kind = Amounts.Kind.of(req.resource() == null ? "" : req.resource());
         Amounts.Checked checked = Amounts.check(kind, req.amount(), 1, Amounts.maxMilli(kind));
@@ -421,6 +424,11 @@ public class ApprovalService {
                     null,
                     null,
                     null);
+        }
+        if (decision.equals("approve") && a.kind().equals("quota-grant") && a.resource() != null) {
+            catalogue.model(a.resource()).filter(m -> m.retired()).ifPresent(m -> {
+                throw ApiException.conflict("ModelRetired", "'" + m.key() + "' was retired: it takes no new grants");
+            });
         }
         String next = switch (decision) {
             case "approve" -> "approved";

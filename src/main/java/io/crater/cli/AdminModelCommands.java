@@ -31,7 +31,10 @@ final class AdminModelCommands {
                                 ? msg.get("word.yes")
                                 : msg.get("word.no")),
                 Output.Column.wide(
-                        msg.get("col.label"), o -> Values.text(o, "labelKey") + "=" + Values.text(o, "labelValue")));
+                        msg.get("col.label"),
+                        o -> Values.text(o, "labelKey") == null
+                                ? "-"
+                                : Values.text(o, "labelKey") + "=" + Values.text(o, "labelValue")));
     }
 
     static List<Object> models(Verb v) {

@@ -168,7 +168,8 @@ public class ClusterCache {
                         "node",
                         new ClusterViews.NodeEvent(
                                 "deleted",
-                                new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of())),
+                                new ClusterViews.NodeView(
+                                        name, false, false, null, null, null, 0, Map.of(), List.of())),
                         CurrentUser::isAdmin);
             }
             for (String name : List.copyOf(dirty)) {

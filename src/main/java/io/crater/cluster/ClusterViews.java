@@ -1,5 +1,6 @@
 package io.crater.cluster;
 
+import java.util.List;
 import java.util.Map;
 
 /** What the cluster API shows: nodes with their allocation, and totals per accelerator model. */
@@ -26,7 +27,11 @@ public final class ClusterViews {
             Cpu cpu,
             Memory memory,
             int pods,
-            Map<String, String> labels) {}
+            Map<String, String> labels,
+            List<UncoveredResource> uncovered) {}
+
+    /** An extended resource a node publishes that no catalogue model covers: nothing can request it yet. */
+    public record UncoveredResource(String resource, long count) {}
 
     /**
      * Totals of one accelerator model: {@code free} counts only nodes that can take pods now (ready, not cordoned).

@@ -1,10 +1,12 @@
 package io.crater.cluster;
 
 import io.crater.kube.KubeQuantities;
+import io.crater.policy.CatalogueSync;
 import io.crater.policy.Resources;
 import io.fabric8.kubernetes.api.model.Node;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,7 +34,8 @@ public class NodeViews {
                 new ClusterViews.Cpu(allocatable.get("cpu"), allocated.get("cpu")),
                 new ClusterViews.Memory(allocatable.get("memory") / 1000, allocated.get("memory") / 1000),
                 pods,
-                labels);
+                labels,
+                uncovered(node));
     }
 
     private ClusterViews.NodeAccelerator accelerator(
@@ -53,8 +56,19 @@ public class NodeViews {
         return null;
     }
 
+    /** The node's extended resources no catalogue model covers (device plugins' resources to catalogue). */
+    private List<ClusterViews.UncoveredResource> uncovered(Node node) {
+        CatalogueSync.NodeFacts facts = CatalogueProposals.facts(node);
+        return CatalogueSync.of(List.of(facts), catalogue.syncEntries())
+                .uncovered()
+                .getOrDefault(facts.name(), List.of())
+                .stream()
+                .map(u -> new ClusterViews.UncoveredResource(u.resource(), u.count()))
+                .toList();
+    }
+
     static boolean isAcceleratorResource(String resource) {
-        return resource.contains("/") && !resource.startsWith("hugepages-") && !resource.startsWith("kubernetes.io/");
+        return CatalogueSync.isExtended(resource) && !CatalogueSync.isSharing(resource);
     }
 
     static boolean ready(Node node) {

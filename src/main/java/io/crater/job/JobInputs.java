@@ -9,8 +9,24 @@ public final class JobInputs {
 
     private JobInputs() {}
 
-    /** An accelerator model as the catalogue maps it onto nodes. */
-    public record Accelerator(String model, String resource, String labelKey, String labelValue) {}
+    /**
+     * An accelerator model as the catalogue maps it onto nodes: the resource pods request, the node label that selects
+     * the model (null when the resource alone names it) and, for a shared-GPU model (HAMi), the resource each pod asks
+     * {@code memoryMiB} of per device.
+     */
+    public record Accelerator(
+            String model, String resource, String labelKey, String labelValue, String memoryResource, Long memoryMiB) {
+
+        /** A whole-device model. */
+        public Accelerator(String model, String resource, String labelKey, String labelValue) {
+            this(model, resource, labelKey, labelValue, null, null);
+        }
+
+        /** The node selector of its pods: the model's label, or none. */
+        public Map<String, String> nodeSelector() {
+            return labelKey == null ? Map.of() : Map.of(labelKey, labelValue);
+        }
+    }
 
     /** A dataset or model mounted read-only at {@code path}, from {@code claimPath} on the shared claim. */
     public record DataMount(String path, String claimPath) {}

@@ -265,26 +265,20 @@ public class JobService {
     /** What admission would decide now; rejects at once what can never run. */
     private Uni<Admission.Decision> preflight(Target t, JobSpecs.Checked checked, Caller caller) {
         if (t.expiresAt() != null && !t.expiresAt().isAfter(clock.instant())) {
-            return Uni.createFrom()
-                    .item(new Admission.Decision(
-                            Admission.Kind.REJECT,
-                            List.of(Refusals.expired(t.slug(), t.expiresAt())),
-                            List.of(),
-                            Map.of()));
+            return Uni.createFrom().item(Refusals.reject(Refusals.expired(t.slug(), t.expiresAt())));
         }
         var model = checked.spec().accelerator();
-        Uni<Boolean> allowed = model == null
-                        || catalogue.models().stream().noneMatch(m -> m.key().equals(model.model()) && m.restricted())
+        var entry = model == null ? null : catalogue.model(model.model()).orElse(null);
+        if (entry != null && entry.retired()) {
+            // A retired model takes no new jobs; those it already has keep running.
+            return Uni.createFrom().item(Refusals.reject(Refusals.retired(entry.key(), entry.retiredAt())));
+        }
+        Uni<Boolean> allowed = entry == null || !entry.restricted()
                 ? Uni.createFrom().item(true)
                 : modelAccess.granted(t.id(), model.model());
         return allowed.flatMap(ok -> {
             if (!ok) {
-                return Uni.createFrom()
-                        .item(new Admission.Decision(
-                                Admission.Kind.REJECT,
-                                List.of(Refusals.notApproved(model.model())),
-                                List.of(),
-                                Map.of()));
+                return Uni.createFrom().item(Refusals.reject(Refusals.notApproved(model.model())));
             }
             if (checked.backfill()) {
                 return Uni.createFrom().item(Admission.decideBackfill(cache.capacities(), checked.pods()));

@@ -106,7 +106,13 @@ final class JobSpecs {
         AcceleratorModel model = sizes.model();
         JobInputs.Accelerator accelerator = model == null
                 ? null
-                : new JobInputs.Accelerator(model.key(), model.resource(), model.labelKey(), model.labelValue());
+                : new JobInputs.Accelerator(
+                        model.key(),
+                        model.resource(),
+                        model.labelKey(),
+                        model.labelValue(),
+                        model.memoryResource(),
+                        model.memoryMiB());
         JobInputs.Spec spec = new JobInputs.Spec(
                 "jpending0",
                 process.name(),
@@ -281,8 +287,7 @@ final class JobSpecs {
             perPod.put(accelerator.resource(), count * 1000L);
         }
         Resources podRequest = EffectiveRequest.of(List.of(new Resources(perPod)), List.of(), Resources.NONE);
-        Map<String, String> selector =
-                accelerator == null || count == 0 ? Map.of() : Map.of(accelerator.labelKey(), accelerator.labelValue());
+        Map<String, String> selector = accelerator == null || count == 0 ? Map.of() : accelerator.nodeSelector();
         List<PodDemand> pods = new ArrayList<>();
         for (int i = 0; i < podCount; i++) {
             pods.add(new PodDemand("pod-" + i, podRequest, selector));

@@ -156,6 +156,12 @@ final class PodTemplates {
         r.put("memory", new Quantity(Quantities.format(spec.memoryBytes() * 1000)));
         if (spec.accelerator() != null && spec.acceleratorsPerPod() > 0) {
             r.put(spec.accelerator().resource(), new Quantity(Integer.toString(spec.acceleratorsPerPod())));
+            if (spec.accelerator().memoryResource() != null) {
+                // A shared-GPU model (HAMi): device memory per device, in MiB.
+                r.put(
+                        spec.accelerator().memoryResource(),
+                        new Quantity(Long.toString(spec.accelerator().memoryMiB())));
+            }
         }
         return r;
     }
@@ -164,7 +170,8 @@ final class PodTemplates {
         if (spec.accelerator() == null || spec.acceleratorsPerPod() == 0) {
             return null;
         }
-        return Map.of(spec.accelerator().labelKey(), spec.accelerator().labelValue());
+        Map<String, String> selector = spec.accelerator().nodeSelector();
+        return selector.isEmpty() ? null : selector;
     }
 
     private static List<Volume> volumes(JobInputs.Spec spec, JobInputs.Placement placement) {

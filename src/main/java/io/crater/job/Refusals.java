@@ -1,9 +1,11 @@
 package io.crater.job;
 
 import io.crater.platform.ApiException;
+import io.crater.policy.Admission;
 import io.crater.policy.Reason;
 import io.crater.policy.ReasonCode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /** The reasons a submission is refused before admission decides, with the names they are about. */
@@ -30,6 +32,18 @@ final class Refusals {
                     null,
                     null);
         }
+    }
+
+    /** A refusal before admission: the decision that carries it. */
+    static Admission.Decision reject(Reason reason) {
+        return new Admission.Decision(Admission.Kind.REJECT, List.of(reason), List.of(), Map.of());
+    }
+
+    static Reason retired(String model, Instant at) {
+        return ReasonCode.ModelRetired.reason(
+                "'" + model + "' was retired at " + at + ": it takes no new jobs; choose another model",
+                Map.of(),
+                Map.of("model", model, "retiredAt", at.toString()));
     }
 
     static Reason notApproved(String model) {

@@ -21,6 +21,7 @@ public enum ReasonCode {
     // Refused at submission or by a round.
     AccountExpired,
     ModelNotApproved,
+    ModelRetired,
     InvalidSpec,
     // Held back by the account's budget, or by the owner's allotment inside it.
     BudgetExhausted,

@@ -28,6 +28,13 @@ export interface ClusterNode {
   memory: NodeMemory;
   pods: number;
   labels: Record<string, string>;
+  /** Extended resources the node publishes that no catalogue model covers: nothing can request them yet. */
+  uncovered: UncoveredResource[];
+}
+
+export interface UncoveredResource {
+  resource: string;
+  count: number;
 }
 
 export interface AcceleratorSummary {

@@ -118,6 +118,10 @@ const MODELS = {
       labelKey: '',
       labelValue: '',
       restricted: false,
+      memoryMiB: null,
+      memoryResource: null,
+      retired: false,
+      retiredAt: null,
     },
   ],
 };

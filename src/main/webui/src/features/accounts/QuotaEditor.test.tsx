@@ -147,6 +147,10 @@ beforeEach(() => {
         labelKey: 'nvidia.com/gpu.product',
         labelValue: 'NVIDIA-A100-SXM4-80GB',
         restricted: false,
+        memoryMiB: null,
+        memoryResource: null,
+        retired: false,
+        retiredAt: null,
       },
     ],
   });

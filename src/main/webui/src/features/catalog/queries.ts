@@ -1,11 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { listAcceleratorModels } from '../../api/acceleratorModels';
+import { listAcceleratorModels, listModelProposals } from '../../api/acceleratorModels';
 
 /** Query-key factory for the accelerator catalogue (/api/v1/accelerator-models). */
 export const catalogKeys = {
   all: ['accelerator-models'] as const,
   list: () => [...catalogKeys.all, 'list'] as const,
+  proposals: () => [...catalogKeys.all, 'proposals'] as const,
 };
+
+/** Models the nodes publish that the catalogue lacks (platform admins). */
+export const modelProposalsQuery = () =>
+  queryOptions({
+    queryKey: catalogKeys.proposals(),
+    queryFn: ({ signal }) => listModelProposals(signal),
+  });
 
 export const acceleratorModelsQuery = () =>
   queryOptions({

@@ -36,6 +36,11 @@ function NodeRow({ node }: { node: ClusterNode }) {
         ) : (
           <span className="text-slate-400">{t('nodes.cpuOnly')}</span>
         )}
+        {node.uncovered.length > 0 && (
+          <p data-testid="node-uncovered" className="mt-1 text-xs text-amber-700" title={t('nodes.uncoveredHint')}>
+            {t('nodes.uncovered', { resources: node.uncovered.map((u) => `${u.resource} × ${u.count}`).join(', ') })}
+          </p>
+        )}
       </td>
       <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatCoresPair(node.cpu.allocatedMilli, node.cpu.totalMilli)}</td>
       <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatGiBPair(node.memory.allocatedBytes, node.memory.totalBytes)}</td>

@@ -183,6 +183,9 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
     case 'ModelNotApproved':
       if (a.model) return t('jobs.reason.ModelNotApproved', { model: nameOf(a.model) });
       break;
+    case 'ModelRetired':
+      if (a.model && a.retiredAt) return t('jobs.reason.ModelRetired', { model: nameOf(a.model), at: a.retiredAt.slice(0, 10) });
+      break;
     case 'InvalidSpec':
       return t('jobs.reason.InvalidSpec');
     case 'WaitsForBudget':

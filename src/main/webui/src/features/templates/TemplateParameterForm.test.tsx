@@ -20,6 +20,10 @@ const MODELS: AcceleratorModel[] = [
     labelKey: 'k',
     labelValue: 'v',
     restricted: false,
+    memoryMiB: null,
+    memoryResource: null,
+    retired: false,
+    retiredAt: null,
   },
   {
     key: 'ascend-910b',
@@ -29,6 +33,10 @@ const MODELS: AcceleratorModel[] = [
     labelKey: 'k',
     labelValue: 'v',
     restricted: true,
+    memoryMiB: null,
+    memoryResource: null,
+    retired: false,
+    retiredAt: null,
   },
 ];
 

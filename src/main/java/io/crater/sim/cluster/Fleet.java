@@ -29,14 +29,52 @@ import java.util.Map;
  *       resource: nvidia.com/gpu
  *       count: 8
  *       labels: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
+ *   - name: mig             # several device resources on one node: MIG's mixed strategy
+ *     count: 1
+ *     cpu: "64"
+ *     memory: 512Gi
+ *     labels: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
+ *     accelerators:
+ *       - {resource: nvidia.com/mig-1g.10gb, count: 14}
+ *       - {resource: nvidia.com/mig-3g.40gb, count: 2}
+ *   - name: hami            # a shared-GPU node: HAMi's vGPU count plus the resources that size shares
+ *     count: 1
+ *     cpu: "64"
+ *     memory: 512Gi
+ *     accelerator: {resource: nvidia.com/gpu, count: 40, labels: {nvidia.com/gpu.product: NVIDIA-L40S}}
+ *     resources: {nvidia.com/gpumem: "184320", nvidia.com/gpucores: "400"}
  * </pre>
+ *
+ * {@code accelerator} and the entries of {@code accelerators} are devices (each gets a card of its own, with GPU
+ * samples); {@code resources} are further extended resources the nodes publish as they are (counted by the scheduler
+ * like any other, no cards).
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record Fleet(List<NodeGroup> nodeGroups) {
 
     /** A group of identical nodes named {@code <name>-<index>}. */
     public record NodeGroup(
-            String name, int count, String cpu, String memory, Accelerator accelerator, Map<String, String> labels) {}
+            String name,
+            int count,
+            String cpu,
+            String memory,
+            Accelerator accelerator,
+            List<Accelerator> accelerators,
+            Map<String, String> resources,
+            Map<String, String> labels) {
+
+        /** {@code accelerator} and {@code accelerators} together. */
+        public List<Accelerator> devices() {
+            List<Accelerator> out = new ArrayList<>();
+            if (accelerator != null) {
+                out.add(accelerator);
+            }
+            if (accelerators != null) {
+                out.addAll(accelerators);
+            }
+            return out;
+        }
+    }
 
     /** Accelerators of each node of a group. */
     public record Accelerator(String resource, int count, Map<String, String> labels) {}
@@ -80,10 +118,20 @@ public record Fleet(List<NodeGroup> nodeGroups) {
             }
             KubeQuantities.toMilli(g.cpu());
             KubeQuantities.toMilli(g.memory());
-            if (g.accelerator() != null
-                    && (g.accelerator().resource() == null || g.accelerator().count() <= 0)) {
-                throw new IllegalArgumentException(
-                        "node group " + g.name() + ": accelerator needs a resource and a count > 0");
+            for (Accelerator a : g.devices()) {
+                if (a == null || a.resource() == null || !a.resource().contains("/") || a.count() <= 0) {
+                    throw new IllegalArgumentException("node group " + g.name()
+                            + ": an accelerator needs an extended resource name (domain/name) and a count > 0");
+                }
+            }
+            if (g.resources() != null) {
+                g.resources().forEach((resource, amount) -> {
+                    if (!resource.contains("/")) {
+                        throw new IllegalArgumentException("node group " + g.name() + ": resources names extended"
+                                + " resources (domain/name), not " + resource);
+                    }
+                    KubeQuantities.toMilli(amount);
+                });
             }
         }
     }
@@ -123,13 +171,19 @@ public record Fleet(List<NodeGroup> nodeGroups) {
                 new Quantity(
                         KubeQuantities.format(memMilli - Math.min(memMilli / 50, 4L * 1024 * 1024 * 1024 * 1000))));
         allocatable.put("pods", new Quantity("110"));
-        if (g.accelerator() != null) {
-            String count = Integer.toString(g.accelerator().count());
-            capacity.put(g.accelerator().resource(), new Quantity(count));
-            allocatable.put(g.accelerator().resource(), new Quantity(count));
-            if (g.accelerator().labels() != null) {
-                labels.putAll(g.accelerator().labels());
+        for (Accelerator a : g.devices()) {
+            String count = Integer.toString(a.count());
+            capacity.put(a.resource(), new Quantity(count));
+            allocatable.put(a.resource(), new Quantity(count));
+            if (a.labels() != null) {
+                labels.putAll(a.labels());
             }
+        }
+        if (g.resources() != null) {
+            g.resources().forEach((resource, amount) -> {
+                capacity.put(resource, new Quantity(amount));
+                allocatable.put(resource, new Quantity(amount));
+            });
         }
         return new NodeBuilder()
                 .withNewMetadata()

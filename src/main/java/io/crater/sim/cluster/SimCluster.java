@@ -163,9 +163,7 @@ public final class SimCluster implements AutoCloseable {
 
     private static Set<String> acceleratorResources(Fleet fleet) {
         Set<String> out = new TreeSet<>();
-        fleet.nodeGroups().stream()
-                .filter(g -> g.accelerator() != null)
-                .forEach(g -> out.add(g.accelerator().resource()));
+        fleet.nodeGroups().forEach(g -> g.devices().forEach(a -> out.add(a.resource())));
         return out;
     }
 
