@@ -1,6 +1,7 @@
 package io.crater.cluster;
 
 import io.crater.kube.KubeClients;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,13 +20,16 @@ public class ClusterClientProducer {
     @Singleton
     KubernetesClient client(ClusterConfig config) {
         if ("kubernetes".equals(config.mode())) {
-            return new KubernetesClientBuilder().build();
+            Config standard = Config.autoConfigure(null);
+            standard.setUserAgent(KubeClients.SERVER_AGENT);
+            return new KubernetesClientBuilder().withConfig(standard).build();
         }
         return KubeClients.forUrl(
                 config.apiUrl()
                         .orElseThrow(
                                 () -> new IllegalStateException(
-                                        "crater.cluster.api-url is not set: start Crater with bin/crater server, which starts the simulated cluster")));
+                                        "crater.cluster.api-url is not set: start Crater with bin/crater server, which starts the simulated cluster")),
+                KubeClients.SERVER_AGENT);
     }
 
     void close(@Disposes KubernetesClient client) {

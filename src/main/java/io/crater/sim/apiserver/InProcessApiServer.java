@@ -50,6 +50,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong busyNanos = new AtomicLong();
     private HttpServer server;
+    private ClientUses uses = ClientUses.fromSystemProperty();
 
     public InProcessApiServer() {
         this(Clock.systemUTC());
@@ -68,6 +69,11 @@ public final class InProcessApiServer implements AutoCloseable {
         this.logServing = new PodLogServing(vertx, store, logs);
         this.exec = exec;
         this.ports = ports;
+    }
+
+    /** Records the uses of Crater's own client in {@code file} instead of where the build asks (ClientUses). */
+    void recordUsesIn(java.nio.file.Path file) {
+        this.uses = new ClientUses(file);
     }
 
     /** Starts listening on 127.0.0.1 and the given port (0 = any free port); returns the base URL. */
@@ -161,6 +167,7 @@ public final class InProcessApiServer implements AutoCloseable {
             return;
         }
         Target t = target(seg);
+        uses.record(req, t.resource(), t.namespace(), t.name(), t.subresource(), t.watch());
         String sub = t.subresource();
         if (t.resource().key().equals("/pods") && sub != null && podSubresource(req, body, t)) {
             return;
