@@ -34,4 +34,25 @@ class PlatformEndpointsTest {
                 .body(containsString("/api/v1/cluster/accelerators"));
         given().get("/q/metrics").then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
     }
+
+    @Test
+    void theChartsProbesAndScrapeAnswer() throws Exception {
+        // charts/crater probes these paths and scrapes this one: each must be one this server answers.
+        String deployment =
+                java.nio.file.Files.readString(java.nio.file.Path.of("charts/crater/templates/deployment.yaml"));
+        String monitoring =
+                java.nio.file.Files.readString(java.nio.file.Path.of("charts/crater/templates/monitoring.yaml"));
+        var paths = java.util.regex.Pattern.compile("path: (/\\S+)")
+                .matcher(deployment + monitoring)
+                .results()
+                .map(m -> m.group(1))
+                .toList();
+        org.assertj.core.api.Assertions.assertThat(paths)
+                .containsExactlyInAnyOrder("/q/health/started", "/q/health/live", "/q/health/ready", "/q/metrics");
+        for (String path : paths) {
+            given().get(path).then().statusCode(200);
+        }
+        given().get("/q/health/started").then().body("status", equalTo("UP"));
+        given().get("/q/health/live").then().body("status", equalTo("UP"));
+    }
 }
