@@ -3,11 +3,16 @@ package io.crater.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import io.crater.K8sTools;
 import io.crater.sim.cluster.Fleet;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +23,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -225,6 +232,15 @@ class KubectlTest {
         Run piped = kubectlWithInput("echo piped\n", "exec", "-i", "-n", NS, "test-job-default-nginx-0", "--", "sh");
         assertThat(piped.out()).isEqualTo("piped\n");
         assertFollows("test-job-default-nginx-1");
+        Run logs = kubectl("logs", "-n", NS, "test-job-default-nginx-1", "--timestamps");
+        assertThat(logs.exit()).as(logs.err()).isZero();
+        assertThat(logs.lines().get(0))
+                .matches("\\d{4}-\\d{2}-\\d{2}T\\S+ container nginx started from image nginx on node .+");
+        assertThat(kubectl("logs", "-n", NS, "test-job-default-nginx-1", "--tail=1")
+                        .lines())
+                .hasSize(1);
+        assertThat(kubectl("logs", "-n", NS, "no-such-pod").err()).contains("pods \"no-such-pod\" not found");
+        assertForwards("test-job-default-nginx-2");
 
         Run deleted = kubectl("delete", "vcjob", "test-job", "-n", NS);
         assertThat(deleted.out()).contains("\"test-job\" deleted");
@@ -259,6 +275,83 @@ class KubectlTest {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    /**
+     * {@code kubectl port-forward} (SPDY tunnelled through a WebSocket) reaches the pod's port, here backed by a local
+     * HTTP server, once per connection to its local port; a port nothing listens on gets the kubelet's error, on which
+     * kubectl ends the session.
+     */
+    static void assertForwards(String pod) throws IOException {
+        HttpServer nginx = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        nginx.createContext("/", exchange -> {
+            byte[] body = ("hello from " + pod + " at " + exchange.getRequestURI()).getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        nginx.start();
+        sim.backPort(NS, pod, 80, nginx.getAddress());
+        Process p = launch("port-forward", "-n", NS, "pod/" + pod, ":80", ":81");
+        StringBuffer out = collect(p.getInputStream());
+        StringBuffer err = collect(p.getErrorStream());
+        try {
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(out.toString()).contains("-> 81"));
+            Matcher local = Pattern.compile("Forwarding from 127\\.0\\.0\\.1:(\\d+) -> (\\d+)")
+                    .matcher(out.toString());
+            assertThat(local.find()).as(out.toString()).isTrue();
+            int web = Integer.parseInt(local.group(1));
+            assertThat(local.group(2)).isEqualTo("80");
+            assertThat(local.find()).isTrue();
+            int refused = Integer.parseInt(local.group(1));
+            for (String path : List.of("/first", "/second")) {
+                String response = httpGet(web, path);
+                assertThat(response).startsWith("HTTP/1.1 200 OK").endsWith("hello from " + pod + " at " + path);
+            }
+            assertThat(httpGet(refused, "/")).isEmpty();
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(err.toString())
+                            .contains("error forwarding port 81 to pod " + pod)
+                            .contains("failed to connect to localhost:81 inside the pod"));
+            assertThat(out.toString()).contains("Handling connection for " + web, "Handling connection for " + refused);
+            // kubectl closes the whole session on a refusal from the kubelet, here as on a real node.
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(err.toString()).contains("error: lost connection to pod");
+        } catch (IOException | AssertionError | InterruptedException e) {
+            throw new AssertionError("kubectl port-forward printed:\n" + out + err, e);
+        } finally {
+            p.destroy();
+            sim.removeBackPort(NS, pod, 80);
+            nginx.stop(0);
+        }
+    }
+
+    /** An HTTP/1.0 GET through a forwarded local port: the whole response, or nothing when the forward ends. */
+    static String httpGet(int port, String path) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.0\r\nHost: pod\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static StringBuffer collect(InputStream in) {
+        StringBuffer text = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            try (var chars = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+                char[] chunk = new char[4096];
+                for (int n; (n = chars.read(chunk)) > 0; ) {
+                    text.append(chunk, 0, n);
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return text;
     }
 
     @Test

@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
  * watches over chunked HTTP or WebSocket, discovery), serves {@code pods/{name}/log} itself (with {@code follow}
  * streamed as the containers write, from {@link PodLogSource}), {@code pods/{name}/exec} (a shell of {@link PodExec},
  * {@link ExecSession}) and {@code pods/{name}/portforward} (to what {@link PodPortTargets} says a pod's port reaches,
- * {@link PortForwardSession}), and answers the pod subresources it does not simulate with a Kubernetes 405 Status.
+ * {@link SpdyPortForwardSession} for kubectl, {@link PortForwardSession} for fabric8), and answers the pod subresources it does not simulate with a Kubernetes 405 Status.
  * It knows nothing of what plays the cluster behind it: the pods' logs, shells and ports are handed to it
  * ({@link #backPods}) before it starts.
  */
@@ -83,6 +83,7 @@ public final class InProcessApiServer implements AutoCloseable {
         }
         Set<String> protocols = new LinkedHashSet<>(ExecSession.PROTOCOLS);
         protocols.addAll(PortForwardSession.PROTOCOLS);
+        protocols.add(SpdyPortForwardSession.PROTOCOL);
         try {
             server = vertx.createHttpServer(new HttpServerOptions()
                             .setHost("127.0.0.1")
@@ -269,11 +270,17 @@ public final class InProcessApiServer implements AutoCloseable {
     }
 
     /**
-     * {@code pods/portforward}: a WebSocket session piping each of {@code ports} (repeated or comma separated) to
-     * what the running pod's port reaches. Like the kubelet it answers only WebSocket requests (SPDY is not served).
+     * {@code pods/portforward}: a WebSocket session piping what the running pod's ports reach, either SPDY tunnelled
+     * through it (kubectl, {@link SpdyPortForwardSession}, the ports named per stream) or the kubelet's channel framing
+     * (fabric8, {@link PortForwardSession}, each of {@code ports}, repeated or comma separated). A bare SPDY upgrade,
+     * which kubectl tries only when the WebSocket is refused, is not served.
      */
     private void portForward(HttpServerRequest req, String namespace, String pod) {
         JsonNode object = runningPod(namespace, pod, "forward ports of");
+        if ("websocket".equalsIgnoreCase(req.getHeader("Upgrade")) && offers(req, SpdyPortForwardSession.PROTOCOL)) {
+            req.toWebSocket().onSuccess(ws -> SpdyPortForwardSession.start(ws, object, ports));
+            return;
+        }
         List<Integer> forwarded = PortForwardSession.ports(req.params().getAll("ports"));
         if (!"websocket".equalsIgnoreCase(req.getHeader("Upgrade"))) {
             throw new ApiError(
@@ -284,6 +291,12 @@ public final class InProcessApiServer implements AutoCloseable {
         }
         PortForwardSession.checkProtocols(req.headers().getAll("Sec-WebSocket-Protocol"));
         req.toWebSocket().onSuccess(ws -> PortForwardSession.start(ws, object, forwarded, ports));
+    }
+
+    private static boolean offers(HttpServerRequest req, String protocol) {
+        return req.headers().getAll("Sec-WebSocket-Protocol").stream()
+                .flatMap(h -> Arrays.stream(h.split(",")))
+                .anyMatch(p -> p.trim().equals(protocol));
     }
 
     /** The pod, when it exists (else 404) and is running (else 400, as for exec on a real cluster). */

@@ -13,7 +13,13 @@ public interface PodPortTargets {
     /** Connects to what the pod's port reaches, on the caller's Vert.x context; fails when nothing listens there. */
     Future<NetSocket> connect(JsonNode pod, int port);
 
-    void opened(String namespace, String pod, PortForwardSession session);
+    void opened(String namespace, String pod, Session session);
 
-    void closed(String namespace, String pod, PortForwardSession session);
+    void closed(String namespace, String pod, Session session);
+
+    /** An open port-forward session ({@link PortForwardSession}, {@link SpdyPortForwardSession}). */
+    interface Session {
+        /** Ends the session from the pod's side, as a stopped container does. */
+        void close();
+    }
 }

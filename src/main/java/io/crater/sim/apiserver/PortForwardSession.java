@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * queue is full. The session ends when every port's connection has ended (the WebSocket then closes normally)
  * or when the client closes the WebSocket (the connections then close).
  */
-public final class PortForwardSession {
+public final class PortForwardSession implements PodPortTargets.Session {
 
     /** The subprotocols served: the kubelet's binary channel framing, which port-forward uses alike in both. */
     static final List<String> PROTOCOLS = List.of("v4.channel.k8s.io", "channel.k8s.io");
@@ -138,6 +138,7 @@ public final class PortForwardSession {
     }
 
     /** Ends the session from the pod's side, as a stopped container does. */
+    @Override
     public void close() {
         if (!ws.isClosed()) {
             ws.close();

@@ -2,7 +2,6 @@ package io.crater.sim.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crater.sim.apiserver.PodPortTargets;
-import io.crater.sim.apiserver.PortForwardSession;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -30,7 +29,7 @@ final class PodPorts implements PodPortTargets {
     private final SimApp app;
     private final NetClient net;
     private final Map<String, InetSocketAddress> backed = new ConcurrentHashMap<>();
-    private final Map<String, Set<PortForwardSession>> sessions = new ConcurrentHashMap<>();
+    private final Map<String, Set<PodPortTargets.Session>> sessions = new ConcurrentHashMap<>();
     private volatile PortBackends configured = PortBackends.NONE;
 
     PodPorts(Vertx vertx) {
@@ -88,13 +87,13 @@ final class PodPorts implements PodPortTargets {
     }
 
     @Override
-    public void opened(String namespace, String pod, PortForwardSession session) {
+    public void opened(String namespace, String pod, PodPortTargets.Session session) {
         sessions.computeIfAbsent(namespace + "/" + pod, k -> ConcurrentHashMap.newKeySet())
                 .add(session);
     }
 
     @Override
-    public void closed(String namespace, String pod, PortForwardSession session) {
+    public void closed(String namespace, String pod, PodPortTargets.Session session) {
         sessions.computeIfPresent(namespace + "/" + pod, (k, open) -> {
             open.remove(session);
             return open.isEmpty() ? null : open;
@@ -104,9 +103,9 @@ final class PodPorts implements PodPortTargets {
     /** The pod is gone: its forwarded connections end, as they do when a real pod's containers stop. */
     void forget(String namespace, String pod) {
         app.forget(namespace, pod);
-        Set<PortForwardSession> open = sessions.remove(namespace + "/" + pod);
+        Set<PodPortTargets.Session> open = sessions.remove(namespace + "/" + pod);
         if (open != null) {
-            open.forEach(PortForwardSession::close);
+            open.forEach(PodPortTargets.Session::close);
         }
     }
 
