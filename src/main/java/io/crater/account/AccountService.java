@@ -223,6 +223,12 @@ public class AccountService implements io.crater.identity.UserCreated {
         return administered(slug, caller).map(AccountRow::id);
     }
 
+    /** The account as the owner of webhooks, if the caller administers it; 403 {@code NotAccountAdmin} otherwise. */
+    public Uni<io.crater.notify.WebhookViews.Owner> webhookOwner(String slug, Caller caller) {
+        return Panache.withSession(() -> administeredId(slug, caller))
+                .map(io.crater.notify.WebhookViews.Owner::account);
+    }
+
     /** An account as listed: its row and its member count. */
     record Listed(AccountRow account, long members) {
         static Listed of(Object[] r) {

@@ -158,7 +158,7 @@ class JobNotices {
             args.put("exitCode", (long) d.exitCode());
             args.put("exitReason", d.exitReason() == null ? "" : d.exitReason());
         }
-        return notifications.notify(d.userId(), kind, message(d), "/jobs/" + d.publicId(), args);
+        return notifications.notify(d.userId(), d.accountId(), kind, message(d), "/jobs/" + d.publicId(), args);
     }
 
     /** The English text of a job's notice. */
@@ -186,10 +186,18 @@ class JobNotices {
     }
 
     /** A queued job not yet said to be waiting. */
-    record Waiting(long id, long userId, String publicId, String name, long minutes, String reason, String detail) {
+    record Waiting(
+            long id,
+            long userId,
+            String publicId,
+            String name,
+            long minutes,
+            String reason,
+            String detail,
+            long accountId) {
         static final String COLUMNS = "j.id, j.user_id, j.public_id, j.name,"
                 + " floor(extract(epoch FROM now() - j.created_at) / 60), j.reasons -> 0 ->> 'code',"
-                + " j.reasons -> 0 ->> 'message'";
+                + " j.reasons -> 0 ->> 'message', j.account_id";
 
         static Waiting of(Object[] r) {
             return new Waiting(
@@ -199,7 +207,8 @@ class JobNotices {
                     (String) r[3],
                     ((Number) r[4]).longValue(),
                     (String) r[5],
-                    (String) r[6]);
+                    (String) r[6],
+                    Sql.longOf(r[7]));
         }
     }
 
@@ -239,6 +248,6 @@ class JobNotices {
         args.put("detail", w.detail() == null ? "" : w.detail());
         String message = "Your job " + w.name() + " (" + w.publicId() + ") has waited " + w.minutes()
                 + " min in the queue" + (w.detail() == null || w.detail().isEmpty() ? "." : ": " + w.detail() + ".");
-        return notifications.notify(w.userId(), "job.waiting", message, "/jobs/" + w.publicId(), args);
+        return notifications.notify(w.userId(), w.accountId(), "job.waiting", message, "/jobs/" + w.publicId(), args);
     }
 }

@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Notifications (job states, approval decisions, warnings) in the console and by e-mail. */
+/** Notifications (job states, approval decisions, warnings) in the console, by e-mail and to webhooks. */
 @ApplicationScoped
 public class NotificationService {
 
@@ -58,6 +58,9 @@ public class NotificationService {
     @Inject
     NotificationPreferences preferences;
 
+    @Inject
+    WebhookService webhooks;
+
     /**
      * Adds a notification inside the caller's transaction, on the channels the user keeps on for its kind
      * (docs/notifications.md): in the console, and when mail is on and the user has an address, as an e-mail
@@ -72,6 +75,15 @@ public class NotificationService {
      * {@code message} stays the English text of the bell's API and the e-mail.
      */
     public Uni<Void> notify(long userId, String kind, String message, String link, Map<String, ?> args) {
+        return notify(userId, null, kind, message, link, args);
+    }
+
+    /**
+     * The same, about something of an account ({@code accountId}, null for none): that account's webhooks that take
+     * the kind receive it too, whatever the user chose for their own channels.
+     */
+    public Uni<Void> notify(
+            long userId, Long accountId, String kind, String message, String link, Map<String, ?> args) {
         return addresses.of(java.util.Set.of(userId)).flatMap(found -> {
             Addresses.Address to = found.get(userId);
             if (to == null) {
@@ -83,20 +95,21 @@ public class NotificationService {
                         && on.contains(NotificationKinds.EMAIL)
                         && to.email() != null
                         && !to.email().isBlank();
-                if (!inApp && !mailed) {
-                    return Uni.createFrom().voidItem();
-                }
-                return Sql.update(
-                                "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args, in_app)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, now(), CAST(NULLIF(CAST(?6 AS text), '') AS jsonb), ?7)",
-                                userId,
-                                kind,
-                                message,
-                                link == null ? "" : link,
-                                mailed ? "pending" : "none",
-                                args == null || args.isEmpty() ? "" : Json.write(args),
-                                inApp)
-                        .replaceWithVoid();
+                Uni<Void> stored = !inApp && !mailed
+                        ? Uni.createFrom().voidItem()
+                        : Sql.update(
+                                        "INSERT INTO notifications (user_id, kind, message, link, mail_state, mail_due_at, args, in_app)"
+                                                + " VALUES (?1, ?2, ?3, ?4, ?5, now(), CAST(NULLIF(CAST(?6 AS text), '') AS jsonb), ?7)",
+                                        userId,
+                                        kind,
+                                        message,
+                                        link == null ? "" : link,
+                                        mailed ? "pending" : "none",
+                                        args == null || args.isEmpty() ? "" : Json.write(args),
+                                        inApp)
+                                .replaceWithVoid();
+                return stored.flatMap(x -> webhooks.enqueue(
+                        userId, accountId, on.contains(NotificationKinds.WEBHOOK), kind, message, link, args));
             });
         });
     }

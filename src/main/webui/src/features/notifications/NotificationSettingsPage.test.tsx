@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import i18n from '../../i18n';
@@ -26,6 +26,22 @@ function prefs(over: Partial<NotificationPreferences> = {}): NotificationPrefere
     ...over,
   };
 }
+
+/** What the webhooks section asks for: the profile (administered accounts) and one's webhooks, none here. */
+const webhookRoutes = {
+  'GET /api/v1/me': json({
+    id: 'u1',
+    username: 'ria',
+    slug: 'ria',
+    uid: 2001,
+    displayName: 'Ria',
+    email: null,
+    role: 'user',
+    defaultAccount: 'ria',
+    accounts: [],
+  }),
+  'GET /api/v1/me/webhooks': json({ items: [], formats: ['generic', 'slack', 'feishu', 'dingtalk'], kinds: KINDS }),
+};
 
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -62,6 +78,7 @@ describe('preferences helpers', () => {
 describe('NotificationSettingsPage', () => {
   it('shows progress, then the grid, and saves what changed with the threshold in minutes', async () => {
     const sent = mockFetch({
+      ...webhookRoutes,
       'GET /api/v1/me/notification-preferences': json(prefs()),
       'PUT /api/v1/me/notification-preferences': (req) => {
         const body = req.body as { waitingThresholdMinutes: number };
@@ -69,7 +86,7 @@ describe('NotificationSettingsPage', () => {
       },
     });
     renderPage();
-    expect(screen.getByRole('status')).toBeTruthy();
+    expect(within(screen.getByTestId('preferences')).getByRole('status')).toBeTruthy();
     const started = (await screen.findByTestId('pref-job.started-in-app')) as HTMLInputElement;
     expect(started.checked).toBe(true);
     expect((screen.getByTestId('pref-job.started-email') as HTMLInputElement).checked).toBe(false);
@@ -88,7 +105,7 @@ describe('NotificationSettingsPage', () => {
   });
 
   it('refuses a threshold outside its range before sending anything', async () => {
-    const sent = mockFetch({ 'GET /api/v1/me/notification-preferences': json(prefs()) });
+    const sent = mockFetch({ ...webhookRoutes, 'GET /api/v1/me/notification-preferences': json(prefs()) });
     renderPage();
     fireEvent.change(await screen.findByTestId('pref-waiting'), { target: { value: '0' } });
     expect((screen.getByTestId('prefs-save') as HTMLButtonElement).disabled).toBe(true);
@@ -98,7 +115,7 @@ describe('NotificationSettingsPage', () => {
 
   it('says when the server sends no mail, in Chinese too', async () => {
     await i18n.changeLanguage('zh-CN');
-    mockFetch({ 'GET /api/v1/me/notification-preferences': json(prefs({ mailEnabled: false })) });
+    mockFetch({ ...webhookRoutes, 'GET /api/v1/me/notification-preferences': json(prefs({ mailEnabled: false })) });
     renderPage();
     expect((await screen.findByTestId('mail-off')).textContent).toContain('不发送电子邮件');
     expect(screen.getByText('作业失败（退出码与原因）')).toBeTruthy();
@@ -106,6 +123,7 @@ describe('NotificationSettingsPage', () => {
 
   it('shows the error when the preferences cannot be loaded', async () => {
     mockFetch({
+      ...webhookRoutes,
       'GET /api/v1/me/notification-preferences': problem(500, 'Internal', 'boom'),
     });
     renderPage();

@@ -10,6 +10,7 @@ import { btnPrimary, inputClass, tableWrap, td, th } from '../../components/comm
 import { Section } from '../me/Section';
 import { cellKey, changesBetween, gridOf, validWaiting, WAITING_MAX, WAITING_MIN } from './preferences';
 import { myNotificationPreferencesQuery, notifyKeys } from './queries';
+import { WebhooksSection } from './WebhooksSection';
 
 function PreferencesForm({ saved }: { saved: NotificationPreferences }) {
   const { t } = useTranslation();
@@ -117,6 +118,7 @@ export function NotificationSettingsPage() {
           <PreferencesForm key={JSON.stringify(prefs.data)} saved={prefs.data} />
         )}
       </Section>
+      <WebhooksSection />
     </div>
   );
 }
