@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The chart rendered by a real helm over a matrix of values, every object read strictly into fabric8's models, and
+ * The chart linted strictly and rendered by a real helm over a matrix of values, every object read strictly into fabric8's models, and
  * the install held to a table of policies: probes on Crater's health paths, resources everywhere, non-root with a
  * read-only root, no wildcard and no cluster-wide Secrets in RBAC, a PDB and leader election with replicas, a
  * NetworkPolicy per workload, no secret value outside Secrets. The bad values files and the strict reader are in
@@ -82,9 +82,35 @@ class ChartTest {
         assertThat(objects).extracting(HasMetadata::getKind).contains("Deployment", "Service", "ConfigMap");
         assertThat(objects)
                 .allSatisfy(o -> assertThat(o.getMetadata().getName()).isNotBlank());
+        assertThat(env(objects).get("JAVA_OPTS_APPEND"))
+                .startsWith("-Djava.util.logging.manager=org.jboss.logmanager.LogManager -XX:");
         assertThat(objects)
                 .filteredOn(o -> !o.getKind().equals("Namespace") && !clusterScoped(o))
                 .allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isNotBlank());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void passesStrictLint(Case c) {
+        List<String> args = new ArrayList<>(List.of(
+                "lint",
+                "--strict",
+                HelmChart.DIR.toString(),
+                "--namespace",
+                c.namespace(),
+                "--values",
+                HelmChart.DIR.resolve("examples").resolve(c.values()).toString()));
+        // helm lint has no --api-versions: the Prometheus Operator's kinds are linted in the forced case.
+        for (int i = 0; i < c.flags().size(); i++) {
+            if (c.flags().get(i).equals("--api-versions")) {
+                i++;
+            } else {
+                args.add(c.flags().get(i));
+            }
+        }
+        HelmChart.Run run = HelmChart.helm(args);
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("0 chart(s) failed").doesNotContain("[WARNING]", "[ERROR]");
     }
 
     @ParameterizedTest(name = "{0}")
