@@ -2,10 +2,11 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 WEBUI := src/main/webui
+WEBSITE := website
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap k8s-tools docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap k8s-tools docs test-docs cli-docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,8 +20,9 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus rclone ldap k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests
+test: browsers notebook shells prometheus rclone ldap k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests, the website's build and link check
 	$(MVN) verify
+	$(MAKE) test-docs
 
 bench: build ## Print performance figures of this machine (API, admission, job list at 100k jobs, 500 followers of live GPU metrics, Kueue's whole baseline trace, the client's start-up, about 9 min); see docs/benchmarks.md
 	set -o pipefail; $(MVN) test -Dtest='*Bench' -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive|accounting|client|gpu stream)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest='*Bench'"; exit 1; }
@@ -66,7 +68,13 @@ ldap: ## Install Debian's OpenLDAP server and clients for the LDAP sign-in tests
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null; fi; \
 	fi
 
-docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)
+docs: build ## Build the documentation website (VitePress) into website/dist: the guides, docs/*.md and the API reference from the OpenAPI document the build writes
+	cd $(WEBSITE) && npm ci --no-audit --no-fund && npm run build
+
+test-docs: ## Check the website's scripts, build it from the last build's OpenAPI document and check every internal link and anchor (make test runs it after mvn verify)
+	cd $(WEBSITE) && npm ci --no-audit --no-fund && npm test && npm run build && npm run check
+
+cli-docs: ## Regenerate docs/cli.md from the client's command definitions (CliDocsTest checks it in make test)
 	$(MVN) -q test -Dtest=CliDocsTest -Dcrater.docs.update=true -Dsurefire.failIfNoSpecifiedTests=false
 
 K8S_TOOLS ?= $(HOME)/.cache/crater/k8s-tools

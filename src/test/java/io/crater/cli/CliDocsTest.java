@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/cli.md is what {@link CliDocs} writes from the command definitions. {@code make docs} (this test with
+ * docs/cli.md is what {@link CliDocs} writes from the command definitions. {@code make cli-docs} (this test with
  * {@code -Dcrater.docs.update=true}) rewrites it.
  */
 class CliDocsTest {
@@ -24,7 +24,7 @@ class CliDocsTest {
         }
         String current = Files.exists(FILE) ? Files.readString(FILE, StandardCharsets.UTF_8) : "";
         assertThat(current)
-                .as("docs/cli.md is not what the command definitions give: run `make docs` (mvn test"
+                .as("docs/cli.md is not what the command definitions give: run `make cli-docs` (mvn test"
                         + " -Dtest=CliDocsTest -Dcrater.docs.update=true) and review the diff")
                 .isEqualTo(generated);
     }
