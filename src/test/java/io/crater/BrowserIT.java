@@ -137,7 +137,7 @@ class BrowserIT {
     private static void run(
             String script, String screenshotName, Map<String, String> appEnv, Map<String, String> extraEnv)
             throws Exception {
-        Path home = Files.createTempDirectory("crater-browser");
+        Path home = TestDirs.create("crater-browser");
         File webui = new File(System.getProperty("crater.webui.dir", "src/main/webui"));
         File screenshot = new File("target/" + screenshotName).getAbsoluteFile();
         Files.deleteIfExists(screenshot.toPath());

@@ -23,8 +23,8 @@ class ClientInstallIT {
 
     @Test
     void theInstallLineFromTheServerGivesAWorkingClient() throws Exception {
-        Path home = Files.createTempDirectory("crater-install-server");
-        Path laptop = Files.createTempDirectory("crater-laptop");
+        Path home = TestDirs.create("crater-install-server");
+        Path laptop = TestDirs.create("crater-laptop");
         try (PackagedApp app = new PackagedApp(home).start()) {
             String info = app.get("/api/v1/cli").body();
             assertThat(info).contains("\"available\":true").contains("/cli/install.sh | sh");

@@ -20,11 +20,7 @@ public class CraterTestResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        try {
-            home = Files.createTempDirectory("crater-test-home");
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        home = TestDirs.create("crater-test-home");
         System.setProperty("crater.home", home.toString());
         bootstrap = new Bootstrap();
         Map<String, String> props = new HashMap<>(bootstrap.prepare());
@@ -37,16 +33,8 @@ public class CraterTestResource implements QuarkusTestResourceLifecycleManager {
         if (bootstrap != null) {
             bootstrap.close();
         }
-        // Each boot's home holds a whole PostgreSQL cluster (hundreds of MB): left behind, a day of test runs
-        // fills the disk.
-        if (home != null) {
-            try (java.util.stream.Stream<Path> files = Files.walk(home)) {
-                files.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(p -> p.toFile().delete());
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // a leftover folder in the temp directory is no reason to fail the run
-            }
-        }
+        // A boot's home holds its PostgreSQL's data (hundreds of MB): gone with the boot.
+        TestDirs.delete(home);
     }
 
     public static Simulator simulator() {

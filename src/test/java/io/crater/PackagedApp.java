@@ -85,6 +85,10 @@ public final class PackagedApp implements AutoCloseable {
         return this;
     }
 
+    public Path home() {
+        return home;
+    }
+
     public String url() {
         return "http://127.0.0.1:" + port;
     }

@@ -43,7 +43,7 @@ public final class RealPrometheus implements AutoCloseable {
 
     /** Starts Prometheus scraping the targets and waits until it is ready. */
     public static RealPrometheus start(List<Target> targets) throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("crater-prometheus");
+        Path dir = TestDirs.create("crater-prometheus");
         StringBuilder config =
                 new StringBuilder("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n" + "scrape_configs:\n");
         for (Target t : targets) {

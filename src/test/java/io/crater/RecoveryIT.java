@@ -6,7 +6,6 @@ import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -24,7 +23,7 @@ class RecoveryIT {
 
     @Test
     void killNineWhileJobsRunLosesNothing() throws Exception {
-        Path base = Files.createTempDirectory("crater-recovery");
+        Path base = TestDirs.create("crater-recovery");
         try (PackagedApp sim =
                 new PackagedApp(base.resolve("sim"), "sim", Map.of(), "Simulated cluster API: ").start()) {
             String api = sim.lineAfter("Simulated cluster API: ");

@@ -14,7 +14,7 @@ class RestartIT {
 
     @Test
     void killNineThenStartAgainKeepsTheAdministrator() throws Exception {
-        Path home = Files.createTempDirectory("crater-restart");
+        Path home = TestDirs.create("crater-restart");
         try (PackagedApp first = new PackagedApp(home).start()) {
             String[] admin = first.initialAdmin();
             assertThat(first.output()).anyMatch(l -> l.contains("First login: username admin") && l.contains(admin[1]));

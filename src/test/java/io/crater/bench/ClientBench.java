@@ -4,6 +4,7 @@ import static io.crater.Api.as;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.TestDirs;
 import io.crater.job.Flows;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -70,7 +71,7 @@ class ClientBench {
                 .then()
                 .extract()
                 .path("token");
-        Path home = Files.createTempDirectory("crater-cli-bench");
+        Path home = TestDirs.create("crater-cli-bench");
         Map<String, String> env = Map.of(
                 "HOME",
                 home.toString(),

@@ -1,10 +1,10 @@
 package io.crater.cli;
 
+import io.crater.TestDirs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -39,11 +39,7 @@ public final class Cli {
     private boolean interactive;
 
     public Cli() {
-        try {
-            home = Files.createTempDirectory("crater-cli-test");
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
+        home = TestDirs.create("crater-cli-test");
         env.put("HOME", home.toString());
         env.put("XDG_CONFIG_HOME", home.resolve(".config").toString());
         env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());

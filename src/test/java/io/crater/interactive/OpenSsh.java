@@ -2,6 +2,7 @@ package io.crater.interactive;
 
 import static io.crater.Api.as;
 
+import io.crater.TestDirs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +25,7 @@ public final class OpenSsh {
 
     /** A client for the gateway listening on {@code port}, keeping its keys in a new temporary directory. */
     public OpenSsh(int port) throws IOException {
-        this.keys = Files.createTempDirectory("crater-ssh-keys");
+        this.keys = TestDirs.create("crater-ssh-keys");
         this.port = port;
     }
 
