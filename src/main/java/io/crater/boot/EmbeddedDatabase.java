@@ -29,6 +29,15 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** Starts PostgreSQL on a free loopback port with its data in {@code dataDir}. */
     public static EmbeddedDatabase start(Path dataDir, Path workDir) {
         try {
+            return start(dataDir, workDir, freePort());
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port for the embedded PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts PostgreSQL on the given loopback port (a restart keeps its address) with its data in {@code dataDir}. */
+    public static EmbeddedDatabase start(Path dataDir, Path workDir, int port) {
+        try {
             Files.createDirectories(dataDir);
             Files.createDirectories(workDir);
             stopLeftover(dataDir);
@@ -36,7 +45,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setOverrideWorkingDirectory(workDir.toFile())
-                    .setPort(freePort())
+                    .setPort(port)
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "100")

@@ -171,6 +171,18 @@ public class ProblemMappers {
 
     @ServerExceptionMapper(priority = 10_000)
     public Response unexpected(Throwable e, UriInfo uri) {
+        if (DatabaseOutage.is(e)) {
+            LOG.warnf("the database is unreachable on %s (%s): answered 503", uri.getPath(), e.getMessage());
+            return respond(
+                            503,
+                            "DatabaseUnavailable",
+                            "Service unavailable",
+                            "Crater cannot reach its database right now; nothing was changed. Try again in a few seconds.",
+                            uri,
+                            null)
+                    .header("Retry-After", 2)
+                    .build();
+        }
         String incident = UUID.randomUUID().toString();
         LOG.errorf(e, "unexpected error on %s (incident %s)", uri.getPath(), incident);
         return respond(
