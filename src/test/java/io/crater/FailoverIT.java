@@ -38,7 +38,7 @@ class FailoverIT {
 
     @Test
     void quotasHoldWhenTheLeaderIsKilledMidBurst() throws Exception {
-        Path base = Files.createTempDirectory("crater-failover");
+        Path base = TestDirs.create("crater-failover");
         try (EmbeddedDatabase db = EmbeddedDatabase.start(base.resolve("pg"), base.resolve("pg-work"));
                 PackagedApp sim =
                         new PackagedApp(base.resolve("sim"), "sim", Map.of(), "Simulated cluster API: ").start()) {
@@ -53,13 +53,17 @@ class FailoverIT {
                     "KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false",
                     // Both replicas settle every 2 s, so the kill lands while settlement runs too.
                     "CRATER_ACCOUNTING_SETTLE_EVERY", "2s");
-            try (PackagedApp a = new PackagedApp(base.resolve("a"), "server", env, "Console: http://").start();
-                    PackagedApp b = new PackagedApp(base.resolve("b"), "server", env, "Console: http://").start()) {
-                String[] admin = a.initialAdmin();
+            try (PackagedApp a = new PackagedApp(base.resolve("a"), "server", env, "Console: http://");
+                    PackagedApp b = new PackagedApp(base.resolve("b"), "server", env, "Console: http://")) {
+                startTogether(a, b, db);
+                String[] admin = (Files.exists(a.home().resolve("initial-admin.txt")) ? a : b).initialAdmin();
                 String token = login(a, admin[0], admin[1]);
                 setUp(a, token);
                 PackagedApp leader = awaitLeader(List.of(a, b), 1, Duration.ofSeconds(60));
                 PackagedApp survivor = leader == a ? b : a;
+                // Live job events followed on both replicas; the leader's follower resumes on the survivor.
+                SseFollower ofSurvivor = SseFollower.open(survivor.url() + "/api/v1/events?topics=jobs", token, null);
+                SseFollower ofLeader = SseFollower.open(leader.url() + "/api/v1/events?topics=jobs", token, null);
                 String[] members = new String[4];
                 for (int i = 0; i < members.length; i++) {
                     members[i] = login(a, "fo.m" + i, "Failover-pass-2026");
@@ -82,6 +86,7 @@ class FailoverIT {
                 AtomicInteger submitted = new AtomicInteger();
                 AtomicInteger retried = new AtomicInteger();
                 long killedAt;
+                SseFollower resumed;
                 ExecutorService pool = Executors.newFixedThreadPool(8);
                 try {
                     List<Future<?>> done = new ArrayList<>();
@@ -123,6 +128,7 @@ class FailoverIT {
                     }
                     leader.kill9();
                     killedAt = System.nanoTime();
+                    resumed = resumeOnSurvivor(ofLeader, survivor, token);
                     for (Future<?> f : done) {
                         f.get();
                     }
@@ -158,6 +164,16 @@ class FailoverIT {
                 assertThat(count(db, "SELECT epoch FROM leader_epochs WHERE name = 'admission'"))
                         .isGreaterThanOrEqualTo(2);
                 settledExactlyOnce(db);
+                Map<String, String> finals = finalStates(db);
+                List<SseFollower.Event> acrossTheKill = new ArrayList<>(ofLeader.events);
+                acrossTheKill.addAll(resumed.events);
+                assertThat(resumed.named("reset"))
+                        .as("resumed where it stopped, on the other replica")
+                        .isEmpty();
+                seesEveryFinalState("the survivor's follower", ofSurvivor, ofSurvivor.events, finals);
+                seesEveryFinalState("the follower that resumed", resumed, acrossTheKill, finals);
+                ofSurvivor.close();
+                resumed.close();
                 try (KubernetesClient k8s = KubeClients.forUrl(api)) {
                     List<VolcanoJob> created = k8s.resources(VolcanoJob.class)
                             .inNamespace("crater-jobs")
@@ -171,6 +187,120 @@ class FailoverIT {
                         submitted.get(), retried.get(), takeoverMs, QUOTA, admittedMs, maxUsed.get() / 1000);
             }
         }
+    }
+
+    /** Once the killed replica's stream has ended, reconnects to the survivor from the last id it saw. */
+    static SseFollower resumeOnSurvivor(SseFollower ofLeader, PackagedApp survivor, String token) throws Exception {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!ofLeader.ended && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(ofLeader.ended).as("the killed replica's stream ended").isTrue();
+        String last = null;
+        for (SseFollower.Event e : ofLeader.events) {
+            if (e.id() != null) {
+                last = e.id();
+            }
+        }
+        assertThat(last).as("events seen before the kill").isNotNull();
+        return SseFollower.open(survivor.url() + "/api/v1/events?topics=jobs", token, last);
+    }
+
+    static Map<String, String> finalStates(EmbeddedDatabase db) throws Exception {
+        Map<String, String> out = new java.util.HashMap<>();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT public_id, state FROM jobs")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A follower missed nothing: its ids only grow, and for every job the last event it got shows the state the job
+     * ended in (waited for a moment: the log is read a little after the last commit).
+     */
+    static void seesEveryFinalState(
+            String who, SseFollower follower, List<SseFollower.Event> events, Map<String, String> finals)
+            throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        Map<String, String> wrong = lastStates(events, finals);
+        while (!wrong.isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+            events = new ArrayList<>(events);
+            for (SseFollower.Event e : follower.events) {
+                if (!events.contains(e)) {
+                    events.add(e);
+                }
+            }
+            wrong = lastStates(events, finals);
+        }
+        assertThat(wrong)
+                .as(who + ": jobs whose last event is not their final state")
+                .isEmpty();
+        io.crater.events.EventPosition previous = null;
+        for (SseFollower.Event e : events) {
+            if (e.id() != null) {
+                io.crater.events.EventPosition at = io.crater.events.EventPosition.parse(e.id());
+                assertThat(at).as(who + ": event id " + e.id()).isNotNull();
+                if (previous != null) {
+                    assertThat(at.after(previous))
+                            .as(who + ": ids grow, " + previous + " then " + at)
+                            .isTrue();
+                }
+                previous = at;
+            }
+        }
+    }
+
+    /** The jobs whose last event in {@code events} is missing or not their final state, with what was seen. */
+    static Map<String, String> lastStates(List<SseFollower.Event> events, Map<String, String> finals) {
+        Map<String, String> last = new java.util.HashMap<>();
+        for (SseFollower.Event e : events) {
+            if (e.name().equals("job")) {
+                last.put(e.json().getString("id"), e.json().getString("state"));
+            }
+        }
+        Map<String, String> wrong = new java.util.TreeMap<>();
+        finals.forEach((id, state) -> {
+            if (!state.equals(last.get(id))) {
+                wrong.put(id, "final " + state + ", last seen " + last.get(id));
+            }
+        });
+        return wrong;
+    }
+
+    /**
+     * Both replicas start at the same moment on the empty database: Flyway migrates under its PostgreSQL lock, so
+     * one applies every migration and the other finds them applied, and exactly one creates the administrator.
+     */
+    static void startTogether(PackagedApp a, PackagedApp b, EmbeddedDatabase db) throws Exception {
+        ExecutorService starters = Executors.newFixedThreadPool(2);
+        try {
+            Future<PackagedApp> first = starters.submit(a::start);
+            Future<PackagedApp> second = starters.submit(b::start);
+            first.get();
+            second.get();
+        } finally {
+            starters.shutdownNow();
+        }
+        assertThat(count(db, "SELECT count(*) FROM flyway_schema_history WHERE NOT success"))
+                .isZero();
+        assertThat(count(
+                        db,
+                        "SELECT count(*) FROM (SELECT version FROM flyway_schema_history WHERE version IS NOT NULL"
+                                + " GROUP BY version HAVING count(*) > 1) AS twice"))
+                .as("migrations applied twice")
+                .isZero();
+        assertThat(count(db, "SELECT count(*) FROM users"))
+                .as("administrators created")
+                .isEqualTo(1);
+        assertThat(Files.exists(a.home().resolve("initial-admin.txt"))
+                        ^ Files.exists(b.home().resolve("initial-admin.txt")))
+                .as("one replica hands out the first login")
+                .isTrue();
     }
 
     /**

@@ -51,6 +51,7 @@ class TableOwnershipTest {
                             "webhooks",
                             "webhook_events",
                             "webhook_deliveries")),
+            Map.entry("events", Set.of("event_log")),
             Map.entry(
                     "job",
                     Set.of(

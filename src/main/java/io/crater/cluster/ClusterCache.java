@@ -1,7 +1,5 @@
 package io.crater.cluster;
 
-import io.crater.events.EventHub;
-import io.crater.identity.CurrentUser;
 import io.crater.kube.KubeQuantities;
 import io.crater.kube.PodRequests;
 import io.crater.policy.Resources;
@@ -16,6 +14,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +26,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Crater's informer-fed view of nodes and pods: what every node offers and what bound pods request of it.
- * Changes are coalesced per node and published as {@code node} events on the {@code nodes} topic.
+ * Changes are coalesced per node and written to the event log ({@link NodeEvents}).
  */
 @ApplicationScoped
 public class ClusterCache {
@@ -39,7 +38,7 @@ public class ClusterCache {
     KubernetesClient client;
 
     @Inject
-    EventHub hub;
+    NodeEvents nodeEvents;
 
     @Inject
     NodeViews views;
@@ -159,32 +158,26 @@ public class ClusterCache {
     }
 
     private void flush() {
+        List<ClusterViews.NodeEvent> changes = new ArrayList<>();
+        for (String name : List.copyOf(deleted)) {
+            deleted.remove(name);
+            dirty.remove(name);
+            changes.add(new ClusterViews.NodeEvent(
+                    "deleted", new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of(), List.of())));
+        }
+        for (String name : List.copyOf(dirty)) {
+            dirty.remove(name);
+            Node node = nodes.getStore().getByKey(name);
+            if (node != null) {
+                changes.add(new ClusterViews.NodeEvent("updated", views.of(node, allocated(name), podCount(name))));
+            }
+        }
         try {
-            for (String name : List.copyOf(deleted)) {
-                deleted.remove(name);
-                dirty.remove(name);
-                hub.publish(
-                        "nodes",
-                        "node",
-                        new ClusterViews.NodeEvent(
-                                "deleted",
-                                new ClusterViews.NodeView(
-                                        name, false, false, null, null, null, 0, Map.of(), List.of())),
-                        CurrentUser::isAdmin);
-            }
-            for (String name : List.copyOf(dirty)) {
-                dirty.remove(name);
-                Node node = nodes.getStore().getByKey(name);
-                if (node != null) {
-                    hub.publish(
-                            "nodes",
-                            "node",
-                            new ClusterViews.NodeEvent("updated", views.of(node, allocated(name), podCount(name))),
-                            CurrentUser::isAdmin);
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("publishing node events failed", e);
+            nodeEvents.write(changes);
+        } catch (Throwable e) {
+            LOG.warnf("writing node events failed (%s); they are written again", e.getMessage());
+            changes.forEach(c ->
+                    (c.type().equals("deleted") ? deleted : dirty).add(c.node().name()));
         }
     }
 

@@ -32,7 +32,8 @@ import org.jboss.resteasy.reactive.ResponseHeader;
 
 /**
  * One multiplexed Server-Sent Events stream per console tab: {@code GET /api/v1/events?topics=nodes,...}.
- * Events carry ids; reconnecting with {@code Last-Event-ID} replays what was missed. A comment line every
+ * Events carry their position in the event log as id ({@code <xid>-<seq>}, the same on every replica);
+ * reconnecting with {@code Last-Event-ID}, to any replica, replays what was missed. A comment line every
  * 20 seconds keeps proxies from closing an idle stream.
  */
 @Path("/api/v1/events")
@@ -73,11 +74,13 @@ public class EventsResource {
     public Multi<OutboundSseEvent> events(
             @QueryParam("topics") String topics, @HeaderParam("Last-Event-ID") String lastEventId, @Context Sse sse) {
         Map<String, TopicAuthorizer> wanted = parseTopics(topics);
-        Long last = parseLastId(lastEventId);
+        boolean resuming = lastEventId != null && !lastEventId.isBlank();
+        EventPosition last = resuming ? EventPosition.parse(lastEventId) : null;
         TokenUser user = current.userOf(identity);
         wanted.forEach(
                 (t, a) -> OnContext.run(() -> a.authorize(t, user)).await().indefinitely());
-        Multi<OutboundSseEvent> events = hub.stream(wanted.keySet(), user, last).map(e -> toSse(sse, e));
+        Multi<OutboundSseEvent> events = hub.stream(wanted.keySet(), user, last, resuming && last == null)
+                .map(e -> toSse(sse, e));
         Multi<OutboundSseEvent> heartbeats = Multi.createFrom()
                 .ticks()
                 .every(HEARTBEAT)
@@ -88,7 +91,7 @@ public class EventsResource {
     private OutboundSseEvent toSse(Sse sse, EventHub.HubEvent e) {
         try {
             return sse.newEventBuilder()
-                    .id(Long.toString(e.id()))
+                    .id(e.position().id())
                     .name(e.name())
                     .mediaType(MediaType.APPLICATION_JSON_TYPE)
                     .data(String.class, e.data() == null ? "{}" : json.writeValueAsString(e.data()))
@@ -120,16 +123,5 @@ public class EventsResource {
             throw ApiException.badRequest("InvalidTopics", "at most 20 topics per stream", null);
         }
         return wanted;
-    }
-
-    private static Long parseLastId(String lastEventId) {
-        if (lastEventId == null || lastEventId.isBlank()) {
-            return null;
-        }
-        try {
-            return Long.parseLong(lastEventId.trim());
-        } catch (NumberFormatException e) {
-            return -1L;
-        }
     }
 }

@@ -147,7 +147,11 @@ public class UserService {
     /** Creates the first platform administrator when there is no user yet; returns whether it did. */
     public Uni<Boolean> createFirstAdmin(String username, String password, String hash) {
         NewUser u = new NewUser(username, "Platform administrator", null, "admin", password, hash, true);
-        return Panache.withTransaction(() -> Sql.count("SELECT count(*) FROM users")
+        // Replicas starting at once on an empty database: the first to take the lock creates the administrator,
+        // the others find it there.
+        return Panache.withTransaction(() -> Sql.rows(
+                        "SELECT 1 FROM pg_advisory_xact_lock(hashtext('crater.initial-admin'))")
+                .flatMap(locked -> Sql.count("SELECT count(*) FROM users"))
                 .flatMap(n -> n > 0
                         ? Uni.createFrom().item(false)
                         : insert(u, Actor.system()).replaceWith(true)));

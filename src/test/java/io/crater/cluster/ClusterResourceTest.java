@@ -149,10 +149,13 @@ class ClusterResourceTest {
         reader.cancel(true);
 
         // Reconnect from the first id seen: the later events come again, and nothing before it.
-        long firstId = Long.parseLong(ids.get(0));
+        String firstId = ids.get(0);
+        assertThat(firstId)
+                .as("an id is the event's place in the log: <xid>-<seq>")
+                .matches("\\d+-\\d+");
         HttpRequest resume = HttpRequest.newBuilder(URI.create(base + "api/v1/events?topics=nodes"))
                 .header("Authorization", "Bearer " + TestAuth.adminToken())
-                .header("Last-Event-ID", Long.toString(firstId))
+                .header("Last-Event-ID", firstId)
                 .build();
         HttpResponse<java.io.InputStream> replay = http.send(resume, HttpResponse.BodyHandlers.ofInputStream());
         List<String> replayed = new ArrayList<>();

@@ -14,6 +14,7 @@ import com.icegreen.greenmail.util.ServerSetup;
 import io.crater.Api;
 import io.crater.CraterTestResource;
 import io.crater.Db;
+import io.crater.SseFollower;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;

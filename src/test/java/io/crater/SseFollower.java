@@ -1,4 +1,4 @@
-package io.crater.idle;
+package io.crater;
 
 import io.restassured.path.json.JsonPath;
 import java.io.BufferedReader;
@@ -16,18 +16,18 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A follower of an event stream in a test: reads its events on a thread of its own until closed or ended. */
-final class SseFollower implements AutoCloseable {
+public final class SseFollower implements AutoCloseable {
 
     /** One event: its name, id (null: none) and data. */
-    record Event(String name, String id, String data) {
-        JsonPath json() {
+    public record Event(String name, String id, String data) {
+        public JsonPath json() {
             return new JsonPath(data);
         }
     }
 
-    final List<Event> events = new CopyOnWriteArrayList<>();
-    final int status;
-    volatile boolean ended;
+    public final List<Event> events = new CopyOnWriteArrayList<>();
+    public final int status;
+    public volatile boolean ended;
     private final InputStream body;
     private final Thread reader;
 
@@ -39,14 +39,17 @@ final class SseFollower implements AutoCloseable {
         reader.start();
     }
 
-    static SseFollower open(String url, String token, String lastEventId) throws Exception {
+    public static SseFollower open(String url, String token, String lastEventId) throws Exception {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url))
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "text/event-stream");
         if (lastEventId != null) {
             req.header("Last-Event-ID", lastEventId);
         }
-        return new SseFollower(HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofInputStream()));
+        return new SseFollower(HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(req.build(), HttpResponse.BodyHandlers.ofInputStream()));
     }
 
     private void read() {
@@ -80,7 +83,7 @@ final class SseFollower implements AutoCloseable {
         ended = true;
     }
 
-    List<Event> named(String name) {
+    public List<Event> named(String name) {
         List<Event> out = new ArrayList<>();
         for (Event e : events) {
             if (e.name().equals(name)) {
@@ -90,7 +93,7 @@ final class SseFollower implements AutoCloseable {
         return out;
     }
 
-    List<String> sampleIds() {
+    public List<String> sampleIds() {
         return named("sample").stream().map(Event::id).toList();
     }
 
