@@ -44,6 +44,10 @@ public class AdmissionService implements io.crater.platform.Leadership {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class);
     static final long LOCK_KEY = 0x637261746572L;
+    static final String LEASE = "crater-admission";
+    static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+    static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
+    static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
 
     @Inject
     KubernetesClient client;
@@ -80,6 +84,9 @@ public class AdmissionService implements io.crater.platform.Leadership {
 
     private final String identity = "crater-" + UUID.randomUUID();
     private final ScheduledExecutorService worker = Threads.scheduler("crater-admission");
+    private final ScheduledExecutorService leaseWatch = Threads.scheduler("crater-lease-watch");
+    private volatile java.time.Instant confirmedAt;
+    private volatile boolean suspended;
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile long epoch = -1;
     private CompletableFuture<?> election;
@@ -88,19 +95,21 @@ public class AdmissionService implements io.crater.platform.Leadership {
         // Submits and job ends on any replica wake the leader; a lost listening connection is made up by a round.
         notifications.listen(JobAdmissions.CHANNEL, payload -> wake());
         notifications.onReconnect(this::wake);
-        var lock = new LeaseLock(cluster.namespace(), "crater-admission", identity);
+        var lock = new LeaseLock(cluster.namespace(), LEASE, identity);
         election = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
-                        .withName("crater-admission")
+                        .withName(LEASE)
                         .withLock(lock)
-                        .withLeaseDuration(Duration.ofSeconds(15))
-                        .withRenewDeadline(Duration.ofSeconds(10))
-                        .withRetryPeriod(Duration.ofSeconds(2))
+                        .withLeaseDuration(LEASE_DURATION)
+                        .withRenewDeadline(RENEW_DEADLINE)
+                        .withRetryPeriod(RETRY_PERIOD)
                         .withReleaseOnCancel(true)
                         .withLeaderCallbacks(new LeaderCallbacks(this::startLeading, this::stopLeading, leader -> {}))
                         .build())
                 .build()
                 .start();
+        leaseWatch.scheduleWithFixedDelay(
+                this::watchLease, RETRY_PERIOD.toMillis(), RETRY_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         worker.scheduleWithFixedDelay(
                 this::round,
                 config.admissionInterval().toMillis(),
@@ -113,13 +122,53 @@ public class AdmissionService implements io.crater.platform.Leadership {
             election.cancel(true);
         }
         worker.shutdownNow();
+        leaseWatch.shutdownNow();
         deciding.shutdownNow();
     }
 
-    /** Whether this replica admits now. */
+    /**
+     * Whether this replica admits now: it took the epoch and its own reads of the Lease confirmed it within the
+     * renew deadline ({@link LeaseWatch}).
+     */
     @Override
     public boolean leading() {
-        return epoch >= 0;
+        return epoch >= 0 && LeaseWatch.mayLead(confirmedAt, clock.instant(), RENEW_DEADLINE);
+    }
+
+    /** Reads the Lease every retry period; leader work pauses once the last confirmation is too old. */
+    private void watchLease() {
+        if (epoch < 0) {
+            return;
+        }
+        try {
+            var lease = client.leases()
+                    .inNamespace(cluster.namespace())
+                    .withName(LEASE)
+                    .get();
+            var spec = lease == null ? null : lease.getSpec();
+            if (spec != null
+                    && LeaseWatch.confirms(
+                            spec.getHolderIdentity(),
+                            spec.getRenewTime() == null
+                                    ? null
+                                    : spec.getRenewTime().toInstant(),
+                            identity,
+                            clock.instant(),
+                            LEASE_DURATION)) {
+                confirmedAt = clock.instant();
+            }
+        } catch (RuntimeException e) {
+            LOG.debugf("admission: reading the lease failed (%s)", e.getMessage());
+        }
+        boolean paused = !leading();
+        if (paused != suspended) {
+            suspended = paused;
+            if (paused) {
+                LOG.warnf("admission: the lease was not confirmed for %s; leader work paused", RENEW_DEADLINE);
+            } else {
+                LOG.info("admission: the lease is confirmed again; leader work resumes");
+            }
+        }
     }
 
     /** Asks for an admission round soon (after a submit, a finished job, a quota change). */
@@ -149,6 +198,7 @@ public class AdmissionService implements io.crater.platform.Leadership {
                             "UPDATE leader_epochs SET epoch = epoch + 1, holder = ?1, updated_at = now() WHERE name = 'admission' RETURNING epoch, holder",
                             identity)
                     .map(r -> Sql.longOf(r.get(0)[0]))));
+            confirmedAt = clock.instant();
             epoch = next;
             LOG.infof("admission: leading with epoch %d", next);
             wake();
@@ -164,7 +214,7 @@ public class AdmissionService implements io.crater.platform.Leadership {
 
     private void round() {
         pending.set(false);
-        long mine = epoch;
+        long mine = leading() ? epoch : -1;
         if (mine < 0 || !cache.synced()) {
             return;
         }

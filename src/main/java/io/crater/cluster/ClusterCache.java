@@ -163,7 +163,8 @@ public class ClusterCache {
             deleted.remove(name);
             dirty.remove(name);
             changes.add(new ClusterViews.NodeEvent(
-                    "deleted", new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of(), List.of())));
+                    "deleted",
+                    new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of(), List.of())));
         }
         for (String name : List.copyOf(dirty)) {
             dirty.remove(name);
