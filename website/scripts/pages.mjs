@@ -13,7 +13,7 @@ export const OPENAPI = process.env.CRATER_OPENAPI
   : join(REPO, 'target', 'openapi', 'openapi.json')
 
 /** The reference pages: one per docs/*.md, in this order first, then any other by name. */
-const ORDER = ['jobs', 'interactive', 'storage', 'assets', 'cli', 'api', 'governance', 'identity', 'accounting',
+const ORDER = ['jobs', 'interactive', 'storage', 'assets', 'cli', 'api', 'deploy', 'governance', 'identity', 'accounting', 'catalogue',
   'notifications', 'monitoring', 'agents', 'architecture', 'simulator', 'benchmarks']
 
 export function referencePages() {

@@ -9,6 +9,8 @@
 //  3. an http(s): or mailto: link is kept and is not checked (it is outside the site);
 //  4. a plain mention of docs/NAME.md outside code (the docs' own way of pointing at each other) becomes a link
 //     to that page; inside `code` or a fenced block it stays text.
+// And, since VitePress compiles every page as a Vue template: outside code, a `<` that is not a markdown autolink
+// (`<https://…>`) is text (`&lt;`, so `<release>-crater` shows as written) and `{{` is no interpolation.
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { WEBSITE, DOCS, referencePages, apiPages, openapiDocument } from './pages.mjs'
@@ -54,6 +56,7 @@ function rewriteText(s, pages) {
     const repoPath = posix.normalize(posix.join('docs', path))
     return label === repoPath || label === `\`${repoPath}\`` ? `\`${repoPath}\`` : `${label} (\`${repoPath}\`)`
   })
+  s = s.replace(/<(?!(https?:|mailto:)[^>\s]*>)/g, '&lt;').replace(/\{\{/g, '&#123;&#123;')
   // Rule 4: plain mentions of docs/NAME.md, not already inside a link's text or target.
   return s.replace(/(?<![\w/.[-]|\]\()docs\/([A-Za-z0-9_-]+)\.md(?![\w\]])/g, (all, name) =>
     pages.has(name) ? `[docs/${name}.md](./${name}.md)` : all)
