@@ -54,14 +54,18 @@ public final class AccountViews {
     /** Limits of a member: per resource (quantity strings), running jobs, interactive sessions. */
     public record Limits(Map<String, String> resources, Integer maxRunningJobs, Integer maxInteractiveSessions) {}
 
-    /** A member of an account with their own limits and the limits in effect. */
+    /**
+     * A member of an account with their own limits and the limits in effect, and who granted the membership:
+     * {@code manual}, or {@code ldap:<name>} when a directory group mapping did (docs/identity.md).
+     */
     public record Member(
             String username,
             String displayName,
             String role,
             String fileAccess,
             Limits limits,
-            Limits effectiveLimits) {}
+            Limits effectiveLimits,
+            String grantedBy) {}
 
     /** Add or change a member. */
     public record MemberUpdate(String role, String fileAccess) {}

@@ -39,11 +39,11 @@ public class MemberService {
     UserDirectory users;
 
     /** A membership as stored: the user's id, role and file access. */
-    record Listed(long userId, String role, String fileAccess) {
-        static final String COLUMNS = "m.user_id, m.role, m.file_access";
+    record Listed(long userId, String role, String fileAccess, String grantedBy) {
+        static final String COLUMNS = "m.user_id, m.role, m.file_access, m.granted_by";
 
         static Listed of(Object[] r) {
-            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2]);
+            return new Listed(Sql.longOf(r[0]), (String) r[1], (String) r[2], (String) r[3]);
         }
     }
 
@@ -72,7 +72,8 @@ public class MemberService {
                                                                     m.fileAccess(),
                                                                     QuotaService.view(own),
                                                                     QuotaService.view(
-                                                                            MemberLimits.effective(defaults, own))));
+                                                                            MemberLimits.effective(defaults, own)),
+                                                                    m.grantedBy()));
                                                             return list;
                                                         }));
                                             }

@@ -83,6 +83,8 @@ export interface Member {
   fileAccess: FileAccess;
   limits: Limits;
   effectiveLimits: Limits;
+  /** Who granted the membership: `manual`, or `ldap:<name>` when a directory group mapping did. */
+  grantedBy: string;
 }
 
 export interface MemberUpdate {

@@ -24,6 +24,7 @@ const member = (username: string): Member => ({
   fileAccess: 'rw',
   limits: { resources: {}, maxRunningJobs: null, maxInteractiveSessions: null },
   effectiveLimits: { resources: {}, maxRunningJobs: null, maxInteractiveSessions: null },
+  grantedBy: 'manual',
 });
 const user = (username: string): ManagedUser => ({
   id: username,
@@ -73,5 +74,16 @@ describe('the add-member field', () => {
     await screen.findAllByText('ann');
     expect(users.listUsers).not.toHaveBeenCalled();
     expect(screen.queryByTestId('member-add-username-options')).toBeNull();
+  });
+});
+
+describe('who granted a membership', () => {
+  it('marks the memberships a directory granted, and only those', async () => {
+    accounts.listMembers.mockResolvedValue({ items: [member('ann'), { ...member('bob'), grantedBy: 'ldap:corp' }] });
+    renderSection(false);
+    await screen.findAllByText('bob');
+    const marks = screen.getAllByTestId('member-granted-by');
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.textContent).toBe('granted by the directory (ldap:corp); a sync may remove it');
   });
 });

@@ -112,6 +112,11 @@ export function MembersSection({
           ) : (
             <span data-testid="member-role">{t(`members.roles.${m.role}`)}</span>
           )}
+          {m.grantedBy !== 'manual' && (
+            <span data-testid="member-granted-by" className="mt-0.5 block text-xs text-slate-500">
+              {t('members.fromDirectory', { source: m.grantedBy })}
+            </span>
+          )}
         </>
       ),
     },

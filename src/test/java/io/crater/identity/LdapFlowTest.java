@@ -4,12 +4,17 @@ import static io.crater.Api.admin;
 import static io.crater.Api.as;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import io.crater.CraterTestResource;
 import io.crater.Db;
+import io.crater.kube.KubeClients;
+import io.crater.volcano.VolcanoJob;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -19,6 +24,7 @@ import io.restassured.response.Response;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -191,7 +197,11 @@ class LdapFlowTest {
 
         String token = session.getString("accessToken");
         as(token).get("/api/v1/me").then().statusCode(200).body("accounts.slug", hasItem("ml-lab"));
-        as(token).get("/api/v1/accounts/ml-lab/members").then().statusCode(200);
+        as(token)
+                .get("/api/v1/accounts/ml-lab/members")
+                .then()
+                .statusCode(200)
+                .body("items.find { it.username == 'alice' }.grantedBy", equalTo("ldap:corp"));
         // a second sign-in finds the link and creates nothing
         token("alice", "wonderland");
         assertThat(Db.count("SELECT count(*) FROM users WHERE username = 'alice'"))
@@ -200,6 +210,44 @@ class LdapFlowTest {
 
     @Test
     @Order(2)
+    void aPersonalJobRunsWithTheDirectorysUidAndGid() {
+        String alice = token("alice", "wonderland");
+        String id = as(alice)
+                .body(Map.of(
+                        "name",
+                        "whoami",
+                        "kind",
+                        "custom",
+                        "image",
+                        "python:3.12",
+                        "command",
+                        List.of("id"),
+                        "resources",
+                        Map.of("cpu", "1", "memory", "2Gi")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        try (KubernetesClient k8s =
+                KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            VolcanoJob vj = await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> k8s.resources(VolcanoJob.class)
+                                    .inNamespace("crater-jobs")
+                                    .withName("c-" + id)
+                                    .get(),
+                            java.util.Objects::nonNull);
+            PodSecurityContext sc = vj.getSpec().tasks.get(0).template.getSpec().getSecurityContext();
+            assertThat(sc.getRunAsUser()).isEqualTo(5001L);
+            assertThat(sc.getRunAsGroup())
+                    .as("the directory's gidNumber, not the personal account's GID")
+                    .isEqualTo(5000L);
+        }
+    }
+
+    @Test
+    @Order(3)
     void wrongPasswordsAreRefusedAndThrottledLikeLocalOnes() {
         for (int i = 0; i < 3; i++) {
             login("erin", "wrong-" + i)
@@ -218,7 +266,7 @@ class LdapFlowTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aLocalUserIsNotTakenOverByTheDirectorysNamesake() throws Exception {
         admin().body(Map.of("username", "dave", "displayName", "Dave", "password", "Local-dave-2026"))
                 .post("/api/v1/users")
@@ -237,7 +285,7 @@ class LdapFlowTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theSyncRemovesWhatTheDirectoryNoLongerGrantsAndKeepsHandGrantedMemberships() throws Exception {
         token("bob", "can-we-fix-it");
         assertThat(grants("bob")).isEqualTo(Map.of("ml-lab", "member/ldap:corp"));
@@ -246,6 +294,9 @@ class LdapFlowTest {
                 .then()
                 .statusCode(200);
         assertThat(grants("bob")).containsEntry("vision", "member/manual");
+        admin().get("/api/v1/accounts/vision/members")
+                .then()
+                .body("items.find { it.username == 'bob' }.grantedBy", equalTo("manual"));
 
         slapd.modify("""
                 dn: cn=ml-users,ou=groups,dc=example,dc=org
@@ -267,7 +318,7 @@ class LdapFlowTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aUserGoneFromTheDirectoryIsDisabledAtTheNextSync() throws Exception {
         token("carol", "higher-further");
         assertThat(admin().get("/api/v1/users/carol")
@@ -305,7 +356,7 @@ class LdapFlowTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void withTheDirectoryDownItsUsersGet503AndLocalUsersStillSignIn() throws Exception {
         slapd.stop();
         try {
@@ -329,7 +380,7 @@ class LdapFlowTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void onlyPlatformAdminsSeeOrRunTheSync() {
         String alice = token("alice", "wonderland");
         as(alice).get("/api/v1/directory").then().statusCode(403).body("code", equalTo("NotPlatformAdmin"));
