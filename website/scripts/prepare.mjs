@@ -27,23 +27,40 @@ const ZH_NOTE = {
 export function rewriteDoc(text, pages) {
   const out = []
   let fence = null
+  let para = []
+  const flush = () => {
+    if (para.length) out.push(rewriteParagraph(para.join('\n'), pages))
+    para = []
+  }
   for (const line of text.split('\n')) {
     const f = line.match(/^\s*(```+|~~~+)/)
     if (fence) {
       if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null
       out.push(line)
-      continue
-    }
-    if (f) {
+    } else if (f) {
+      flush()
       fence = f[1]
       out.push(line)
-      continue
+    } else if (line.trim() === '') {
+      flush()
+      out.push(line)
+    } else {
+      para.push(line)
     }
-    // Split off inline code spans (`...`, ``...``): only the text between them is rewritten.
-    const parts = line.split(/(`+[^`]*?`+)/)
-    out.push(parts.map((p, i) => (i % 2 === 1 ? p : rewriteText(p, pages))).join(''))
   }
+  flush()
   return out.join('\n')
+}
+
+/** One paragraph: its inline code spans (`...`, ``...``, also across lines) kept, the text between rewritten. */
+function rewriteParagraph(p, pages) {
+  let out = ''
+  let last = 0
+  for (const m of p.matchAll(/(`+)[\s\S]*?[^`]\1(?!`)|(`+)\2(?!`)/g)) {
+    out += rewriteText(p.slice(last, m.index), pages) + m[0]
+    last = m.index + m[0].length
+  }
+  return out + rewriteText(p.slice(last), pages)
 }
 
 function rewriteText(s, pages) {
@@ -56,7 +73,7 @@ function rewriteText(s, pages) {
     const repoPath = posix.normalize(posix.join('docs', path))
     return label === repoPath || label === `\`${repoPath}\`` ? `\`${repoPath}\`` : `${label} (\`${repoPath}\`)`
   })
-  s = s.replace(/<(?!(https?:|mailto:)[^>\s]*>)/g, '&lt;').replace(/\{\{/g, '&#123;&#123;')
+  s = s.replace(/(?<!\\)<(?!(https?:|mailto:)[^>\s]*>)/g, '&lt;').replace(/\{\{/g, '&#123;&#123;')
   // Rule 4: plain mentions of docs/NAME.md, not already inside a link's text or target.
   return s.replace(/(?<![\w/.[-]|\]\()docs\/([A-Za-z0-9_-]+)\.md(?![\w\]])/g, (all, name) =>
     pages.has(name) ? `[docs/${name}.md](./${name}.md)` : all)

@@ -82,7 +82,8 @@ test('docs links: pages kept, repository files unlinked, mentions linked outside
     'cat docs/jobs.md [a](../b.md)',
     '```',
     '[docs/jobs.md](jobs.md) stays one link.',
-    'Named <release>-crater, `<code>` kept, {{ not vue }}, <https://x.org> an autolink.',
+    'Named <release>-crater, DIR/\\<name> escaped already, `<code>` kept, {{ not vue }}, <https://x.org> an autolink, `a code span',
+    'over two lines <url>` and ``a `tick` docs/jobs.md``.',
   ].join('\n')
   assert.equal(rewriteDoc(text, pages), [
     'See [api.md](./api.md) and [jobs](./jobs.md#states), the chart (`charts/crater/values.yaml`), [x](https://x.org).',
@@ -91,7 +92,8 @@ test('docs links: pages kept, repository files unlinked, mentions linked outside
     'cat docs/jobs.md [a](../b.md)',
     '```',
     '[docs/jobs.md](./jobs.md) stays one link.',
-    'Named &lt;release>-crater, `<code>` kept, &#123;&#123; not vue }}, <https://x.org> an autolink.',
+    'Named &lt;release>-crater, DIR/\\<name> escaped already, `<code>` kept, &#123;&#123; not vue }}, <https://x.org> an autolink, `a code span',
+    'over two lines <url>` and ``a `tick` docs/jobs.md``.',
   ].join('\n'))
 })
 
