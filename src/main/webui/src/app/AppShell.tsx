@@ -72,6 +72,9 @@ function SideNav() {
           <NavLink to="/prices" data-testid="nav-prices" className={navClass}>
             {t('nav.prices')}
           </NavLink>
+          <NavLink to="/admin/readiness" data-testid="nav-readiness" className={navClass}>
+            {t('nav.readiness')}
+          </NavLink>
           <NavLink to="/admin/audit" data-testid="nav-audit" className={navClass}>
             {t('nav.audit')}
           </NavLink>

@@ -3,6 +3,7 @@ import { AccountDetailPage } from '../features/accounts/AccountDetailPage';
 import { AccountsPage } from '../features/accounts/AccountsPage';
 import { PricesPage } from '../features/accounting/PricesPage';
 import { AcceleratorModelsPage } from '../features/admin/AcceleratorModelsPage';
+import { ReadinessPage } from '../features/cluster/ReadinessPage';
 import { AuditPage } from '../features/admin/AuditPage';
 import { AccountJobsPage, AdminJobsPage } from '../features/adminJobs/AdminJobsPage';
 import { UsersPage } from '../features/admin/UsersPage';
@@ -80,6 +81,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireRole role="admin">
             <AcceleratorModelsPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/readiness',
+        element: (
+          <RequireRole role="admin">
+            <ReadinessPage />
           </RequireRole>
         ),
       },

@@ -563,6 +563,18 @@ class AuthorizationMatrixTest {
                 new Call("GET", "/api/v1/audit", "/api/v1/audit", null, 401, 403, 403, 403, 200),
                 new Call("GET", "/api/v1/audit/denied", "/api/v1/audit/denied", null, 401, 403, 403, 403, 200),
                 new Call("GET", "/api/v1/cluster/nodes", "/api/v1/cluster/nodes", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "GET", "/api/v1/cluster/readiness", "/api/v1/cluster/readiness", null, 401, 403, 403, 403, 200),
+                new Call(
+                        "POST",
+                        "/api/v1/cluster/readiness/check",
+                        "/api/v1/cluster/readiness/check",
+                        null,
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
                 new Call("GET", "/api/v1/cluster/gpus", "/api/v1/cluster/gpus", null, 401, 200, 200, 200, 200),
                 new Call(
                         "GET",

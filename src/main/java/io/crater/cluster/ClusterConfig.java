@@ -22,4 +22,11 @@ public interface ClusterConfig {
     /** The namespace every job, its Services and Secrets live in. */
     @WithDefault("crater-jobs")
     String namespace();
+
+    /**
+     * Where Volcano's scheduler reads its configuration, {@code namespace/name} of a ConfigMap whose
+     * {@code volcano-scheduler.conf} the readiness report checks (docs/readiness.md).
+     */
+    @WithDefault("volcano-system/volcano-scheduler-configmap")
+    String schedulerConfigMap();
 }

@@ -240,6 +240,11 @@ public final class Simulator implements AutoCloseable {
         return apiServer.stats();
     }
 
+    /** What the API server answers to SelfSubjectAccessReviews (everything allowed unless denied there). */
+    public io.crater.sim.apiserver.AccessReviews accessReviews() {
+        return apiServer.accessReviews();
+    }
+
     public PodLogs logs() {
         return pods.logs();
     }

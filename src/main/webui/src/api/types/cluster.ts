@@ -52,3 +52,27 @@ export interface NodeEvent {
   type: 'updated' | 'deleted';
   node: ClusterNode;
 }
+
+/** A shortfall of the cluster for Crater: a stable code and the facts behind it (docs/readiness.md). */
+export interface ReadinessReason {
+  code: string;
+  args: Record<string, string>;
+}
+
+export interface ReadinessCheck {
+  name: 'volcano-crds' | 'volcano-scheduler' | 'permissions' | 'job-namespace' | 'storage' | 'prometheus';
+  state: 'ok' | 'degraded' | 'unknown';
+  reasons: ReadinessReason[];
+}
+
+/** Whether the cluster has what Crater needs: `degraded` when a check is. */
+export interface ReadinessReport {
+  state: 'ok' | 'degraded';
+  checkedAt: string;
+  checks: ReadinessCheck[];
+}
+
+/** The last report; null before the first (taken at start on a real cluster, or when an admin asks). */
+export interface ReadinessLast {
+  report: ReadinessReport | null;
+}

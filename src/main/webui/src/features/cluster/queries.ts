@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { listAccelerators, listNodes } from '../../api/cluster';
+import { getReadiness, listAccelerators, listNodes } from '../../api/cluster';
 
 /** Query-key factory for everything under /api/v1/cluster. */
 export const clusterKeys = {
   all: ['cluster'] as const,
   nodes: () => [...clusterKeys.all, 'nodes'] as const,
   accelerators: () => [...clusterKeys.all, 'accelerators'] as const,
+  readiness: () => [...clusterKeys.all, 'readiness'] as const,
 };
 
 export const nodesQuery = () =>
@@ -18,6 +19,12 @@ export const acceleratorsQuery = () =>
   queryOptions({
     queryKey: clusterKeys.accelerators(),
     queryFn: ({ signal }) => listAccelerators(signal),
+  });
+
+export const readinessQuery = () =>
+  queryOptions({
+    queryKey: clusterKeys.readiness(),
+    queryFn: ({ signal }) => getReadiness(signal),
   });
 
 export function useNodes() {

@@ -53,7 +53,12 @@ class ChartRbacTest {
             "create scheduling.volcano.sh queues cluster",
             "update scheduling.volcano.sh queues cluster",
             "delete scheduling.volcano.sh queues cluster",
-            "list scheduling.volcano.sh podgroups all-namespaces");
+            "list scheduling.volcano.sh podgroups all-namespaces",
+            // The readiness report's reads; Volcano's scheduler ConfigMap is read but not granted (NOT_GRANTED).
+            "get core persistentvolumeclaims namespace:crater-jobs",
+            "get core namespaces cluster",
+            "get storage.k8s.io storageclasses cluster",
+            "get core configmaps namespace:volcano-system");
 
     Path copy;
 

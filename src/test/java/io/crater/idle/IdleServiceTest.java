@@ -47,6 +47,10 @@ class IdleServiceTest {
             public String namespace() {
                 return "crater-jobs";
             }
+
+            public String schedulerConfigMap() {
+                return "volcano-system/volcano-scheduler-configmap";
+            }
         };
         s.cache = new ClusterCache();
         return s;

@@ -99,6 +99,8 @@ record ApiResource(
                 builtIn("coordination.k8s.io", "v1", "leases", "Lease", true),
                 builtIn("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", true)
                         .named(List.of("netpol"), List.of()),
+                builtIn("storage.k8s.io", "v1", "storageclasses", "StorageClass", false)
+                        .named(List.of("sc"), List.of()),
                 new ApiResource(
                         "apiextensions.k8s.io",
                         List.of("v1"),

@@ -44,6 +44,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private final Discovery discovery;
     private final WatchServing watches;
     private final Writes writes;
+    private final AccessReviews accessReviews = new AccessReviews();
     private PodLogServing logServing;
     private PodExec exec;
     private PodPortTargets ports;
@@ -107,6 +108,11 @@ public final class InProcessApiServer implements AutoCloseable {
         return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision());
     }
 
+    /** What SelfSubjectAccessReviews answer: everything allowed unless a test denies some. */
+    public AccessReviews accessReviews() {
+        return accessReviews;
+    }
+
     /** The Vert.x instance serving the API, shared by the simulated cluster's other listeners. */
     public Vertx vertx() {
         return vertx;
@@ -165,6 +171,10 @@ public final class InProcessApiServer implements AutoCloseable {
             if (seg.isEmpty()) {
                 ok(req, 200, "{\"paths\":[\"/api\",\"/api/v1\",\"/apis\",\"/version\"]}");
             }
+            return;
+        }
+        if (accessReviews.serves(seg)) {
+            accessReviews.serve(req, body);
             return;
         }
         Target t = target(seg);

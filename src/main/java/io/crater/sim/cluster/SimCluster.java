@@ -139,6 +139,7 @@ public final class SimCluster implements AutoCloseable {
                     .build();
             client.namespaces().resource(namespace).createOr(c -> c.update());
         }
+        InstalledParts.install(client, config.namespaces(), config.claims());
         VolcanoQueue defaultQueue = new VolcanoQueue();
         defaultQueue.getMetadata().setName("default");
         defaultQueue.getSpec().weight = 1;
