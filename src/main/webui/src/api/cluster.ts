@@ -1,5 +1,14 @@
 import { requestJson } from './client';
-import type { AcceleratorSummary, ClusterNode, ItemList, ReadinessLast, ReadinessReport } from './types';
+import type {
+  AcceleratorSummary,
+  ClusterNode,
+  ItemList,
+  NodeDrainResult,
+  NodeLabelEdit,
+  NodeTaintEdit,
+  ReadinessLast,
+  ReadinessReport,
+} from './types';
 
 export function listNodes(signal?: AbortSignal): Promise<ItemList<ClusterNode>> {
   return requestJson<ItemList<ClusterNode>>('/cluster/nodes', { signal });
@@ -15,4 +24,26 @@ export function getReadiness(signal?: AbortSignal): Promise<ReadinessLast> {
 
 export function checkReadiness(): Promise<ReadinessReport> {
   return requestJson<ReadinessReport>('/cluster/readiness/check', { method: 'POST' });
+}
+
+const admin = (name: string, action: string) => `/admin/nodes/${encodeURIComponent(name)}/${action}`;
+
+export function cordonNode(name: string, reason: string): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'cordon'), { method: 'POST', body: { reason } });
+}
+
+export function uncordonNode(name: string): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'uncordon'), { method: 'POST' });
+}
+
+export function drainNode(name: string, reason: string): Promise<NodeDrainResult> {
+  return requestJson<NodeDrainResult>(admin(name, 'drain'), { method: 'POST', body: { reason } });
+}
+
+export function editNodeLabels(name: string, edit: NodeLabelEdit): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'labels'), { method: 'PATCH', body: edit });
+}
+
+export function editNodeTaints(name: string, edit: NodeTaintEdit): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'taints'), { method: 'PATCH', body: edit });
 }

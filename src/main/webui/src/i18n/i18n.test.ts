@@ -97,6 +97,11 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   ImagePullFailed: { args: { image: 'nope:1', detail: 'not found' }, quotes: ['nope:1', 'not found'] },
   VolumeMountFailed: { args: { object: 'Pod/c-ab12cd-main-0', detail: 'no such volume' }, quotes: ['no such volume'] },
   NodeNotReady: { args: { pod: 'c-ab12cd-main-0', node: 'gpu-7' }, quotes: ['c-ab12cd-main-0', 'gpu-7'] },
+  NodeCordoned: {
+    numbers: { cordonedNodes: 2 },
+    args: { node: 'rtx4090-1', reason: 'fan replacement', by: 'ada' },
+    quotes: ['rtx4090-1', 'fan replacement', 'ada'],
+  },
   WaitsForJobsWithoutTimeLimit: { numbers: { jobs: 3 }, quotes: ['3'] },
   CannotStartOnIdleCluster: {
     numbers: { requested: 16000, used: 0, max: 8000, granted: 0, effectiveMax: 8000 },
@@ -164,6 +169,7 @@ const HISTORY: Record<string, { args?: Record<string, string | number>; quotes: 
   TaskCompleted: { args: { running: 0, pending: 0, succeeded: 4, failed: 0, total: 4 }, quotes: ['4'] },
   AccountArchived: { args: { account: 'course-101', by: 'ada' }, quotes: ['course-101', 'ada'] },
   BudgetStopped: { args: { graceMinutes: 10 }, quotes: ['10'] },
+  NodeDrained: { args: { node: 'rtx4090-0', by: 'ada', reason: 'kernel upgrade' }, quotes: ['rtx4090-0', 'ada', 'kernel upgrade'] },
 };
 
 describe('every history code the server writes', () => {
@@ -227,6 +233,10 @@ const NOTIFICATIONS: Record<string, { args: Record<string, string | number>; quo
   'job.idle-warning': {
     args: { job: 'ab12cd', name: 'nb', model: 'nvidia-a100-80gb', accelerators: 1, peakPercent: 0, stopAt: '2026-12-01T12:00:00Z' },
     quotes: ['nb', 'NVIDIA A100 80GB', '2026-12-01T12:00:00Z'],
+  },
+  'job.node-drained': {
+    args: { job: 'ab12cd', name: 'train', node: 'rtx4090-0', reason: 'kernel upgrade' },
+    quotes: ['ab12cd', 'train', 'rtx4090-0', 'kernel upgrade'],
   },
   'job.idle-reclaimed': {
     args: { job: 'ab12cd', name: 'nb', model: 'nvidia-a100-80gb', accelerators: 2, peakPercent: 1.25 },

@@ -20,6 +20,8 @@ export function makeNode(name: string, overrides: Partial<ClusterNode> = {}): Cl
     pods: 3,
     labels: {},
     uncovered: [],
+    taints: [],
+    cordon: null,
     ...overrides,
   };
 }

@@ -17,6 +17,7 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -164,7 +165,8 @@ public class ClusterCache {
             dirty.remove(name);
             changes.add(new ClusterViews.NodeEvent(
                     "deleted",
-                    new ClusterViews.NodeView(name, false, false, null, null, null, 0, Map.of(), List.of())));
+                    new ClusterViews.NodeView(
+                            name, false, false, null, null, null, 0, Map.of(), List.of(), List.of(), null)));
         }
         for (String name : List.copyOf(dirty)) {
             dirty.remove(name);
@@ -225,6 +227,38 @@ public class ClusterCache {
                                 && !Boolean.TRUE.equals(
                                         n.getSpec() == null ? null : n.getSpec().getUnschedulable())))
                 .toList();
+    }
+
+    /** The pods the informer holds bound to a node, in every namespace. */
+    public List<Pod> podsOn(String node) {
+        return pods == null
+                ? List.of()
+                : pods.getStore().list().stream()
+                        .filter(p -> node.equals(p.getSpec().getNodeName()))
+                        .toList();
+    }
+
+    /** A node as the informer holds it, or null. */
+    public Node node(String name) {
+        return nodes == null ? null : nodes.getStore().getByKey(name);
+    }
+
+    /** The cordoned nodes as placement sees them, with the reason and who cordoned each (docs/nodes.md). */
+    public List<io.crater.policy.NodeCordons.Cordoned> cordoned() {
+        List<io.crater.policy.NodeCapacity> caps = capacities();
+        List<io.crater.policy.NodeCordons.Cordoned> out = new java.util.ArrayList<>();
+        for (Node n : nodes()) {
+            if (n.getSpec() == null || !Boolean.TRUE.equals(n.getSpec().getUnschedulable())) {
+                continue;
+            }
+            Map<String, String> ann = Objects.requireNonNullElse(n.getMetadata().getAnnotations(), Map.of());
+            caps.stream()
+                    .filter(c -> c.name().equals(n.getMetadata().getName()))
+                    .findFirst()
+                    .ifPresent(c -> out.add(new io.crater.policy.NodeCordons.Cordoned(
+                            c, ann.getOrDefault(NodeCordon.REASON, ""), ann.getOrDefault(NodeCordon.BY, ""))));
+        }
+        return out;
     }
 
     /** The pods of a Crater job as the informer holds them (empty before the first sync or once deleted). */

@@ -28,7 +28,18 @@ public final class ClusterViews {
             Memory memory,
             int pods,
             Map<String, String> labels,
-            List<UncoveredResource> uncovered) {}
+            List<UncoveredResource> uncovered,
+            List<NodeTaint> taints,
+            NodeCordonView cordon) {}
+
+    /** A taint of a node; {@code value} is empty when it has none. */
+    public record NodeTaint(String key, String value, String effect) {}
+
+    /**
+     * Who cordoned a node through Crater, why and when ({@code at} an RFC 3339 instant); empty strings when it was
+     * cordoned outside Crater. Null when the node is not cordoned.
+     */
+    public record NodeCordonView(String reason, String by, String at) {}
 
     /** An extended resource a node publishes that no catalogue model covers: nothing can request it yet. */
     public record UncoveredResource(String resource, long count) {}

@@ -35,7 +35,20 @@ public class NodeViews {
                 new ClusterViews.Memory(allocatable.get("memory") / 1000, allocated.get("memory") / 1000),
                 pods,
                 labels,
-                uncovered(node));
+                uncovered(node),
+                NodeTaints.views(node.getSpec() == null ? null : node.getSpec().getTaints()),
+                cordon(node));
+    }
+
+    private static ClusterViews.NodeCordonView cordon(Node node) {
+        if (node.getSpec() == null || !Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
+            return null;
+        }
+        Map<String, String> ann = Objects.requireNonNullElse(node.getMetadata().getAnnotations(), Map.of());
+        return new ClusterViews.NodeCordonView(
+                ann.getOrDefault(NodeCordon.REASON, ""),
+                ann.getOrDefault(NodeCordon.BY, ""),
+                ann.getOrDefault(NodeCordon.AT, ""));
     }
 
     private ClusterViews.NodeAccelerator accelerator(

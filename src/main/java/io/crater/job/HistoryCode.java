@@ -34,7 +34,9 @@ public enum HistoryCode {
     /** Stopped because its account was archived; {@code account}, {@code by} (the platform admin's username). */
     AccountArchived,
     /** Stopped because its account's budget (stop policy) stayed spent past the grace period; {@code grace}. */
-    BudgetStopped;
+    BudgetStopped,
+    /** Stopped because a platform admin drained its node; {@code node}, {@code by}, {@code reason}. */
+    NodeDrained;
 
     /** Every code, in declaration order. */
     public static List<String> codes() {

@@ -10,7 +10,8 @@ public final class JobStates {
      * Reasons of stops Crater decided itself (taking capacity back, idle accelerators): a job stopped for one of them
      * ends Stopped with that reason and its message rather than a plain {@code Stopped}.
      */
-    static final java.util.Set<String> CRATER_STOPS = java.util.Set.of("Reclaimed", "IdleReclaimed", "BudgetStopped");
+    static final java.util.Set<String> CRATER_STOPS =
+            java.util.Set.of("Reclaimed", "IdleReclaimed", "BudgetStopped", "NodeDrained");
 
     /**
      * The channel that wakes the admission leader on any replica: notified in the transaction that submits a job

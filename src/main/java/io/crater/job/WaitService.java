@@ -162,6 +162,8 @@ public class WaitService {
             if (f != null) {
                 all.add(f);
             }
+            // Room a cordoned node would have: named with the platform admin's reason (docs/nodes.md).
+            all.addAll(io.crater.policy.NodeCordons.explain(cache.cordoned(), targetChecked.pods()));
         }
         return new JobViews.Wait(
                 "Queued",

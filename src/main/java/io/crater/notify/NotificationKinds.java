@@ -36,7 +36,7 @@ public final class NotificationKinds {
         m.put("job.failed", List.of("job.failed"));
         m.put("job.waiting", List.of("job.waiting"));
         m.put("job.idle-warning", List.of("job.idle-warning"));
-        m.put("job.reclaimed", List.of("job.reclaimed", "job.idle-reclaimed"));
+        m.put("job.reclaimed", List.of("job.reclaimed", "job.idle-reclaimed", "job.node-drained"));
         m.put("job.time-limit", List.of("job.time-limit"));
         m.put("approval.requested", List.of("approval.requested"));
         m.put("approval.decided", List.of("approval.approved", "approval.rejected"));

@@ -41,6 +41,7 @@ public class NotificationService {
             "job.reclaimed",
             "job.idle-warning",
             "job.idle-reclaimed",
+            "job.node-drained",
             "budget.threshold",
             "allotment.threshold",
             "job.admitted",

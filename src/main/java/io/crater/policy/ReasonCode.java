@@ -34,6 +34,8 @@ public enum ReasonCode {
     ImagePullFailed,
     VolumeMountFailed,
     NodeNotReady,
+    // A node that could hold the job is cordoned by a platform admin (node, reason, by).
+    NodeCordoned,
     // Why a start time is unknown.
     WaitsForJobsWithoutTimeLimit,
     CannotStartOnIdleCluster,

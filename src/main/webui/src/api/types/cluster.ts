@@ -30,6 +30,56 @@ export interface ClusterNode {
   labels: Record<string, string>;
   /** Extended resources the node publishes that no catalogue model covers: nothing can request them yet. */
   uncovered: UncoveredResource[];
+  taints: NodeTaint[];
+  /** Who cordoned the node, why and when; null when it is not cordoned. Empty strings when cordoned outside Crater. */
+  cordon: NodeCordonView | null;
+}
+
+export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+
+export interface NodeTaint {
+  key: string;
+  /** Empty when the taint has no value. */
+  value: string;
+  effect: TaintEffect;
+}
+
+export interface NodeCordonView {
+  reason: string;
+  by: string;
+  /** RFC 3339 instant. */
+  at: string;
+}
+
+export interface NodeDrainBlocked {
+  namespace: string;
+  pod: string;
+  message: string;
+}
+
+export interface NodeDrainKept {
+  namespace: string;
+  name: string;
+  why: 'Finished' | 'StaticPod' | 'DaemonSet';
+}
+
+/** What a drain did: the node after it, pods evicted ("namespace/name"), refused by a budget, kept, jobs stopped. */
+export interface NodeDrainResult {
+  node: ClusterNode;
+  evicted: string[];
+  blocked: NodeDrainBlocked[];
+  kept: NodeDrainKept[];
+  stoppedJobs: string[];
+}
+
+export interface NodeLabelEdit {
+  set?: Record<string, string>;
+  remove?: string[];
+}
+
+export interface NodeTaintEdit {
+  add?: NodeTaint[];
+  remove?: { key: string; effect: TaintEffect }[];
 }
 
 export interface UncoveredResource {

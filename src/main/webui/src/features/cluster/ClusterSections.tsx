@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { AcceleratorCards } from './AcceleratorCards';
+import { NodeActions } from './NodeActions';
 import { NodeTable } from './NodeTable';
 import { useAccelerators, useNodes } from './queries';
 
@@ -31,7 +32,7 @@ export function NodeSection() {
   return (
     <div className="flex flex-col gap-2">
       <p className="text-xs text-slate-500">{t('nodes.count', { count: query.data.items.length })}</p>
-      <NodeTable items={query.data.items} />
+      <NodeTable items={query.data.items} actions={(node) => <NodeActions node={node} />} />
     </div>
   );
 }

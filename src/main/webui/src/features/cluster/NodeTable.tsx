@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClusterNode } from '../../api/types';
 import { ResourceBar } from '../../components/common/ResourceBar';
@@ -12,7 +12,7 @@ function sortNodes(items: ClusterNode[]): ClusterNode[] {
   return items.slice().sort((a, b) => byName.compare(a.name, b.name));
 }
 
-function NodeRow({ node }: { node: ClusterNode }) {
+function NodeRow({ node, actions }: { node: ClusterNode; actions?: (node: ClusterNode) => ReactNode }) {
   const { t } = useTranslation();
   const status = nodeStatus(node);
   const acc = node.accelerator;
@@ -21,6 +21,18 @@ function NodeRow({ node }: { node: ClusterNode }) {
       <td className="px-4 py-3 font-mono text-sm text-slate-900">{node.name}</td>
       <td className="px-4 py-3">
         <StatusBadge tone={nodeStatusTone(status)} label={t(`status.${status}`)} value={status} />
+        {node.cordon && (
+          <p data-testid="node-cordon-reason" className="mt-1 max-w-56 text-xs text-amber-700">
+            {node.cordon.by !== ''
+              ? t('nodeAdmin.cordonedBy', { by: node.cordon.by, reason: node.cordon.reason })
+              : t('nodeAdmin.cordonedOutside')}
+          </p>
+        )}
+        {node.taints.length > 0 && (
+          <p data-testid="node-taints" className="mt-1 font-mono text-xs text-slate-500">
+            {node.taints.map((x) => `${x.key}${x.value !== '' ? `=${x.value}` : ''}:${x.effect}`).join(', ')}
+          </p>
+        )}
       </td>
       <td className="px-4 py-3 text-sm">
         {acc ? (
@@ -45,11 +57,13 @@ function NodeRow({ node }: { node: ClusterNode }) {
       <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatCoresPair(node.cpu.allocatedMilli, node.cpu.totalMilli)}</td>
       <td className="px-4 py-3 text-sm tabular-nums text-slate-700">{formatGiBPair(node.memory.allocatedBytes, node.memory.totalBytes)}</td>
       <td className="px-4 py-3 text-right text-sm tabular-nums text-slate-700">{node.pods}</td>
+      {actions && <td className="px-4 py-3 text-right">{actions(node)}</td>}
     </tr>
   );
 }
 
-export function NodeTable({ items }: { items: ClusterNode[] }) {
+/** The nodes, by name; {@code actions} renders a last column of per-node actions (platform admins). */
+export function NodeTable({ items, actions }: { items: ClusterNode[]; actions?: (node: ClusterNode) => ReactNode }) {
   const { t } = useTranslation();
   const sorted = useMemo(() => sortNodes(items), [items]);
   return (
@@ -75,11 +89,16 @@ export function NodeTable({ items }: { items: ClusterNode[] }) {
             <th scope="col" className="px-4 py-2.5 text-right">
               {t('nodes.pods')}
             </th>
+            {actions && (
+              <th scope="col" className="px-4 py-2.5 text-right">
+                {t('nodeAdmin.actions')}
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {sorted.map((node) => (
-            <NodeRow key={node.name} node={node} />
+            <NodeRow key={node.name} node={node} actions={actions} />
           ))}
         </tbody>
       </table>

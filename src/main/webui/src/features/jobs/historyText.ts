@@ -56,6 +56,12 @@ function historySentence(code: string, args: Args, t: Translate, nameOf: NameOf)
       const minutes = num(args, 'graceMinutes');
       return minutes !== undefined ? t('history.BudgetStopped', { minutes }) : t('history.BudgetStoppedAny');
     }
+    case 'NodeDrained': {
+      const node = str(args, 'node');
+      const by = str(args, 'by');
+      const reason = str(args, 'reason');
+      return node && by && reason ? t('history.NodeDrained', { node, by, reason }) : t('history.NodeDrainedAny');
+    }
     case 'AccountArchived': {
       const account = str(args, 'account');
       const by = str(args, 'by');

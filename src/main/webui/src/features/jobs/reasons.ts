@@ -165,6 +165,13 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       const m = quoted(reason, /\bpod (\S+) is on node (\S+?),? which is not ready/);
       return m?.[1] && m[2] ? t('jobs.reason.NodeNotReady', { pod: m[1], node: m[2] }) : t('jobs.reason.NodeNotReadyAny');
     }
+    case 'NodeCordoned': {
+      if (!a.node) return t('jobs.reason.NodeCordonedAny');
+      const why = a.reason && a.reason !== '' ? a.reason : '—';
+      return a.by
+        ? t('jobs.reason.NodeCordoned', { node: a.node, by: a.by, reason: why })
+        : t('jobs.reason.NodeCordonedNoBy', { node: a.node, reason: why });
+    }
     case 'WaitsForJobsWithoutTimeLimit':
       if (has(n, 'jobs')) return t('jobs.reason.WaitsForJobsWithoutTimeLimit', { count: n.jobs });
       break;

@@ -18,6 +18,9 @@ final class ChartRbac {
 
     /** Grants no test can record, and why they are granted anyway. */
     static final Map<String, String> EXCEPTIONS = Map.of(
+            "create core pods/eviction (cluster-wide)",
+            "a drain evicts the pods of every namespace bound to the node, each eviction naming its pod's namespace:"
+                    + " the recorded uses are namespaced, the grant must be cluster-wide (docs/nodes.md)",
             "get batch.volcano.sh jobs (job namespace)",
             "JobApplier reads the Volcano Job back when its create answers 409: a retry after a crash between creating"
                     + " it and recording that, which the in-process tests do not provoke (RecoveryIT's server runs in"

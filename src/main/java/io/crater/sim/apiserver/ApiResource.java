@@ -97,6 +97,8 @@ record ApiResource(
                 core("persistentvolumeclaims", "PersistentVolumeClaim", true, true)
                         .named(List.of("pvc"), List.of()),
                 builtIn("coordination.k8s.io", "v1", "leases", "Lease", true),
+                builtIn("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true)
+                        .named(List.of("pdb"), List.of()),
                 builtIn("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", true)
                         .named(List.of("netpol"), List.of()),
                 builtIn("storage.k8s.io", "v1", "storageclasses", "StorageClass", false)

@@ -35,8 +35,7 @@ public final class InProcessApiServer implements AutoCloseable {
     public record Stats(long requests, long busyNanos, int watches, long revision) {}
 
     private static final Logger LOG = Logger.getLogger(InProcessApiServer.class);
-    private static final List<String> UNSERVED =
-            List.of("attach", "proxy", "eviction", "ephemeralcontainers", "resize");
+    private static final List<String> UNSERVED = List.of("attach", "proxy", "ephemeralcontainers", "resize");
     private static final long BOOKMARK_EVERY_MS = 30_000;
 
     private final Vertx vertx;
@@ -45,6 +44,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private final WatchServing watches;
     private final Writes writes;
     private final AccessReviews accessReviews = new AccessReviews();
+    private final Evictions evictions;
     private PodLogServing logServing;
     private PodExec exec;
     private PodPortTargets ports;
@@ -63,6 +63,7 @@ public final class InProcessApiServer implements AutoCloseable {
         this.discovery = new Discovery(store);
         this.watches = new WatchServing(vertx, store);
         this.writes = new Writes(store, clock);
+        this.evictions = new Evictions(store, writes);
     }
 
     /** What serves the pods' subresources: their logs, the shells exec reaches and what their ports reach. */
@@ -212,6 +213,9 @@ public final class InProcessApiServer implements AutoCloseable {
             portForward(req, t.namespace(), t.name());
         } else if (sub.equals("binding") && req.method() == HttpMethod.POST) {
             bind(req, t.namespace(), t.name(), object(req, body));
+        } else if (sub.equals("eviction") && req.method() == HttpMethod.POST) {
+            evictions.evict(t.namespace(), t.name(), object(req, body), Writes.Options.of(req));
+            ok(req, 201, ApiError.status(201, "", ""));
         } else if (UNSERVED.contains(sub)) {
             fail(req, 405, "MethodNotAllowed", "the simulated cluster does not serve pods/" + sub);
         } else {

@@ -90,6 +90,15 @@ final class KubeStore {
         return e;
     }
 
+    /** The objects of a resource in a namespace (all namespaces for null), as stored. */
+    synchronized List<ObjectNode> objects(ApiResource r, String namespace) {
+        List<ObjectNode> out = new ArrayList<>();
+        for (Entry e : tables.get(r.key()).candidates(namespace, Selectors.Selector.EVERYTHING, null)) {
+            out.add(e.object());
+        }
+        return out;
+    }
+
     /** A list document of the objects matching, sorted by namespace and name, in pages when {@code limit > 0}. */
     synchronized String list(
             ApiResource r,

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ClusterNode } from '../../api/types';
+import { makeNode } from '../../test/fixtures';
+import { json, mockFetch, problem } from '../../test/mockFetch';
+import { NodeSection } from './ClusterSections';
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The page over a node list the server holds; a change the server answers with replaces its node. */
+function section(nodes: ClusterNode[], routes: Parameters<typeof mockFetch>[0] = {}) {
+  let held = nodes;
+  const changed = Object.fromEntries(
+    Object.entries(routes).map(([route, answer]) => [
+      route,
+      typeof answer === 'object' && !Array.isArray(answer) && answer.status === 200
+        ? () => {
+            const body = answer.body as ClusterNode;
+            held = held.map((n) => (n.name === body.name ? body : n));
+            return answer;
+          }
+        : answer,
+    ]),
+  );
+  const sent = mockFetch({ 'GET /api/v1/cluster/nodes': () => json({ items: held }), ...changed });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <NodeSection />
+    </QueryClientProvider>,
+  );
+  return sent;
+}
+
+const cordoned = (name: string): ClusterNode =>
+  makeNode(name, { schedulable: false, cordon: { reason: 'fan replacement', by: 'ada', at: '2026-12-02T06:00:00Z' } });
+
+describe('node administration on the nodes page', () => {
+  it('cordons with the reason typed, and shows who cordoned and why', async () => {
+    const sent = section([makeNode('rtx-0')], { 'POST /api/v1/admin/nodes/rtx-0/cordon': json(cordoned('rtx-0')) });
+    fireEvent.click(await screen.findByTestId('node-cordon'));
+    const submit = screen.getByTestId('node-reason-submit') as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('node-reason'), { target: { value: ' fan replacement ' } });
+    fireEvent.click(submit);
+    await waitFor(() => expect(screen.getByTestId('node-cordon-reason').textContent).toBe('Cordoned by ada: fan replacement'));
+    expect(sent.find((r) => r.method === 'POST')?.body).toEqual({ reason: 'fan replacement' });
+    expect(screen.getByTestId('node-uncordon')).toBeTruthy();
+  });
+
+  it('uncordons a cordoned node', async () => {
+    const sent = section([cordoned('rtx-1')], { 'POST /api/v1/admin/nodes/rtx-1/uncordon': json(makeNode('rtx-1')) });
+    fireEvent.click(await screen.findByTestId('node-uncordon'));
+    await waitFor(() => expect(screen.queryByTestId('node-cordon-reason')).toBeNull());
+    expect(sent.some((r) => r.method === 'POST' && r.path === '/api/v1/admin/nodes/rtx-1/uncordon')).toBe(true);
+  });
+
+  it('drains after confirming and says what was evicted, stopped and refused', async () => {
+    section([makeNode('rtx-0')], {
+      'POST /api/v1/admin/nodes/rtx-0/drain': json({
+        node: cordoned('rtx-0'),
+        evicted: ['crater-jobs/c-ab-0', 'web/w-1'],
+        blocked: [{ namespace: 'web', pod: 'w-2', message: 'evicting it would violate its PodDisruptionBudget' }],
+        kept: [{ namespace: 'kube-system', name: 'exporter', why: 'DaemonSet' }],
+        stoppedJobs: ['ab'],
+      }),
+    });
+    fireEvent.click(await screen.findByTestId('node-drain'));
+    expect(screen.getByTestId('node-drain-dialog').textContent).toContain('NodeDrained');
+    fireEvent.change(screen.getByTestId('node-reason'), { target: { value: 'kernel upgrade' } });
+    fireEvent.click(screen.getByTestId('node-reason-submit'));
+    const outcome = await screen.findByTestId('node-drain-outcome');
+    expect(outcome.textContent).toContain('2 pods evicted.');
+    expect(outcome.textContent).toContain('1 Crater job stopped.');
+    expect(screen.getByTestId('node-drain-blocked').textContent).toContain('web/w-2');
+    expect(outcome.textContent).toContain('kube-system/exporter (DaemonSet)');
+  });
+
+  it('shows a refused label edit with its field errors, and an empty taint list as such', async () => {
+    section([makeNode('cpu-0', { labels: { zone: 'a' } })], {
+      'PATCH /api/v1/admin/nodes/cpu-0/labels': problem(400, 'InvalidLabels', 'the labels cannot be changed as given', [
+        { field: 'set.bad key', message: 'label key name part must be …' },
+      ]),
+    });
+    fireEvent.click(await screen.findByTestId('node-labels'));
+    expect(screen.getAllByTestId('node-label').map((l) => l.textContent)).toEqual(['zone=aRemove']);
+    expect(screen.getByTestId('node-taints-editor').textContent).toContain('The node has no taints.');
+    fireEvent.change(screen.getByTestId('node-label-key'), { target: { value: 'bad key' } });
+    fireEvent.click(screen.getByTestId('node-label-add'));
+    const error = await screen.findByTestId('node-edit-error');
+    expect(error.textContent).toContain('the labels cannot be changed as given');
+    expect(error.textContent).toContain('set.bad key');
+  });
+
+  it('shows the loading, empty and error states of the node list', async () => {
+    mockFetch({ 'GET /api/v1/cluster/nodes': problem(500, 'Internal', 'boom') });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <NodeSection />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(await screen.findByText('Could not load nodes.')).toBeTruthy();
+  });
+});
