@@ -64,6 +64,16 @@ class FailoverIT {
                 // Live job events followed on both replicas; the leader's follower resumes on the survivor.
                 SseFollower ofSurvivor = SseFollower.open(survivor.url() + "/api/v1/events?topics=jobs", token, null);
                 SseFollower ofLeader = SseFollower.open(leader.url() + "/api/v1/events?topics=jobs", token, null);
+                // A terminal in a running job (the administrator's own, outside fo-lab) through each replica.
+                String shell = runningShellJob(a, token);
+                JobTerminal termOfSurvivor = JobTerminal.open(survivor.url(), token, shell);
+                JobTerminal termOfLeader = JobTerminal.open(leader.url(), token, shell);
+                for (JobTerminal t : List.of(termOfSurvivor, termOfLeader)) {
+                    t.type("echo \"bef\"ore-kill\r");
+                    assertThat(t.shows("before-kill", Duration.ofSeconds(20)))
+                            .as("a terminal before the kill: " + t.text())
+                            .isTrue();
+                }
                 String[] members = new String[4];
                 for (int i = 0; i < members.length; i++) {
                     members[i] = login(a, "fo.m" + i, "Failover-pass-2026");
@@ -129,6 +139,7 @@ class FailoverIT {
                     leader.kill9();
                     killedAt = System.nanoTime();
                     resumed = resumeOnSurvivor(ofLeader, survivor, token);
+                    terminalsOutliveTheKill(termOfSurvivor, termOfLeader, survivor, token, shell);
                     for (Future<?> f : done) {
                         f.get();
                     }
@@ -154,7 +165,7 @@ class FailoverIT {
                 // A submission whose answer was lost with the killed replica may have committed there before it was
                 // retried on the other; its idempotency key makes the retry answer that job: one row per submission.
                 // Every job beyond the 8 waits for quota.
-                long total = count(db, "SELECT count(*) FROM jobs");
+                long total = count(db, "SELECT count(*) FROM jobs WHERE name LIKE 'burst-%'");
                 assertThat(total).isEqualTo(JOBS);
                 assertThat(
                                 count(
@@ -179,7 +190,7 @@ class FailoverIT {
                             .inNamespace("crater-jobs")
                             .list()
                             .getItems();
-                    assertThat(created).hasSize(QUOTA);
+                    assertThat(created).as("fo-lab's 8 and the shell's").hasSize(QUOTA + 1);
                 }
                 System.out.printf(
                         "failover: %d submissions (%d retried on the other replica after the kill); new leader %d ms"
@@ -187,6 +198,50 @@ class FailoverIT {
                         submitted.get(), retried.get(), takeoverMs, QUOTA, admittedMs, maxUsed.get() / 1000);
             }
         }
+    }
+
+    /** A CPU-only job of the administrator's that runs a shell for half an hour; its id once it runs. */
+    static String runningShellJob(PackagedApp app, String token) throws Exception {
+        HttpResponse<String> r = app.call(
+                "POST",
+                "/api/v1/jobs",
+                token,
+                null,
+                "{\"name\":\"shell\",\"kind\":\"custom\",\"image\":\"python:3.12\",\"command\":[\"sleep\",\"infinity\"],"
+                        + "\"env\":{\"SIM_DURATION\":\"30m\"},\"resources\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
+        expect(r, 201);
+        String id = new io.vertx.core.json.JsonObject(r.body()).getString("id");
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            HttpResponse<String> job = app.call("GET", "/api/v1/jobs/" + id, token, null, null);
+            if (job.statusCode() == 200
+                    && "Running".equals(new io.vertx.core.json.JsonObject(job.body()).getString("state"))) {
+                return id;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the shell job did not run within 60 s");
+    }
+
+    /**
+     * The survivor's terminal goes on as if nothing happened; the killed replica's ends, and opening it again on
+     * the survivor gives a working shell.
+     */
+    static void terminalsOutliveTheKill(
+            JobTerminal ofSurvivor, JobTerminal ofLeader, PackagedApp survivor, String token, String shell)
+            throws Exception {
+        ofSurvivor.type("echo \"sur\"vivor-goes-on\r");
+        assertThat(ofSurvivor.shows("survivor-goes-on", Duration.ofSeconds(20)))
+                .as("the survivor's terminal after the kill: " + ofSurvivor.text())
+                .isTrue();
+        ofLeader.ended.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        JobTerminal reopened = JobTerminal.open(survivor.url(), token, shell);
+        reopened.type("echo \"re\"opened-on-the-survivor\r");
+        assertThat(reopened.shows("reopened-on-the-survivor", Duration.ofSeconds(20)))
+                .as("the killed replica's terminal opened again on the survivor: " + reopened.text())
+                .isTrue();
+        reopened.close();
+        ofSurvivor.close();
     }
 
     /** Once the killed replica's stream has ended, reconnects to the survivor from the last id it saw. */
@@ -210,7 +265,7 @@ class FailoverIT {
         Map<String, String> out = new java.util.HashMap<>();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
                 Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT public_id, state FROM jobs")) {
+                ResultSet rs = s.executeQuery("SELECT public_id, state FROM jobs WHERE name LIKE 'burst-%'")) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getString(2));
             }
@@ -371,7 +426,10 @@ class FailoverIT {
     }
 
     static long countActive(EmbeddedDatabase db) throws Exception {
-        return count(db, "SELECT count(*) FROM jobs WHERE state IN ('Admitted', 'Pending', 'Running', 'Stopping')");
+        return count(
+                db,
+                "SELECT count(*) FROM jobs WHERE name LIKE 'burst-%'"
+                        + " AND state IN ('Admitted', 'Pending', 'Running', 'Stopping')");
     }
 
     static long count(Connection c, String sql) throws Exception {
