@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,11 @@ class BrowserIT {
         });
     }
 
+    private static String lastLines(PackagedApp app, int n) {
+        List<String> lines = app.output();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+    }
+
     private static int freePort() throws java.io.IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
@@ -143,10 +149,13 @@ class BrowserIT {
         Files.deleteIfExists(screenshot.toPath());
         try (PackagedApp app = new PackagedApp(home, "server", appEnv, "Console: http://").start()) {
             String[] admin = app.initialAdmin();
+            // The script's output goes to a file and into the failure's message: a forked test JVM's inherited
+            // stdout is read by the test runner and never reaches the build's log.
+            File output = new File("target/e2e-" + script.replace(".mjs", ".log")).getAbsoluteFile();
             ProcessBuilder pb = new ProcessBuilder("node", "e2e/" + script)
                     .directory(webui)
                     .redirectErrorStream(true)
-                    .inheritIO();
+                    .redirectOutput(output);
             pb.environment().put("CRATER_URL", app.url());
             pb.environment().put("CRATER_USER", admin[0]);
             pb.environment().put("CRATER_PASSWORD", admin[1]);
@@ -155,10 +164,19 @@ class BrowserIT {
             pb.environment().put("CRATER_KUBE_API", app.lineAfter("simulated Kubernetes API server listening on "));
             pb.environment().putAll(extraEnv);
             Process node = pb.start();
-            assertThat(node.waitFor(300, TimeUnit.SECONDS))
-                    .as("the browser test finished in time")
+            boolean finished = node.waitFor(300, TimeUnit.SECONDS);
+            if (!finished) {
+                node.destroyForcibly();
+            }
+            String printed = Files.readString(output.toPath());
+            assertThat(finished)
+                    .as("the browser test finished in time:%n%s", printed)
                     .isTrue();
-            assertThat(node.exitValue()).as("the browser test's exit code").isZero();
+            assertThat(node.exitValue())
+                    .as(
+                            "the browser test's exit code; it printed:%n%s%nthe server printed (last lines):%n%s",
+                            printed, lastLines(app, 40))
+                    .isZero();
         }
         assertThat(screenshot).exists();
     }

@@ -212,15 +212,20 @@ class FailoverIT {
         expect(r, 201);
         String id = new io.vertx.core.json.JsonObject(r.body()).getString("id");
         long deadline = System.currentTimeMillis() + 60_000;
+        String seen = null;
         while (System.currentTimeMillis() < deadline) {
             HttpResponse<String> job = app.call("GET", "/api/v1/jobs/" + id, token, null, null);
+            seen = job.statusCode() + " " + job.body();
             if (job.statusCode() == 200
-                    && "Running".equals(new io.vertx.core.json.JsonObject(job.body()).getString("state"))) {
+                    && "Running"
+                            .equals(new io.vertx.core.json.JsonObject(job.body())
+                                    .getJsonObject("job")
+                                    .getString("state"))) {
                 return id;
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("the shell job did not run within 60 s");
+        throw new AssertionError("the shell job did not run within 60 s: " + seen);
     }
 
     /**

@@ -38,7 +38,8 @@ public final class JobTerminal implements WebSocket.Listener {
 
     /** Sends keystrokes. */
     public void type(String keys) throws Exception {
-        ws.sendBinary(ByteBuffer.wrap(keys.getBytes(StandardCharsets.UTF_8)), true).get(10, TimeUnit.SECONDS);
+        ws.sendBinary(ByteBuffer.wrap(keys.getBytes(StandardCharsets.UTF_8)), true)
+                .get(10, TimeUnit.SECONDS);
     }
 
     /** Waits until the shell has printed {@code text}; false if it did not within {@code within}. */
