@@ -121,11 +121,19 @@ class NodeAdminFlowTest {
                                     CraterTestResource.simulator().url())
                             .satisfies(u -> {
                                 try (KubernetesClient k8s = KubeClients.forUrl(u)) {
-                                    assertThat(k8s.pods()
+                                    // A drain keeps finished pods (as kubectl drain does): other tests' are there.
+                                    assertThat(k8s
+                                                    .pods()
                                                     .inAnyNamespace()
                                                     .withField("spec.nodeName", "rtx4090-0")
                                                     .list()
-                                                    .getItems())
+                                                    .getItems()
+                                                    .stream()
+                                                    .filter(p -> !List.of("Succeeded", "Failed")
+                                                            .contains(p.getStatus()
+                                                                    .getPhase()))
+                                                    .map(p -> p.getMetadata().getName()))
+                                            .as("pods still running or pending on the drained node")
                                             .isEmpty();
                                 }
                             }));
