@@ -49,9 +49,9 @@ public class JobStream implements LoggedEvents {
         entries.forEach(e -> latest.put(e.subject(), e.position()));
         List<String> ids = new ArrayList<>(latest.keySet());
         List<Changed> rows = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
-                        JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j WHERE j.public_id IN ("
-                                + Sql.placeholders(ids.size()) + ")",
-                        ids.toArray())
+                        JobQueries.SUMMARY_COLUMNS + ", j.deleted_at IS NOT NULL FROM jobs j"
+                                + " WHERE j.public_id IN (SELECT unnest(string_to_array(?1, ',')))",
+                        Sql.commaList(ids))
                 .map(found -> found.stream().map(Changed::of).toList())
                 .flatMap(changed -> jobs.named(
                                 changed.stream().map(Changed::job).toList())
