@@ -37,6 +37,7 @@ public class EventLog {
     private static final Logger LOG = Logger.getLogger(EventLog.class);
     static final String CHANNEL = "crater_events";
     static final int BATCH = 2000;
+    private static final long PRUNE_EVERY_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     @Inject
     PgNotifications notifications;
@@ -50,7 +51,7 @@ public class EventLog {
     private final ScheduledExecutorService reader = Threads.scheduler("crater-event-log");
     private final AtomicBoolean woken = new AtomicBoolean();
     private volatile EventPosition cursor;
-    private long lastPrune;
+    private long lastPruneNanos = System.nanoTime() - PRUNE_EVERY_NANOS;
 
     /** A row of the log. */
     record LogRow(String kind, LoggedEvents.Entry entry) {
@@ -143,11 +144,11 @@ public class EventLog {
 
     /** An hour of the log is kept: far more than a client that reconnects needs. */
     private void prune() throws Throwable {
-        long now = System.currentTimeMillis();
-        if (now - lastPrune < 300_000) {
+        long now = System.nanoTime();
+        if (now - lastPruneNanos < PRUNE_EVERY_NANOS) {
             return;
         }
-        lastPrune = now;
+        lastPruneNanos = now;
         VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
                 () -> Sql.rows("DELETE FROM event_log WHERE at < now() - interval '1 hour' RETURNING 1")));
     }

@@ -17,7 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -48,6 +48,9 @@ class WebhookOutbox {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    Clock clock;
 
     private final ScheduledExecutorService worker = Threads.scheduler("crater-webhooks");
     private volatile HttpClient http;
@@ -171,7 +174,7 @@ class WebhookOutbox {
             }
             String secret = sealing.open(WebhookService.secretPurpose(d.publicId()), d.secretSealed());
             String body = WebhookFormats.body(d.format(), d.event());
-            long timestamp = Instant.now().getEpochSecond();
+            long timestamp = clock.instant().getEpochSecond();
             HttpRequest req = HttpRequest.newBuilder(uri)
                     .timeout(config.timeout())
                     .header("Content-Type", "application/json; charset=utf-8")
