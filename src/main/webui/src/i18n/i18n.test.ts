@@ -102,6 +102,22 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
     args: { node: 'rtx4090-1', reason: 'fan replacement', by: 'ada' },
     quotes: ['rtx4090-1', 'fan replacement', 'ada'],
   },
+  NodeTainted: {
+    numbers: { nodes: 2, free: 8000 },
+    args: { taint: 'dedicated=vision:NoSchedule', resource: 'nvidia.com/gpu', nodes: 'a100-1, a100-2' },
+    quotes: ['2', '8', 'dedicated=vision:NoSchedule'],
+  },
+  NodeExclusive: { numbers: { nodes: 1, free: 4000 }, args: { resource: 'nvidia.com/gpu' }, quotes: ['1', '4'] },
+  TargetNodesBusy: {
+    numbers: { targetNodes: 2, free: 2000, missing: 0 },
+    args: { nodes: 'a100-1, a100-2', resource: 'nvidia.com/gpu' },
+    quotes: ['a100-1, a100-2', '2'],
+  },
+  NodesAvoided: {
+    numbers: { nodes: 1, free: 8000 },
+    args: { nodes: 'a100-3', resource: 'nvidia.com/gpu' },
+    quotes: ['a100-3', '8'],
+  },
   WaitsForJobsWithoutTimeLimit: { numbers: { jobs: 3 }, quotes: ['3'] },
   CannotStartOnIdleCluster: {
     numbers: { requested: 16000, used: 0, max: 8000, granted: 0, effectiveMax: 8000 },

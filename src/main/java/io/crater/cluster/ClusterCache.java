@@ -225,7 +225,19 @@ public class ClusterCache {
                         allocated(n.getMetadata().getName()),
                         NodeViews.ready(n)
                                 && !Boolean.TRUE.equals(
-                                        n.getSpec() == null ? null : n.getSpec().getUnschedulable())))
+                                        n.getSpec() == null ? null : n.getSpec().getUnschedulable()),
+                        taints(n)))
+                .toList();
+    }
+
+    /** The node's taints as placement reads them; the cordon's own is left to {@code schedulable}. */
+    private static List<io.crater.policy.Taints.Taint> taints(Node n) {
+        if (n.getSpec() == null || n.getSpec().getTaints() == null) {
+            return List.of();
+        }
+        return n.getSpec().getTaints().stream()
+                .filter(t -> !"node.kubernetes.io/unschedulable".equals(t.getKey()))
+                .map(t -> new io.crater.policy.Taints.Taint(t.getKey(), t.getValue(), t.getEffect()))
                 .toList();
     }
 

@@ -118,7 +118,7 @@ public class ClusterReasons {
         long totalFree = 0;
         long largest = 0;
         for (NodeCapacity n : cache.capacities()) {
-            if (n.schedulable() && n.matches(pod.nodeSelector())) {
+            if (n.schedulable() && pod.allowedOn(n)) {
                 long free = Math.max(0, n.free().get(res));
                 totalFree += free;
                 largest = Math.max(largest, free);

@@ -164,6 +164,8 @@ public class WaitService {
             }
             // Room a cordoned node would have: named with the platform admin's reason (docs/nodes.md).
             all.addAll(io.crater.policy.NodeCordons.explain(cache.cordoned(), targetChecked.pods()));
+            // Room on nodes it may not use: taints it does not tolerate, others' exclusive nodes, its target nodes.
+            all.addAll(io.crater.policy.NodeLimits.explain(nodes, targetChecked.pods()));
         }
         return new JobViews.Wait(
                 "Queued",

@@ -95,12 +95,11 @@ public final class Admission {
         for (PodDemand pod : pods) {
             total = total.plus(pod.request());
             boolean fitsSomewhere = nodes.stream()
-                    .anyMatch(
-                            n -> n.matches(pod.nodeSelector()) && pod.request().fitsIn(n.allocatable()));
+                    .anyMatch(n -> eligible(n, pod) && pod.request().fitsIn(n.allocatable()));
             if (!fitsSomewhere && out.isEmpty()) {
                 String res = primary(pod.request());
                 long largest = nodes.stream()
-                        .filter(n -> n.matches(pod.nodeSelector()))
+                        .filter(n -> eligible(n, pod))
                         .mapToLong(n -> n.allocatable().get(res))
                         .max()
                         .orElse(0);
@@ -115,7 +114,7 @@ public final class Admission {
             for (Map.Entry<String, Long> e : total.amounts().entrySet()) {
                 long fleet = 0;
                 for (NodeCapacity n : nodes) {
-                    if (pods.stream().anyMatch(p -> n.matches(p.nodeSelector()))) {
+                    if (pods.stream().anyMatch(p -> eligible(n, p))) {
                         fleet += n.allocatable().get(e.getKey());
                     }
                 }
@@ -130,6 +129,14 @@ public final class Admission {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the node is one of the pod's for good: its selector matches and the job's target nodes admit it. Taints
+     * and cordons count only for now (a platform admin lifts them), so they never make a job impossible.
+     */
+    private static boolean eligible(NodeCapacity n, PodDemand pod) {
+        return n.matches(pod.nodeSelector()) && pod.target().admits(n.name());
     }
 
     private static String primary(Resources request) {

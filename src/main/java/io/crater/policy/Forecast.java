@@ -261,7 +261,7 @@ public final class Forecast {
             return h.perNode().keySet().stream()
                     .map(nodes::get)
                     .filter(java.util.Objects::nonNull)
-                    .anyMatch(n -> c.pods().stream().anyMatch(p -> n.matches(p.nodeSelector())));
+                    .anyMatch(n -> c.pods().stream().anyMatch(p -> p.allowedOn(n)));
         }
 
         int decisions;

@@ -46,7 +46,7 @@ public final class Placement {
 
     /** Whether a single pod fits on a node right now. */
     public static boolean fits(NodeCapacity node, PodDemand pod) {
-        if (!node.schedulable() || !node.matches(pod.nodeSelector())) {
+        if (!node.schedulable() || !pod.allowedOn(node)) {
             return false;
         }
         for (Map.Entry<String, Long> e : pod.request().amounts().entrySet()) {
@@ -91,17 +91,25 @@ public final class Placement {
                 && resource.contains("/");
     }
 
-    private static Reason unschedulable(
-            List<NodeCapacity> original, Iterable<NodeCapacity> current, PodDemand pod, int placed, int total) {
-        int selectorMismatch = 0;
-        int notReady = 0;
-        Map<String, Integer> insufficient = new TreeMap<>();
-        long largestFree = 0;
-        for (NodeCapacity node : current) {
+    /** How the nodes refused one pod, by the first filter each failed (as Kubernetes' scheduler counts them). */
+    private static final class Refusals {
+        int notReady;
+        int selectorMismatch;
+        int notTargeted;
+        final Map<String, Integer> tainted = new TreeMap<>();
+        final Map<String, Integer> insufficient = new TreeMap<>();
+        long largestFree;
+
+        void count(NodeCapacity node, PodDemand pod) {
+            Taints.Taint taint = Taints.untolerated(node.taints(), pod.tolerations());
             if (!node.schedulable()) {
                 notReady++;
             } else if (!node.matches(pod.nodeSelector())) {
                 selectorMismatch++;
+            } else if (!pod.target().admits(node.name())) {
+                notTargeted++;
+            } else if (taint != null) {
+                tainted.merge(taint.describe(), 1, Integer::sum);
             } else {
                 Resources free = node.free();
                 for (var e : pod.request().amounts().entrySet()) {
@@ -112,33 +120,53 @@ public final class Placement {
                 largestFree = Math.max(largestFree, free.get(primary(pod.request())));
             }
         }
+
+        int taintedNodes() {
+            return tainted.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    private static Reason unschedulable(
+            List<NodeCapacity> original, Iterable<NodeCapacity> current, PodDemand pod, int placed, int total) {
+        Refusals r = new Refusals();
+        current.forEach(node -> r.count(node, pod));
         StringBuilder msg = new StringBuilder("0/" + original.size() + " nodes are available for pod " + pod.name()
                 + " (" + placed + " of " + total + " pods of the gang placed):");
         Map<String, Long> numbers = new TreeMap<>();
-        insufficient.forEach((res, count) -> {
+        r.insufficient.forEach((res, count) -> {
             msg.append(' ').append(count).append(" Insufficient ").append(res).append(',');
             numbers.put("insufficient." + res, (long) count);
         });
-        if (selectorMismatch > 0) {
-            msg.append(' ').append(selectorMismatch).append(" node(s) didn't match Pod's node affinity/selector,");
+        if (r.selectorMismatch > 0) {
+            msg.append(' ').append(r.selectorMismatch).append(" node(s) didn't match Pod's node affinity/selector,");
         }
-        if (notReady > 0) {
-            msg.append(' ').append(notReady).append(" node(s) were unschedulable,");
+        if (r.notTargeted > 0) {
+            msg.append(' ').append(r.notTargeted).append(" node(s) were not among the job's target nodes,");
+        }
+        r.tainted.forEach((taint, count) -> msg.append(' ')
+                .append(count)
+                .append(" node(s) had untolerated taint ")
+                .append(taint)
+                .append(','));
+        if (r.notReady > 0) {
+            msg.append(' ').append(r.notReady).append(" node(s) were unschedulable,");
         }
         msg.setLength(msg.length() - 1);
         msg.append('.');
         numbers.put("nodes", (long) original.size());
         numbers.put("placed", (long) placed);
         numbers.put("pods", (long) total);
-        numbers.put("selectorMismatch", (long) selectorMismatch);
-        numbers.put("unschedulableNodes", (long) notReady);
-        numbers.put("largestFree", largestFree);
+        numbers.put("selectorMismatch", (long) r.selectorMismatch);
+        numbers.put("notTargeted", (long) r.notTargeted);
+        numbers.put("taintedNodes", (long) r.taintedNodes());
+        numbers.put("unschedulableNodes", (long) r.notReady);
+        numbers.put("largestFree", r.largestFree);
         numbers.put("requested", pod.request().get(primary(pod.request())));
         return ReasonCode.Unschedulable.reason(msg.toString(), numbers, Map.of("resource", primary(pod.request())));
     }
 
     /** The resource that dominates a request: its accelerator if any, else cpu. */
-    private static String primary(Resources request) {
+    static String primary(Resources request) {
         return request.amounts().keySet().stream()
                 .filter(Placement::isAccelerator)
                 .findFirst()

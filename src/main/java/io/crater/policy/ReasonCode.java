@@ -36,6 +36,12 @@ public enum ReasonCode {
     NodeNotReady,
     // A node that could hold the job is cordoned by a platform admin (node, reason, by).
     NodeCordoned,
+    // Nodes with room the job may not use: taints it does not tolerate, another account's exclusive nodes, the
+    // target nodes it named (docs/nodes.md).
+    NodeTainted,
+    NodeExclusive,
+    TargetNodesBusy,
+    NodesAvoided,
     // Why a start time is unknown.
     WaitsForJobsWithoutTimeLimit,
     CannotStartOnIdleCluster,

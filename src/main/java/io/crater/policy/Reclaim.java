@@ -155,6 +155,6 @@ public final class Reclaim {
         return r.perNode().keySet().stream()
                 .map(nodes::get)
                 .filter(java.util.Objects::nonNull)
-                .anyMatch(n -> claim.pods().stream().anyMatch(p -> n.matches(p.nodeSelector())));
+                .anyMatch(n -> claim.pods().stream().anyMatch(p -> p.allowedOn(n)));
     }
 }

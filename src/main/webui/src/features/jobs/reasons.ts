@@ -172,6 +172,25 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
         ? t('jobs.reason.NodeCordoned', { node: a.node, by: a.by, reason: why })
         : t('jobs.reason.NodeCordonedNoBy', { node: a.node, reason: why });
     }
+    case 'NodeTainted':
+      if (has(n, 'nodes', 'free') && a.taint) {
+        return t('jobs.reason.NodeTainted', { count: n.nodes, free: amt('free'), resource: resource ?? '', taint: a.taint });
+      }
+      break;
+    case 'NodeExclusive':
+      if (has(n, 'nodes', 'free')) return t('jobs.reason.NodeExclusive', { count: n.nodes, free: amt('free'), resource: resource ?? '' });
+      break;
+    case 'TargetNodesBusy':
+      if (has(n, 'targetNodes', 'free') && a.nodes) {
+        const values = { nodes: a.nodes, count: n.targetNodes, free: amt('free'), resource: resource ?? '', missing: n.missing ?? 0 };
+        return (n.missing ?? 0) > 0 ? t('jobs.reason.TargetNodesBusyMissing', values) : t('jobs.reason.TargetNodesBusy', values);
+      }
+      break;
+    case 'NodesAvoided':
+      if (has(n, 'nodes', 'free') && a.nodes) {
+        return t('jobs.reason.NodesAvoided', { nodes: a.nodes, count: n.nodes, free: amt('free'), resource: resource ?? '' });
+      }
+      break;
     case 'WaitsForJobsWithoutTimeLimit':
       if (has(n, 'jobs')) return t('jobs.reason.WaitsForJobsWithoutTimeLimit', { count: n.jobs });
       break;

@@ -336,6 +336,100 @@ class AdmissionRoundTest {
                         .queued(aJob("j1").account(1).a100(8))
                         .wantAdmitted("j1")
                         .wantPlacement("j1", Map.of("pod-0", "n2")),
+                // taints, exclusive nodes and target nodes (docs/nodes.md): room the job may not use is no room
+                aCase("a node tainted NoSchedule is no room for a job that does not tolerate it, and the wait says so")
+                        .nodes(
+                                aNode("n1").a100(8).tainted("dedicated", "vision", "NoSchedule"),
+                                aNode("n2").a100(8).used(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4))
+                        .wantQueued("j1", "InsufficientCapacity", Map.of("taintedNodes", 1L, "nodes", 2L))
+                        .wantExplained("j1", "NodeTainted", Map.of("nodes", 1L, "free", 8000L)),
+                aCase("a NoExecute taint keeps pods off as NoSchedule does")
+                        .nodes(aNode("n1").a100(8).tainted("gpu-broken", "", "NoExecute"))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4))
+                        .wantQueued("j1", "InsufficientCapacity", Map.of("taintedNodes", 1L))
+                        .wantExplained("j1", "NodeTainted", Map.of("nodes", 1L, "free", 8000L)),
+                aCase("a PreferNoSchedule taint only steers: the node is room")
+                        .nodes(aNode("n1").a100(8).tainted("dedicated", "vision", "PreferNoSchedule"))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4))
+                        .wantAdmitted("j1")
+                        .wantPlacement("j1", Map.of("pod-0", "n1")),
+                aCase("a job tolerating the taint is placed on the tainted node")
+                        .nodes(
+                                aNode("n1").a100(8).tainted("dedicated", "vision", "NoSchedule"),
+                                aNode("n2").a100(8).used(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4).tolerates("dedicated", "vision"))
+                        .wantAdmitted("j1")
+                        .wantPlacement("j1", Map.of("pod-0", "n1")),
+                aCase("an exclusive node is room for its account's jobs only; others wait and are told")
+                        .nodes(
+                                aNode("x1").a100(8).exclusiveTo(2),
+                                aNode("n1").a100(8).used(6))
+                        .accounts(anAccount(1).a100(16, 16), anAccount(2).a100(16, 16))
+                        .queued(
+                                aJob("theirs").account(1).a100(4).submitted(10),
+                                aJob("ours").account(2).a100(8).submitted(1))
+                        .wantAdmitted("ours")
+                        .wantPlacement("ours", Map.of("pod-0", "x1"))
+                        .wantQueued("theirs", "InsufficientCapacity", Map.of("taintedNodes", 1L)),
+                aCase("another account's exclusive node with room is named as exclusive, not as a taint")
+                        .nodes(
+                                aNode("x1").a100(8).exclusiveTo(2),
+                                aNode("n1").a100(8).used(6))
+                        .accounts(anAccount(1).a100(16, 16), anAccount(2).a100(16, 16))
+                        .queued(aJob("theirs").account(1).a100(4))
+                        .wantQueued("theirs", "InsufficientCapacity", Map.of("taintedNodes", 1L))
+                        .wantExplained("theirs", "NodeExclusive", Map.of("nodes", 1L, "free", 8000L)),
+                aCase("an exclusive node does not keep its own account off shared nodes")
+                        .nodes(
+                                aNode("x1").a100(8).exclusiveTo(2).used(8),
+                                aNode("n1").a100(8))
+                        .accounts(anAccount(2).a100(16, 16))
+                        .queued(aJob("ours").account(2).a100(4))
+                        .wantAdmitted("ours")
+                        .wantPlacement("ours", Map.of("pod-0", "n1")),
+                aCase("an allow list keeps the job on its nodes though others are free; the wait names them")
+                        .nodes(
+                                aNode("a").a100(8).used(6),
+                                aNode("b").a100(8).used(8),
+                                aNode("c").a100(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4).only("a", "b"))
+                        .wantQueued("j1", "InsufficientCapacity", Map.of("notTargeted", 1L))
+                        .wantExplained(
+                                "j1", "TargetNodesBusy", Map.of("targetNodes", 2L, "free", 2000L, "missing", 0L)),
+                aCase("an allow list places the job on the node it names, against bin packing")
+                        .nodes(aNode("n1").a100(8).used(2), aNode("n2").a100(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4).only("n2"))
+                        .wantAdmitted("j1")
+                        .wantPlacement("j1", Map.of("pod-0", "n2")),
+                aCase("a deny list keeps the job off the nodes it names")
+                        .nodes(aNode("n1").a100(8).used(2), aNode("n2").a100(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).pods(2).a100(2).avoids("n1"))
+                        .wantAdmitted("j1")
+                        .wantPlacement("j1", Map.of("pod-0", "n2", "pod-1", "n2")),
+                aCase("a deny list that leaves only busy nodes waits, and the wait names the nodes avoided")
+                        .nodes(aNode("n1").a100(8), aNode("n2").a100(8).used(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(4).avoids("n1"))
+                        .wantQueued("j1", "InsufficientCapacity", Map.of("notTargeted", 1L))
+                        .wantExplained("j1", "NodesAvoided", Map.of("nodes", 1L, "free", 8000L)),
+                aCase("target nodes too small for a pod make the job impossible: rejected with the largest of them")
+                        .nodes(aNode("small").a100(4), aNode("big").a100(8))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(8).only("small"))
+                        .wantRejected("j1", "PodLargerThanAnyNode", Map.of("requested", 8000L, "largestNode", 4000L)),
+                aCase("a taint is lifted some day: it never makes a job impossible")
+                        .nodes(aNode("n1").a100(8).tainted("dedicated", "vision", "NoSchedule"))
+                        .accounts(anAccount(1).a100(16, 16))
+                        .queued(aJob("j1").account(1).a100(8))
+                        .wantQueued("j1", "InsufficientCapacity", Map.of("taintedNodes", 1L)),
                 // budgets and allotments (1 point = 1,000,000 micro-units; each job's cost up to its time limit)
                 aCase("a job costing more than what is left of a hard budget waits with the numbers")
                         .nodes(aNode("n1").a100(8))
@@ -448,6 +542,9 @@ class AdmissionRoundTest {
         c.wantBorrowing.forEach((job, want) -> assertThat(decided(out, job).borrowing())
                 .as("borrowing of " + job)
                 .containsExactlyElementsOf(want));
+        // The wait explanation, against the nodes as the round left them.
+        c.wantExplained.forEach((job, wants) -> wants.forEach(
+                want -> assertReason(NodeLimits.explain(out.nodes(), c.job(job).pods()), want, job)));
         c.wantPlacement.forEach((job, want) -> assertThat(decided(out, job).placement())
                 .as("placement of " + job)
                 .isEqualTo(want));
@@ -537,6 +634,7 @@ class AdmissionRoundTest {
         final Map<String, Want> wantRejected = new LinkedHashMap<>();
         final Map<String, List<String>> wantBorrowing = new LinkedHashMap<>();
         final Map<String, Map<String, String>> wantPlacement = new LinkedHashMap<>();
+        final Map<String, List<Want>> wantExplained = new LinkedHashMap<>();
         List<String> wantClaims;
         boolean checkReclaim;
         String wantClaimant;
@@ -613,6 +711,19 @@ class AdmissionRoundTest {
         Case wantBorrowing(String job, String... resources) {
             wantBorrowing.put(job, List.of(resources));
             return this;
+        }
+
+        Case wantExplained(String job, String code, Map<String, Long> numbers) {
+            wantExplained.computeIfAbsent(job, j -> new ArrayList<>()).add(new Want(code, numbers));
+            return this;
+        }
+
+        AdmissionRound.Job job(String name) {
+            return queued.stream()
+                    .filter(j -> j.name.equals(name))
+                    .findFirst()
+                    .orElseThrow()
+                    .build();
         }
 
         Case wantPlacement(String job, Map<String, String> placement) {
@@ -714,6 +825,18 @@ class AdmissionRoundTest {
             return this;
         }
 
+        final List<Taints.Taint> taints = new ArrayList<>();
+
+        NodeFx tainted(String key, String value, String effect) {
+            taints.add(new Taints.Taint(key, value, effect));
+            return this;
+        }
+
+        NodeFx exclusiveTo(long account) {
+            taints.add(Taints.exclusive(account));
+            return this;
+        }
+
         NodeFx cordoned() {
             schedulable = false;
             return this;
@@ -725,7 +848,8 @@ class AdmissionRoundTest {
                     labels,
                     new Resources(Map.of(GPU, gpus * 1000, "cpu", 64_000L)),
                     Resources.of(GPU, used * 1000),
-                    schedulable);
+                    schedulable,
+                    taints);
         }
     }
 
@@ -829,6 +953,24 @@ class AdmissionRoundTest {
             return this;
         }
 
+        final List<Taints.Toleration> tolerations = new ArrayList<>();
+        TargetNodes target = TargetNodes.ANY;
+
+        JobFx tolerates(String key, String value) {
+            tolerations.add(new Taints.Toleration(key, "Equal", value, "NoSchedule"));
+            return this;
+        }
+
+        JobFx only(String... nodes) {
+            target = new TargetNodes(java.util.Set.of(nodes), java.util.Set.of());
+            return this;
+        }
+
+        JobFx avoids(String... nodes) {
+            target = new TargetNodes(java.util.Set.of(), java.util.Set.of(nodes));
+            return this;
+        }
+
         JobFx pods(int n) {
             pods = n;
             return this;
@@ -873,8 +1015,11 @@ class AdmissionRoundTest {
             }
             List<PodDemand> demands = new ArrayList<>();
             for (int i = 0; i < pods; i++) {
-                // Named as the stored spec names them.
-                demands.add(new PodDemand("pod-" + i, Resources.of(GPU, gpusPerPod * 1000), selector));
+                // As the stored spec gives them, with the toleration of its account's exclusive nodes every job has.
+                List<Taints.Toleration> tolerating = new ArrayList<>(tolerations);
+                tolerating.add(Taints.exclusiveTo(account));
+                demands.add(
+                        new PodDemand("pod-" + i, Resources.of(GPU, gpusPerPod * 1000), selector, tolerating, target));
             }
             Resources quota = Resources.of(model, pods * gpusPerPod * 1000);
             return new AdmissionRound.Job(
