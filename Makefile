@@ -6,7 +6,7 @@ WEBSITE := website
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap k8s-tools docs test-docs cli-docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap oidc k8s-tools docs test-docs cli-docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -20,7 +20,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus rclone ldap k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests, the website's build and link check
+test: browsers notebook shells prometheus rclone ldap oidc k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests, the website's build and link check
 	$(MVN) verify
 	$(MAKE) test-docs
 
@@ -66,6 +66,12 @@ ldap: ## Install Debian's OpenLDAP server and clients for the LDAP sign-in tests
 		echo "installing slapd and ldap-utils (Debian packages)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slapd ldap-utils >/dev/null; fi; \
+	fi
+
+oidc: ## Install the OpenID provider of the OIDC sign-in tests (npm oidc-provider 9.13.3, pinned by src/test/oidc/package-lock.json) into src/test/oidc/node_modules; the tests start it with node
+	@if [ ! -f src/test/oidc/node_modules/oidc-provider/package.json ]; then \
+		echo "installing oidc-provider into src/test/oidc"; \
+		cd src/test/oidc && npm ci --no-audit --no-fund --silent; \
 	fi
 
 docs: build ## Build the documentation website (VitePress) into website/dist: the guides, docs/*.md and the API reference from the OpenAPI document the build writes

@@ -1,5 +1,5 @@
 import { requestJson, requestVoid } from './client';
-import type { LoginRequest, SessionResponse, User } from './types';
+import type { LoginRequest, SessionResponse, SignInProviderList, User } from './types';
 
 export function login(body: LoginRequest): Promise<SessionResponse> {
   return requestJson<SessionResponse>('/auth/login', { method: 'POST', body, noAuthRetry: true });
@@ -15,4 +15,14 @@ export function logout(): Promise<void> {
 
 export function getMe(signal?: AbortSignal): Promise<User> {
   return requestJson<User>('/auth/me', { signal });
+}
+
+/** The OpenID Connect providers configured; anyone may ask (the sign-in page does). */
+export function listSignInProviders(signal?: AbortSignal): Promise<SignInProviderList> {
+  return requestJson<SignInProviderList>('/auth/oidc/providers', { signal, noAuthRetry: true });
+}
+
+/** Where a provider's button sends the browser: Crater redirects on to the provider. */
+export function signInProviderUrl(name: string, returnTo: string): string {
+  return `/api/v1/auth/oidc/${encodeURIComponent(name)}/start?returnTo=${encodeURIComponent(returnTo)}`;
 }

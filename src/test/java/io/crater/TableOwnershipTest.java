@@ -35,7 +35,8 @@ class TableOwnershipTest {
                             "login_failures",
                             "personal_access_tokens",
                             "ssh_keys",
-                            "directory_syncs")),
+                            "directory_syncs",
+                            "oidc_logins")),
             Map.entry(
                     "account",
                     Set.of("accounts", "account_members", "quotas", "member_limits", "member_limit_resources")),

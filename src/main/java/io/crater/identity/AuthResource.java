@@ -125,7 +125,14 @@ public class AuthResource {
     }
 
     private Response withCookies(AuthService.Session s, HttpServerRequest request) {
-        boolean secure = secure(request);
+        return Response.ok(new LoginResponse(s.access().token(), s.access().expiresIn(), s.refreshToken(), s.user()))
+                .cookie(sessionCookies(s, secure(config, request)))
+                .header("Cache-Control", "no-store")
+                .build();
+    }
+
+    /** The console's session cookies for a new session: the same for every way of signing in. */
+    static NewCookie[] sessionCookies(AuthService.Session s, boolean secure) {
         NewCookie access =
                 cookie(ACCESS_COOKIE, s.access().token(), "/", (int) s.access().expiresIn(), secure);
         NewCookie refresh = cookie(
@@ -134,13 +141,14 @@ public class AuthResource {
                 REFRESH_PATH,
                 (int) s.refreshLifetime().toSeconds(),
                 secure);
-        return Response.ok(new LoginResponse(s.access().token(), s.access().expiresIn(), s.refreshToken(), s.user()))
-                .cookie(access, refresh)
-                .header("Cache-Control", "no-store")
-                .build();
+        return new NewCookie[] {access, refresh};
     }
 
     private boolean secure(HttpServerRequest request) {
+        return secure(config, request);
+    }
+
+    static boolean secure(AuthConfig config, HttpServerRequest request) {
         return config.secureCookies().orElse("https".equals(request.scheme()));
     }
 

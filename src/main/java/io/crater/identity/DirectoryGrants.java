@@ -23,4 +23,26 @@ public interface DirectoryGrants {
      * {@code source} granted. Returns how many rows changed per kind.
      */
     Uni<Map<DirectorySync.Kind, Integer>> apply(String source, List<DirectorySync.Change> changes, Actor actor);
+
+    /**
+     * Brings one user's memberships granted by {@code source} in line with the groups they are in now, as the
+     * mappings say, in the caller's transaction: a directory at sign-in and sync, an OpenID provider at sign-in.
+     */
+    default Uni<Map<DirectorySync.Kind, Integer>> bringInLine(
+            String source,
+            List<DirectorySync.GroupMapping> mappings,
+            long userId,
+            String username,
+            List<String> groups,
+            Actor actor) {
+        return teamMemberships(List.of(userId)).flatMap(have -> {
+            DirectorySync.UserState state = new DirectorySync.UserState(
+                    userId, username, true, false, groups, have.getOrDefault(userId, List.of()));
+            List<DirectorySync.Change> changes =
+                    DirectorySync.changes(source, state, DirectorySync.granted(mappings, groups));
+            return changes.isEmpty()
+                    ? Uni.createFrom().item(Map.<DirectorySync.Kind, Integer>of())
+                    : apply(source, changes, actor);
+        });
+    }
 }

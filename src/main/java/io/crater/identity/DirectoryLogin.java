@@ -184,14 +184,6 @@ class DirectoryLogin {
 
     /** Brings the user's directory-granted memberships in line with their groups, in the caller's transaction. */
     Uni<Map<DirectorySync.Kind, Integer>> applyGroups(long userId, String username, List<String> groups, Actor actor) {
-        return grants.teamMemberships(List.of(userId)).flatMap(have -> {
-            DirectorySync.UserState state = new DirectorySync.UserState(
-                    userId, username, true, false, groups, have.getOrDefault(userId, List.of()));
-            List<DirectorySync.Change> changes = DirectorySync.changes(
-                    directory.source(), state, DirectorySync.granted(directory.mappings(), groups));
-            return changes.isEmpty()
-                    ? Uni.createFrom().item(Map.<DirectorySync.Kind, Integer>of())
-                    : grants.apply(directory.source(), changes, actor);
-        });
+        return grants.bringInLine(directory.source(), directory.mappings(), userId, username, groups, actor);
     }
 }

@@ -22,3 +22,14 @@ export interface SessionResponse {
   refreshToken: string;
   user: User;
 }
+
+/** An OpenID Connect provider one can sign in with: a button on the sign-in page. */
+export interface SignInProvider {
+  /** Short name, in `/api/v1/auth/oidc/<name>/start`. */
+  name: string;
+  displayName: string;
+}
+
+export interface SignInProviderList {
+  items: SignInProvider[];
+}

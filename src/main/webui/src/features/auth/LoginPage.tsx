@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import { login } from '../../api/auth';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { listSignInProviders, login, signInProviderUrl } from '../../api/auth';
 import { isApiError } from '../../api/errors';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
 import { setAccountOwner } from '../../lib/currentAccount';
 import { authKeys } from './session';
-import { loginErrorMessage } from './loginError';
+import { loginErrorMessage, providerErrorMessage } from './loginError';
 
 function redirectTarget(state: unknown): string {
   if (typeof state === 'object' && state !== null && 'from' in state) {
@@ -36,6 +36,43 @@ function useCountdown(): [number | null, (seconds: number | null) => void] {
   return [clock === null ? null : Math.max(0, Math.ceil((clock.until - clock.now) / 1000)), start];
 }
 
+/** One button per OpenID Connect provider; nothing while they load or when none is configured. */
+function ProviderButtons({ returnTo }: { returnTo: string }) {
+  const { t } = useTranslation();
+  const providers = useQuery({
+    queryKey: ['auth', 'providers'],
+    queryFn: ({ signal }) => listSignInProviders(signal),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  if (providers.isError) {
+    return (
+      <p data-testid="login-providers-error" className="mt-4 text-xs text-slate-500">
+        {t('login.provider.loadError')}
+      </p>
+    );
+  }
+  const items = providers.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <div data-testid="login-providers" className="mt-6 border-t border-slate-200 pt-4">
+      <div className="flex flex-col gap-2">
+        {items.map((p) => (
+          <a
+            key={p.name}
+            data-testid={`login-provider-${p.name}`}
+            href={signInProviderUrl(p.name, returnTo)}
+            className="w-full rounded-md border border-slate-300 px-4 py-2 text-center text-sm font-semibold text-slate-700 hover:bg-slate-50"
+          >
+            {t('login.provider.with', { name: p.displayName })}
+          </a>
+        ))}
+      </div>
+      <p className="mt-2 text-center text-xs text-slate-500">{t('login.provider.or')}</p>
+    </div>
+  );
+}
+
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -45,6 +82,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState(false);
   const [secondsLeft, startCountdown] = useCountdown();
+  const [search] = useSearchParams();
+  const providerError = providerErrorMessage(search.get('signInError'), t);
 
   const mutation = useMutation({
     mutationFn: login,
@@ -77,6 +116,7 @@ export function LoginPage() {
 
   let message: string | null = null;
   if (missing) message = t('login.required');
+  else if (providerError !== null && !mutation.isError && !mutation.isSuccess) message = providerError;
   else if (mutation.isError) {
     message = loginErrorMessage(mutation.error, t, secondsLeft ?? undefined);
   }
@@ -130,7 +170,7 @@ export function LoginPage() {
             <p
               role="alert"
               data-testid="login-error"
-              data-code={isApiError(mutation.error) ? mutation.error.code : undefined}
+              data-code={isApiError(mutation.error) ? mutation.error.code : (search.get('signInError') ?? undefined)}
               className="mb-4 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700"
             >
               {message}
@@ -144,6 +184,7 @@ export function LoginPage() {
           >
             {mutation.isPending ? t('login.submitting') : t('login.submit')}
           </button>
+          <ProviderButtons returnTo={redirectTarget(location.state)} />
         </form>
       </main>
     </div>

@@ -45,7 +45,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LdapFlowTest {
 
-    /** The application signing in through the test's slapd, with two group mappings and a small throttle. */
+    /**
+     * The application signing in through the test's slapd, with two group mappings and a small throttle, and
+     * through an OpenID provider ({@link OidcFlowTest} starts it on the port reserved here): the boot that every
+     * test of sign-in through another system shares.
+     */
     public static class Directory implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -67,6 +71,15 @@ class LdapFlowTest {
             m.put("crater.ldap.groups.ghost.group", "ml-users");
             m.put("crater.ldap.groups.ghost.account", "no-such-team");
             m.put("crater.auth.max-failures-per-username", "3");
+            m.put("crater.oidc.providers.corp-sso.display-name", "Corp SSO");
+            m.put("crater.oidc.providers.corp-sso.client-id", OidcFlowTest.CLIENT_ID);
+            m.put("crater.oidc.providers.corp-sso.client-secret", OidcFlowTest.CLIENT_SECRET);
+            m.put("crater.oidc.providers.corp-sso.scopes", "openid profile email groups");
+            m.put("crater.oidc.providers.corp-sso.groups.admins.group", "sso-admins");
+            m.put("crater.oidc.providers.corp-sso.groups.admins.account", "sso-lab");
+            m.put("crater.oidc.providers.corp-sso.groups.admins.role", "admin");
+            m.put("crater.oidc.providers.corp-sso.groups.users.group", "sso-users");
+            m.put("crater.oidc.providers.corp-sso.groups.users.account", "sso-lab");
             return m;
         }
 
@@ -92,6 +105,8 @@ class LdapFlowTest {
             }
             Map<String, String> props = new HashMap<>(super.start());
             props.put("crater.ldap.url", slapd.url());
+            oidcPort = OidcProvider.freePort();
+            props.put("crater.oidc.providers.corp-sso.issuer", "http://127.0.0.1:" + oidcPort);
             return props;
         }
 
@@ -105,6 +120,9 @@ class LdapFlowTest {
     }
 
     static Slapd slapd;
+
+    /** Where {@link OidcFlowTest} starts the OpenID provider this boot's {@code corp-sso} names. */
+    static int oidcPort;
 
     static final String PEOPLE = Slapd.person("alice", "Alice Liddell", "alice@example.org", 5001, 5000, "wonderland")
             + Slapd.person("bob", "Bob Builder", "bob@example.org", 5002, 5000, "can-we-fix-it")
