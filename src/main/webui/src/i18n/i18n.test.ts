@@ -130,6 +130,16 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
     numbers: { usedBytes: 9 * GiB, addBytes: 2 * GiB, limitBytes: 10 * GiB, usedFiles: 3, addFiles: 1, limitFiles: 100 },
     quotes: ['9', '2', '10'],
   },
+  GpuXidFatal: { numbers: { gpu: 3, xid: 79 }, args: { job: 'ab12cd' }, quotes: ['3', '79'] },
+  GpuXidHardware: { numbers: { gpu: 5, xid: 94, count: 1, threshold: 2, windowSeconds: 3600 }, quotes: ['5', '94', '2', '1'] },
+  GpuXidRepeated: { numbers: { gpu: 5, xid: 92, count: 2, threshold: 2, windowSeconds: 3600 }, quotes: ['5', '92', '2'] },
+  GpuXidApplication: { numbers: { gpu: 0, xid: 13 }, quotes: ['0', '13'] },
+  GpuEccUncorrectable: { numbers: { gpu: 2, errors: 4 }, quotes: ['2', '4'] },
+  JobsFailingOnNode: {
+    numbers: { jobs: 6, suspectAt: 3, quarantineAt: 6, windowSeconds: 3600 },
+    args: { job: 'ab12cd' },
+    quotes: ['6', '3'],
+  },
 };
 
 describe('every reason code the server emits', () => {

@@ -50,7 +50,14 @@ public enum ReasonCode {
     WaitsForAllotment,
     BeyondHorizon,
     // File spaces.
-    FileQuotaExceeded;
+    FileQuotaExceeded,
+    // GPU health (io.crater.policy.GpuHealth): why a node is suspect or quarantined, with the card and the code.
+    GpuXidFatal,
+    GpuXidHardware,
+    GpuXidRepeated,
+    GpuXidApplication,
+    GpuEccUncorrectable,
+    JobsFailingOnNode;
 
     /** This code's reason. */
     public Reason reason(String message, Map<String, Long> numbers) {

@@ -245,6 +245,33 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
     case 'BeyondHorizon':
       if (has(n, 'horizonDays')) return t('jobs.reason.BeyondHorizon', { count: n.horizonDays });
       break;
+    case 'GpuXidFatal':
+    case 'GpuXidApplication':
+      if (has(n, 'gpu', 'xid')) return t(`jobs.reason.${reason.code}`, { gpu: n.gpu, xid: n.xid });
+      break;
+    case 'GpuXidHardware':
+    case 'GpuXidRepeated':
+      if (has(n, 'gpu', 'xid', 'count', 'threshold', 'windowSeconds'))
+        return t(`jobs.reason.${reason.code}`, {
+          gpu: n.gpu,
+          xid: n.xid,
+          count: n.count,
+          threshold: n.threshold,
+          window: durationText(n.windowSeconds ?? 0, t),
+        });
+      break;
+    case 'GpuEccUncorrectable':
+      if (has(n, 'gpu', 'errors')) return t('jobs.reason.GpuEccUncorrectable', { gpu: n.gpu, errors: n.errors });
+      break;
+    case 'JobsFailingOnNode':
+      if (has(n, 'jobs', 'suspectAt', 'quarantineAt', 'windowSeconds'))
+        return t('jobs.reason.JobsFailingOnNode', {
+          jobs: n.jobs,
+          suspectAt: n.suspectAt,
+          quarantineAt: n.quarantineAt,
+          window: durationText(n.windowSeconds ?? 0, t),
+        });
+      break;
     case 'FileQuotaExceeded':
       if (has(n, 'usedBytes', 'addBytes', 'limitBytes', 'usedFiles', 'addFiles', 'limitFiles'))
         return (n.limitBytes ?? -1) >= 0 && (n.usedBytes ?? 0) + (n.addBytes ?? 0) > (n.limitBytes ?? 0)
