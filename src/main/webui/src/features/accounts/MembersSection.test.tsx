@@ -78,12 +78,15 @@ describe('the add-member field', () => {
 });
 
 describe('who granted a membership', () => {
-  it('marks the memberships a directory granted, and only those', async () => {
-    accounts.listMembers.mockResolvedValue({ items: [member('ann'), { ...member('bob'), grantedBy: 'ldap:corp' }] });
+  it('marks the memberships a directory or a sign-in provider granted, and only those', async () => {
+    accounts.listMembers.mockResolvedValue({
+      items: [member('ann'), { ...member('bob'), grantedBy: 'ldap:corp' }, { ...member('cleo'), grantedBy: 'oidc:corp-sso' }],
+    });
     renderSection(false);
     await screen.findAllByText('bob');
     const marks = screen.getAllByTestId('member-granted-by');
-    expect(marks).toHaveLength(1);
+    expect(marks).toHaveLength(2);
     expect(marks[0]!.textContent).toBe('granted by the directory (ldap:corp); a sync may remove it');
+    expect(marks[1]!.textContent).toBe('granted by the sign-in provider (oidc:corp-sso); the next sign-in may remove it');
   });
 });

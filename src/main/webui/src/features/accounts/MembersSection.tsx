@@ -114,7 +114,7 @@ export function MembersSection({
           )}
           {m.grantedBy !== 'manual' && (
             <span data-testid="member-granted-by" className="mt-0.5 block text-xs text-slate-500">
-              {t('members.fromDirectory', { source: m.grantedBy })}
+              {t(m.grantedBy.startsWith('oidc:') ? 'members.fromProvider' : 'members.fromDirectory', { source: m.grantedBy })}
             </span>
           )}
         </>
