@@ -29,6 +29,7 @@ public final class PackagedApp implements AutoCloseable {
     private Process process;
     private final List<String> output = Collections.synchronizedList(new ArrayList<>());
     private long startMillis;
+    private final List<String> extraJvm = new ArrayList<>();
 
     public PackagedApp(Path home) {
         this(home, "server", Map.of(), "Console: http://");
@@ -43,9 +44,38 @@ public final class PackagedApp implements AutoCloseable {
         this.readyLine = readyLine;
     }
 
+    /** JVM options added after the launcher's (a later option wins); call before {@link #start}. */
+    public PackagedApp jvm(String... options) {
+        extraJvm.addAll(List.of(options));
+        return this;
+    }
+
+    /**
+     * The JVM options {@code bin/crater} starts the server with ({@code bin/server-jvm.options}), or, when the
+     * system property {@code crater.app.jvm-options} is set, those (space-separated) instead.
+     */
+    public static List<String> launcherJvmOptions() throws IOException {
+        String override = System.getProperty("crater.app.jvm-options");
+        if (override != null) {
+            return override.isBlank() ? List.of() : List.of(override.trim().split("\\s+"));
+        }
+        List<String> options = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of("bin/server-jvm.options"))) {
+            String l = line.trim();
+            if (!l.isEmpty() && !l.startsWith("#")) {
+                options.addAll(List.of(l.split("\\s+")));
+            }
+        }
+        return options;
+    }
+
     public PackagedApp start() throws Exception {
         String jar = System.getProperty("crater.app.jar", "target/quarkus-app/quarkus-run.jar");
-        ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar, verb).redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of("java"));
+        command.addAll(launcherJvmOptions());
+        command.addAll(extraJvm);
+        command.addAll(List.of("-jar", jar, verb));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.put("CRATER_HOME", home.toString());
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
