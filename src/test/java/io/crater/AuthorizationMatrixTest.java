@@ -608,6 +608,16 @@ class AuthorizationMatrixTest {
                 // Node administration: platform admins only; the node does not exist, so the admin's call changes
                 // nothing either (404).
                 new Call(
+                        "GET",
+                        "/api/v1/admin/nodes/{name}",
+                        "/api/v1/admin/nodes/matrix-none",
+                        null,
+                        401,
+                        403,
+                        403,
+                        403,
+                        404),
+                new Call(
                         "POST",
                         "/api/v1/admin/nodes/{name}/cordon",
                         "/api/v1/admin/nodes/matrix-none/cordon",
@@ -658,6 +668,16 @@ class AuthorizationMatrixTest {
                         403,
                         404),
                 new Call("GET", "/api/v1/cluster/gpus", "/api/v1/cluster/gpus", null, 401, 200, 200, 200, 200),
+                new Call(
+                        "GET",
+                        "/api/v1/cluster/free-accelerators",
+                        "/api/v1/cluster/free-accelerators",
+                        null,
+                        401,
+                        200,
+                        200,
+                        200,
+                        200),
                 new Call(
                         "GET",
                         "/api/v1/cluster/gpu-history",

@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -14,7 +15,10 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Node administration for platform admins (docs/nodes.md): cordon, uncordon, drain, labels and taints. */
+/**
+ * Node administration for platform admins (docs/nodes.md): a node's detail; cordon, uncordon, drain, labels and
+ * taints.
+ */
 @Path("/api/v1/admin/nodes/{name}")
 @Tag(name = "cluster")
 @Produces(MediaType.APPLICATION_JSON)
@@ -26,6 +30,17 @@ public class NodeAdminResource {
 
     @Inject
     NodeAdminService nodes;
+
+    @Inject
+    NodeDetailService detail;
+
+    @GET
+    @Operation(
+            summary = "One node: its conditions, pods, Crater jobs with owners and accounts, and the cluster's events"
+                    + " about it")
+    public Uni<NodeDetailViews.NodeDetail> detail(@PathParam("name") String name) {
+        return current.caller().flatMap(c -> detail.detail(name, c));
+    }
 
     @POST
     @Path("/cordon")

@@ -33,6 +33,7 @@ public final class RequiredAccess {
         add(out, List.of("get", "list", "watch", "create", "delete"), BATCH, "jobs", namespace);
         add(out, List.of("get", "list", "watch", "patch"), CORE, "nodes", null);
         add(out, List.of("create"), CORE, "pods/eviction", null); // a drain evicts in every namespace
+        add(out, List.of("list"), CORE, "events", null); // a node's detail: its events, in any namespace
         add(out, List.of("list", "watch"), CORE, "pods", null);
         add(out, List.of("get", "list", "watch", "create", "update", "delete"), SCHEDULING, "queues", null);
         add(out, List.of("list"), SCHEDULING, "podgroups", null);

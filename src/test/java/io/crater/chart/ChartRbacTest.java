@@ -50,6 +50,7 @@ class ChartRbacTest {
             "get core nodes cluster",
             "patch core nodes cluster",
             "create core pods/eviction namespace:crater-jobs",
+            "list core events all-namespaces",
             "get scheduling.volcano.sh queues cluster",
             "list scheduling.volcano.sh queues cluster",
             "watch scheduling.volcano.sh queues cluster",
