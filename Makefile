@@ -6,7 +6,7 @@ WEBSITE := website
 
 .DEFAULT_GOAL := help
 
-.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap oidc k8s-tools docs test-docs cli-docs fmt lint hooks clean
+.PHONY: help run sim build test test-ui bench bench-large browsers notebook shells prometheus rclone ldap oidc registry k8s-tools docs test-docs cli-docs fmt lint hooks clean
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -20,7 +20,7 @@ sim: build ## Run only a simulated cluster (API server + simulator) and print it
 build: ## Build the application (console included) into target/quarkus-app
 	$(MVN) -q package -DskipTests
 
-test: browsers notebook shells prometheus rclone ldap oidc k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests, the website's build and link check
+test: browsers notebook shells prometheus rclone ldap oidc registry k8s-tools test-ui ## Run every test: Java unit and integration tests, console unit tests, packaged-app and browser tests, the website's build and link check
 	$(MVN) verify
 	$(MAKE) test-docs
 
@@ -59,6 +59,13 @@ rclone: ## Install Debian's rclone for the WebDAV tests if it is missing (the te
 		echo "installing rclone (Debian package)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; \
 		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rclone >/dev/null; fi; \
+	fi
+
+registry: ## Install Debian's OCI registry (distribution) for the image catalogue's tests if it is missing (the tests start it themselves; no daemon)
+	@if ! command -v docker-registry >/dev/null; then \
+		echo "installing docker-registry (Debian package)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-registry >/dev/null; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-registry >/dev/null; fi; \
 	fi
 
 ldap: ## Install Debian's OpenLDAP server and clients for the LDAP sign-in tests if they are missing (the tests start slapd themselves; no daemon)

@@ -133,4 +133,19 @@ public class Memberships implements io.crater.identity.UserAccounts {
             ids.add(account);
         }
     }
+
+    /** The ids of accounts by slug (unknown slugs are left out). */
+    public Uni<Map<String, Long>> idsOf(java.util.Collection<String> slugs) {
+        if (slugs.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Sql.rows(
+                        "SELECT id, slug FROM accounts WHERE slug = ANY (string_to_array(?1, ','))",
+                        String.join(",", slugs))
+                .map(rows -> {
+                    Map<String, Long> out = new java.util.HashMap<>();
+                    rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.slug(), a.id()));
+                    return out;
+                });
+    }
 }

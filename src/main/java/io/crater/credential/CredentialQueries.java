@@ -35,6 +35,13 @@ class CredentialQueries {
         }
     }
 
+    /** A registry credential's name, sealed value and username. */
+    record RegistryRow(String name, String sealedValue, String username) {
+        static RegistryRow of(Object[] r) {
+            return new RegistryRow((String) r[0], (String) r[1], (String) r[2]);
+        }
+    }
+
     Uni<List<CredentialViews.Credential>> list(long userId) {
         return Sql.rows("SELECT " + Listed.COLUMNS + " FROM credentials WHERE user_id = ?1 ORDER BY name", userId)
                 .map(rows -> rows.stream().map(r -> Listed.of(r).view()).toList());
@@ -99,6 +106,17 @@ class CredentialQueries {
                                 + after(1, names.size()) + ") RETURNING name, sealed_value",
                         params(userId, names))
                 .map(rows -> rows.stream().map(Sealed::of).toList());
+    }
+
+    /** The user's registry credential for one of these hosts (the first by name), marked used now. */
+    Uni<Optional<RegistryRow>> useRegistry(long userId, Collection<String> hosts) {
+        return Sql.row(
+                        "UPDATE credentials SET last_used_at = now() WHERE id = (SELECT id FROM credentials WHERE user_id = ?1"
+                                + " AND kind = 'registry' AND lower(host) = ANY (string_to_array(lower(?2), ','))"
+                                + " ORDER BY name LIMIT 1) RETURNING name, sealed_value, username",
+                        userId,
+                        String.join(",", hosts))
+                .map(r -> r.map(RegistryRow::of));
     }
 
     /** Placeholders {@code ?(skip+1), ...} for {@code n} values after {@code skip} others. */

@@ -133,6 +133,24 @@ public class CredentialService {
         });
     }
 
+    /** A registry credential opened: its name, the username and the password or token (never to be shown). */
+    public record RegistryLogin(String name, String username, String secret) {
+        @Override
+        public String toString() {
+            return "RegistryLogin[" + name + ", " + username + "]";
+        }
+    }
+
+    /**
+     * The user's credential of kind {@code registry} for one of these registry hosts (the first by name), opened and
+     * marked used, for a request to that registry only. Call within a transaction.
+     */
+    public Uni<java.util.Optional<RegistryLogin>> registryLogin(long userId, Collection<String> hosts) {
+        return queries.useRegistry(userId, hosts)
+                .map(row -> row.map(r -> new RegistryLogin(
+                        r.name(), r.username(), keys.cipher().open(userId, r.name(), r.sealedValue()))));
+    }
+
     private Uni<CredentialViews.Credential> found(long userId, String name) {
         if (!CredentialChecks.validName(name)) {
             return Uni.createFrom().failure(ApiException.notFound("no credential named '" + name + "'"));

@@ -67,4 +67,26 @@ public class UserDirectory {
         return Sql.update("UPDATE users SET default_account_id = ?1 WHERE id = ?2", accountId, userId)
                 .replaceWithVoid();
     }
+
+    /** A user's username and id. */
+    record NameId(String name, long id) {
+        static NameId of(Object[] r) {
+            return new NameId((String) r[0], Sql.longOf(r[1]));
+        }
+    }
+
+    /** The ids of users by username (case-insensitive; unknown names are left out). */
+    public Uni<Map<String, Long>> idsOf(Collection<String> usernames) {
+        if (usernames.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Sql.rows(
+                        "SELECT username, id FROM users WHERE lower(username) = ANY (string_to_array(lower(?1), ','))",
+                        String.join(",", usernames))
+                .map(rows -> {
+                    Map<String, Long> out = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                    rows.stream().map(NameId::of).forEach(n -> out.put(n.name(), n.id()));
+                    return out;
+                });
+    }
 }
