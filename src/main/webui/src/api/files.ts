@@ -20,6 +20,14 @@ export function listFolder(space: string, path: string, cursor?: string | null, 
   return requestJson<FileListing>(withQuery(apiPath(space, path), { cursor }), { signal });
 }
 
+/**
+ * The URL of a folder's entries as Server-Sent Events (the browser's EventSource asks for `text/event-stream`):
+ * an `entry` event per entry in the order the disk gives them, then `end` with `{"count": n}`.
+ */
+export function folderStreamUrl(space: string, path: string): string {
+  return API_BASE + apiPath(space, path);
+}
+
 /** The URL that downloads a file (as an attachment), shows it inline (`inline`) or a folder as a zip (`zip`). */
 export function fileUrl(space: string, path: string, opts: { inline?: boolean; zip?: boolean } = {}): string {
   return API_BASE + withQuery(apiPath(space, path), { inline: opts.inline ? 'true' : null, format: opts.zip ? 'zip' : null });

@@ -84,6 +84,16 @@ class BrowserIT {
     }
 
     /**
+     * A folder of 10,000 files written into the user's space fills the file manager from its event stream (the first
+     * 500 in order, more on request, filtered by name), and a folder picked on the computer uploads with a progress
+     * bar per file and lands on the server's disk whole.
+     */
+    @Test
+    void aUserBrowsesTenThousandFilesAndUploadsAFolder() throws Exception {
+        run("files.mjs", "console-files.png", Map.of());
+    }
+
+    /**
      * The owner starts a notebook from the built-in template; a real Jupyter Notebook server (Debian's, started with
      * the pod's base URL, the token from the job's Secret and the user's space as its folder) serves the pod's app
      * port through pods/portforward; on the job's own origin the owner creates a Python 3 notebook, runs

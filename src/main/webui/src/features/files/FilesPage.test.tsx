@@ -4,6 +4,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { FileEntry, FileSpace, TrashEntry } from '../../api/types';
 import { FilesPage } from './FilesPage';
+import { FakeEventSource, installFakeEventSource } from '../../test/fakeEventSource';
+import { FLUSH_MS } from './folderStream';
 
 const GiB = 1024 ** 3;
 
@@ -292,5 +294,83 @@ describe('FilesPage', () => {
     fireEvent.click(screen.getByTestId('upload-retry'));
     await waitFor(() => expect(FakeXhr.sent).toHaveLength(2));
     expect(screen.getByTestId('upload-item').dataset.status).toBe('uploading');
+  });
+});
+
+describe('FilesPage on a folder of more than one page', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => entry(`f${String(i).padStart(5, '0')}.bin`, 'file', i)).reverse();
+
+  beforeEach(() => installFakeEventSource());
+
+  it("reads the whole folder from its event stream, filling the table as entries come, in the pages' order", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderAt('/files/user');
+      await screen.findByTestId('file-table');
+      const source = FakeEventSource.latest('/api/v1/files/user')!;
+      expect(source.url).toBe('/api/v1/files/user');
+      act(() => source.open());
+      act(() => {
+        source.emit('entry', JSON.stringify(entry('weights.pt', 'file', 3 * GiB)));
+        source.emit('entry', JSON.stringify(entry('notes.txt', 'file', 1536)));
+      });
+      act(() => vi.advanceTimersByTime(FLUSH_MS));
+      expect(names()).toEqual(['notes.txt', 'weights.pt']);
+      expect(screen.getByTestId('file-streaming').textContent).toContain('Reading the folder: 2 of 3 entries');
+      act(() => {
+        source.emit('entry', JSON.stringify(entry('data', 'folder')));
+        source.emit('end', JSON.stringify({ count: 3 }));
+      });
+      expect(names()).toEqual(['data', 'notes.txt', 'weights.pt']);
+      expect(source.readyState).toBe(FakeEventSource.CLOSED);
+      expect(screen.queryByTestId('file-streaming')).toBeNull();
+      expect(screen.queryByTestId('load-more')).toBeNull();
+      expect(screen.getByTestId('file-count').textContent).toBe('3 of 3 entries');
+      expect(requests.filter((r) => r.path.includes('cursor='))).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows 500 rows of 10,000 at first, more on request, and filters them by name', async () => {
+    replies['GET /api/v1/files/user'] = {
+      status: 200,
+      body: { space: 'user', path: '/', items: many(10_000).slice(-200).reverse(), nextCursor: 'c1', total: 10_000 },
+    };
+    renderAt('/files/user');
+    await screen.findByTestId('file-table');
+    const source = FakeEventSource.latest('/api/v1/files/user')!;
+    act(() => {
+      for (const e of many(10_000)) source.emit('entry', JSON.stringify(e));
+      source.emit('end', JSON.stringify({ count: 10_000 }));
+    });
+    expect(screen.getAllByTestId('file-row')).toHaveLength(500);
+    expect(names()[0]).toBe('f00000.bin');
+    expect(screen.getByTestId('file-count').textContent).toBe('500 of 10,000 entries');
+    fireEvent.click(screen.getByTestId('show-more'));
+    expect(screen.getAllByTestId('file-row')).toHaveLength(1000);
+    fireEvent.change(screen.getByTestId('file-filter'), { target: { value: 'F0999' } });
+    expect(names()).toEqual(Array.from({ length: 10 }, (_, i) => `f0999${i}.bin`));
+    expect(screen.getByTestId('file-count').textContent).toBe('10 of 10 matching, 10,000 entries in all');
+    fireEvent.change(screen.getByTestId('file-filter'), { target: { value: 'nothing like it' } });
+    expect(screen.getByTestId('empty-state').textContent).toContain('nothing like it');
+  });
+
+  it('falls back to page by page when the stream breaks', async () => {
+    renderAt('/files/user');
+    await screen.findByTestId('file-table');
+    act(() => FakeEventSource.latest('/api/v1/files/user')!.fail());
+    expect(screen.getByTestId('stream-failed')).toBeTruthy();
+    expect(names()).toEqual(['data', 'notes.txt']);
+    fireEvent.click(screen.getByTestId('load-more'));
+    await waitFor(() => expect(names()).toEqual(['data', 'notes.txt', 'weights.pt']));
+    expect(FakeEventSource.instances).toHaveLength(1);
+  });
+
+  it('does not open a stream for a folder of one page', async () => {
+    renderAt('/files/public');
+    await screen.findByTestId('file-table');
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(screen.queryByTestId('file-filter')).toBeNull();
   });
 });

@@ -5,12 +5,13 @@ import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import type { FileEntry, TrashEntry } from '../../api/types';
 import { PageHeader } from '../../app/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
-import { btnPrimary, btnSecondary } from '../../components/common/ui';
+import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
 import { breadcrumbs, folderRoute, parent, pathFromSplat, trashRoute } from '../../lib/filePaths';
 import { formatDateTime } from '../../lib/time';
 import { DeleteDialog, NewFolderDialog, TransferDialog } from './FileDialogs';
 import { FileError } from './FileError';
 import { FileTable } from './FileTable';
+import { filterEntries, useFolderStream } from './folderStream';
 import { PreviewPanel } from './PreviewPanel';
 import { SpacePicker } from './SpacePicker';
 import { useSpaceLabel } from './spaceLabel';
@@ -21,6 +22,9 @@ import { folderQuery, spacesQuery } from './queries';
 import { useUploads, type PickedFile } from './useUploads';
 
 type Dialogs = { kind: 'mkdir' } | { kind: 'move' | 'copy'; entry: FileEntry } | { kind: 'delete'; entry: FileEntry } | null;
+
+/** How many rows a large folder shows at first, and how many more each click adds. */
+const ROWS = 500;
 
 function Listing({
   space,
@@ -35,42 +39,93 @@ function Listing({
   onDialog: (d: Dialogs) => void;
   onPreview: (e: FileEntry) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const n = (v: number) => new Intl.NumberFormat(i18n.language).format(v);
   const folder = useInfiniteQuery(folderQuery(space, path));
   const data = folder.data;
-  if (data === undefined) {
+  const first = data?.pages[0];
+  // A folder of more than one page is read whole from its event stream; page by page only if that fails.
+  const large = first !== undefined && first.nextCursor !== null;
+  const stream = useFolderStream(space, path, large, folder.dataUpdatedAt);
+  const [filter, setFilter] = useState('');
+  const [rows, setRows] = useState(ROWS);
+  if (data === undefined || first === undefined) {
     if (folder.isError) return <ErrorState title={t('files.listError')} error={folder.error} onRetry={() => void folder.refetch()} />;
     return <LoadingState />;
   }
-  const entries = data.pages.flatMap((p) => p.items);
-  const total = data.pages[0]?.total ?? 0;
+  const streamed = large && !stream.failed;
+  const total = streamed && stream.done ? stream.entries.length : first.total;
+  const entries = streamed ? (stream.entries.length > 0 ? stream.entries : first.items) : data.pages.flatMap((p) => p.items);
   if (entries.length === 0)
     return <EmptyState title={t('files.empty')}>{writable && <p className="mt-1">{t('files.emptyHint')}</p>}</EmptyState>;
+  const matching = streamed ? filterEntries(entries, filter) : entries;
+  const shown = streamed ? matching.slice(0, rows) : matching;
   return (
     <div className="flex flex-col gap-2">
-      <FileTable
-        space={space}
-        entries={entries}
-        writable={writable}
-        onPreview={onPreview}
-        onMove={(entry) => onDialog({ kind: 'move', entry })}
-        onCopy={(entry) => onDialog({ kind: 'copy', entry })}
-        onDelete={(entry) => onDialog({ kind: 'delete', entry })}
-      />
+      {streamed && (
+        <div className="flex flex-wrap items-center gap-3">
+          <input
+            type="search"
+            data-testid="file-filter"
+            aria-label={t('files.filter')}
+            placeholder={t('files.filter')}
+            className={`${inputClass} max-w-xs`}
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setRows(ROWS);
+            }}
+          />
+          {!stream.done && (
+            <span data-testid="file-streaming" role="status" className="flex items-center gap-2 text-sm text-slate-500">
+              <progress className="h-2 w-32" max={Math.max(first.total, 1)} value={Math.min(stream.entries.length, first.total)} />
+              {t('files.streaming', { read: n(stream.entries.length), count: first.total, total: n(first.total) })}
+            </span>
+          )}
+        </div>
+      )}
+      {shown.length === 0 ? (
+        <EmptyState title={t('files.filterEmpty', { text: filter.trim() })} />
+      ) : (
+        <FileTable
+          space={space}
+          entries={shown}
+          writable={writable}
+          onPreview={onPreview}
+          onMove={(entry) => onDialog({ kind: 'move', entry })}
+          onCopy={(entry) => onDialog({ kind: 'copy', entry })}
+          onDelete={(entry) => onDialog({ kind: 'delete', entry })}
+        />
+      )}
       <div className="flex items-center justify-between text-sm text-slate-500">
-        <span data-testid="file-count">{t('files.shown', { shown: entries.length, count: total })}</span>
-        {folder.hasNextPage && (
-          <button
-            type="button"
-            data-testid="load-more"
-            className={btnSecondary}
-            disabled={folder.isFetchingNextPage}
-            onClick={() => void folder.fetchNextPage()}
-          >
-            {t('common.loadMore')}
-          </button>
-        )}
+        <span data-testid="file-count">
+          {streamed && filter.trim() !== ''
+            ? t('files.shownMatching', { shown: n(shown.length), matching: n(matching.length), count: total, total: n(total) })
+            : t('files.shown', { shown: n(shown.length), count: total, total: n(total) })}
+        </span>
+        {streamed
+          ? matching.length > shown.length && (
+              <button type="button" data-testid="show-more" className={btnSecondary} onClick={() => setRows(rows + ROWS)}>
+                {t('files.showMore', { count: Math.min(ROWS, matching.length - shown.length) })}
+              </button>
+            )
+          : folder.hasNextPage && (
+              <button
+                type="button"
+                data-testid="load-more"
+                className={btnSecondary}
+                disabled={folder.isFetchingNextPage}
+                onClick={() => void folder.fetchNextPage()}
+              >
+                {t('common.loadMore')}
+              </button>
+            )}
       </div>
+      {large && stream.failed && (
+        <p data-testid="stream-failed" className="text-sm text-slate-500">
+          {t('files.streamFailed')}
+        </p>
+      )}
       {folder.isFetchNextPageError && <FileError error={folder.error} />}
     </div>
   );
@@ -223,7 +278,14 @@ export function FilesPage() {
                 <TrashView space={space} writable={writable} />
               ) : (
                 <div className={preview && parent(preview.path) === path ? 'grid gap-4 xl:grid-cols-[1fr_28rem]' : ''}>
-                  <Listing space={space} path={path} writable={writable} onDialog={setDialog} onPreview={setPreview} />
+                  <Listing
+                    key={`${space}:${path}`}
+                    space={space}
+                    path={path}
+                    writable={writable}
+                    onDialog={setDialog}
+                    onPreview={setPreview}
+                  />
                   {preview && parent(preview.path) === path && (
                     <PreviewPanel space={space} entry={preview} onClose={() => setPreview(null)} />
                   )}
