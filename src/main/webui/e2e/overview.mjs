@@ -112,6 +112,8 @@ async function main() {
         () => `${problems.join('; ')} (cards shown: ${JSON.stringify(cards)})`,
       );
       for (const c of cards) log(`card ${c.model}: ${c.free} / ${c.total}`);
+      // The node table is read apart from the cards, so it may come a moment after them.
+      await page.locator('[data-testid="node-row"]').first().waitFor({ state: 'visible' });
       const rows = await page.locator('[data-testid="node-row"]').count();
       log(`node rows: ${rows}`);
       check(rows > 0, 'the node table has no rows');
