@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import java.util.List;
 import java.util.Map;
 
 /** Test helpers for calling the API as different people. */
@@ -34,5 +35,25 @@ public final class Api {
         admin().body(Map.of("username", username, "displayName", username, "password", password))
                 .post("/api/v1/users");
         return login(username, password);
+    }
+
+    /**
+     * A one-hour training job's body: {@code python train.py} in {@code python:3.12} with 2 CPUs, 8 GiB and
+     * {@code gpus} accelerators of {@code model}.
+     */
+    public static Map<String, Object> trainingJob(String name, String model, int gpus) {
+        return Map.of(
+                "name",
+                name,
+                "kind",
+                "custom",
+                "image",
+                "python:3.12",
+                "command",
+                List.of("python", "train.py"),
+                "timeLimit",
+                "1h",
+                "resources",
+                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", model, "accelerators", gpus));
     }
 }

@@ -7,6 +7,7 @@ import { PageHeader } from '../../app/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/common/States';
 import { btnPrimary, btnSecondary, inputClass } from '../../components/common/ui';
 import { breadcrumbs, folderRoute, parent, pathFromSplat, trashRoute } from '../../lib/filePaths';
+import { formatCount } from '../../lib/numbers';
 import { formatDateTime } from '../../lib/time';
 import { DeleteDialog, NewFolderDialog, TransferDialog } from './FileDialogs';
 import { FileError } from './FileError';
@@ -40,7 +41,7 @@ function Listing({
   onPreview: (e: FileEntry) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const n = (v: number) => new Intl.NumberFormat(i18n.language).format(v);
+  const n = (v: number) => formatCount(v, i18n.language);
   const folder = useInfiniteQuery(folderQuery(space, path));
   const data = folder.data;
   const first = data?.pages[0];

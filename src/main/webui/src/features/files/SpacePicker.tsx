@@ -5,6 +5,7 @@ import { ResourceBar } from '../../components/common/ResourceBar';
 import { folderRoute } from '../../lib/filePaths';
 import { useSpaceLabel } from './spaceLabel';
 import { formatBytes } from '../../lib/units';
+import { formatCount } from '../../lib/numbers';
 
 function Usage({
   used,
@@ -37,7 +38,7 @@ function Usage({
 export function SpacePicker({ spaces, current }: { spaces: FileSpace[]; current: string }) {
   const { t, i18n } = useTranslation();
   const label = useSpaceLabel();
-  const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const count = (n: number) => formatCount(n, i18n.language);
   return (
     <ul data-testid="space-picker" className="flex flex-col gap-2">
       {spaces.map((s) => (

@@ -40,22 +40,6 @@ class NodeAdminFlowTest {
     static final String RTX = "nvidia-rtx-4090";
     static final List<String> RTX_NODES = List.of("rtx4090-0", "rtx4090-1");
 
-    static Map<String, Object> job(String name, int gpus) {
-        return Map.of(
-                "name",
-                name,
-                "kind",
-                "custom",
-                "image",
-                "python:3.12",
-                "command",
-                List.of("python", "train.py"),
-                "timeLimit",
-                "1h",
-                "resources",
-                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", RTX, "accelerators", gpus));
-    }
-
     static Node node(String name) {
         try (KubernetesClient k8s =
                 KubeClients.forUrl(CraterTestResource.simulator().url())) {
@@ -89,7 +73,7 @@ class NodeAdminFlowTest {
                     .containsEntry(NodeCordon.REASON, "fan replacement")
                     .containsEntry(NodeCordon.BY, "admin")
                     .containsKey(NodeCordon.AT);
-            String first = submit(kim, "nodes-lab", job("whole-node", 4));
+            String first = submit(kim, "nodes-lab", Api.trainingJob("whole-node", RTX, 4));
             await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(kim, first)));
             assertThat(nodeOf(kim, first)).isEqualTo("rtx4090-0");
 
@@ -139,7 +123,7 @@ class NodeAdminFlowTest {
                             }));
 
             // Both cordoned: a new job waits, and its reasons name both nodes with their reasons.
-            String second = submit(kim, "nodes-lab", job("waits", 4));
+            String second = submit(kim, "nodes-lab", Api.trainingJob("waits", RTX, 4));
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() -> as(kim).get("/api/v1/jobs/" + second + "/wait")
                             .then()

@@ -32,22 +32,6 @@ class FreeAcceleratorsFlowTest {
     static final String PW = "Free-pass-2026";
     static final String H100 = "nvidia-h100-80gb";
 
-    static Map<String, Object> job(String name, int gpus) {
-        return Map.of(
-                "name",
-                name,
-                "kind",
-                "custom",
-                "image",
-                "python:3.12",
-                "command",
-                List.of("python", "train.py"),
-                "timeLimit",
-                "1h",
-                "resources",
-                Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", H100, "accelerators", gpus));
-    }
-
     static List<Map<String, String>> quota(String guaranteed, String max) {
         return List.of(line(H100, guaranteed, max), line("cpu", "32", "32"), line("memory", "128Gi", "128Gi"));
     }
@@ -71,7 +55,7 @@ class FreeAcceleratorsFlowTest {
                 .put("/api/v1/accounts/free-lab/members/free.rae/limits")
                 .then()
                 .statusCode(200);
-        String hidden = submit(oli, "free-hidden-lab", job("hidden-h100-run", 2));
+        String hidden = submit(oli, "free-hidden-lab", Api.trainingJob("hidden-h100-run", H100, 2));
         String mine = null;
         try {
             awaitRunning(oli, hidden);
@@ -118,7 +102,7 @@ class FreeAcceleratorsFlowTest {
                     .containsEntry("memberLeft", 3)
                     .containsEntry("mayStillUse", 3);
 
-            mine = submit(rae, "free-lab", job("rae-h100-run", 1));
+            mine = submit(rae, "free-lab", Api.trainingJob("rae-h100-run", H100, 1));
             awaitRunning(rae, mine);
             String body = as(rae).get("/api/v1/cluster/free-accelerators")
                     .then()
