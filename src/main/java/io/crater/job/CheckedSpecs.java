@@ -49,8 +49,9 @@ public class CheckedSpecs {
             return cached;
         }
         try {
-            JobSpecs.Checked c =
-                    JobSpecs.check(Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config);
+            JobSpecs.Checked c = JobSpecs.check(
+                            Json.read(job.specJson(), JobViews.SubmitJob.class), catalogue.models(), config)
+                    .forAccount(job.accountId());
             cache.put(job.id(), c);
             return c;
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.crater.job;
 
+import io.crater.policy.TargetNodes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,8 @@ public final class JobInputs {
      * What the job asks for, per pod. {@code workers} is the number of pods beside the master for {@code pytorch}
      * (0 for every other kind); {@code timeLimit} null means no limit (inference runs until stopped).
      * {@code credentialEnv} maps variables to the names of the owner's credentials they take their values from;
-     * {@code dataMounts} are the datasets and models it mounts, read when it is applied.
+     * {@code dataMounts} are the datasets and models it mounts, read when it is applied; {@code targetNodes} the nodes
+     * it asks to use or to avoid by name ({@link TargetNodes#ANY}: none named).
      */
     public record Spec(
             String publicId,
@@ -54,9 +56,11 @@ public final class JobInputs {
             int workers,
             Duration timeLimit,
             Map<String, String> credentialEnv,
-            List<DataMount> dataMounts) {
+            List<DataMount> dataMounts,
+            TargetNodes targetNodes) {
 
         public Spec {
+            targetNodes = targetNodes == null ? TargetNodes.ANY : targetNodes;
             command = command == null ? List.of() : List.copyOf(command);
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Map.copyOf(env);
@@ -99,7 +103,8 @@ public final class JobInputs {
                     workers,
                     timeLimit,
                     credentialEnv,
-                    List.of());
+                    List.of(),
+                    TargetNodes.ANY);
         }
 
         /** A job whose environment holds plain values only. */
@@ -157,7 +162,8 @@ public final class JobInputs {
                     workers,
                     timeLimit,
                     credentialEnv,
-                    dataMounts);
+                    dataMounts,
+                    targetNodes);
         }
 
         /** The same job with these datasets and models mounted. */
@@ -179,7 +185,8 @@ public final class JobInputs {
                     workers,
                     timeLimit,
                     credentialEnv,
-                    mounts);
+                    mounts,
+                    targetNodes);
         }
 
         /** The same job running another command line. */
@@ -201,7 +208,8 @@ public final class JobInputs {
                     workers,
                     timeLimit,
                     credentialEnv,
-                    dataMounts);
+                    dataMounts,
+                    targetNodes);
         }
     }
 

@@ -16,6 +16,7 @@ import io.crater.platform.Json;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Admission;
+import io.crater.policy.NodeCapacity;
 import io.crater.policy.QuotaMath;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -203,7 +204,11 @@ public class JobService {
     }
 
     private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller) {
-        JobSpecs.Checked checked = JobSpecs.check(p.spec(), catalogue.models(), config, t.limits());
+        JobSpecs.Checked checked =
+                JobSpecs.check(p.spec(), catalogue.models(), config, t.limits()).forAccount(t.id());
+        JobSpecs.requireKnownNodes(
+                checked.spec().targetNodes(),
+                cache.capacities().stream().map(NodeCapacity::name).toList());
         if (checked.priority() > 1 && !t.accountAdmin() && !caller.platformAdmin()) {
             throw ApiException.forbidden(
                     "HighPriorityNeedsAccountAdmin",

@@ -8,6 +8,8 @@ import io.crater.policy.Amounts;
 import io.crater.policy.EffectiveRequest;
 import io.crater.policy.PodDemand;
 import io.crater.policy.Resources;
+import io.crater.policy.Taints;
+import io.crater.policy.TargetNodes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +31,22 @@ final class JobSpecs {
     static final int MAX_WORKERS = 255;
 
     /** A checked job: its manifest inputs (id filled in later), quota requests and pod demands. */
-    record Checked(JobInputs.Spec spec, Resources quotaRequest, List<PodDemand> pods, int priority, boolean backfill) {}
+    record Checked(JobInputs.Spec spec, Resources quotaRequest, List<PodDemand> pods, int priority, boolean backfill) {
+
+        /**
+         * The same job as a job of {@code accountId}: its pods tolerate that account's exclusive nodes, as its
+         * manifests do ({@link PodTemplates}).
+         */
+        Checked forAccount(long accountId) {
+            Taints.Toleration own = Taints.exclusiveTo(accountId);
+            return new Checked(
+                    spec,
+                    quotaRequest,
+                    pods.stream().map(p -> p.tolerating(own)).toList(),
+                    priority,
+                    backfill);
+        }
+    }
 
     private JobSpecs() {}
 
@@ -62,6 +79,21 @@ final class JobSpecs {
 
     static Checked check(SubmitJob req, List<AcceleratorModel> catalogue, JobsConfig config) {
         return check(req, catalogue, config, TimeLimits.of(config));
+    }
+
+    /**
+     * Refuses an allow list naming a node the cluster does not have (a typo would otherwise wait forever); a deny
+     * list may name any node.
+     */
+    static void requireKnownNodes(TargetNodes target, java.util.Collection<String> nodes) {
+        List<String> unknown =
+                target.allow().stream().filter(n -> !nodes.contains(n)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw ApiException.badRequest(
+                    "InvalidJob",
+                    "the job cannot be submitted as given",
+                    List.of(new Problem.FieldError("nodes.use", "no node named " + String.join(", ", unknown))));
+        }
     }
 
     /** Formats a time limit as the API writes it: the largest whole unit ({@code 90m}, {@code 2d}). */
@@ -100,6 +132,9 @@ final class JobSpecs {
         int priority = priority(req.priority(), errors);
         io.crater.policy.DataMounts.check(JobMounts.wanted(req.mounts()))
                 .forEach(r -> errors.add(new Problem.FieldError(r.field(), r.message())));
+        List<String> use = req.nodes() == null ? null : req.nodes().use();
+        List<String> avoid = req.nodes() == null ? null : req.nodes().avoid();
+        TargetNodes.check(use, avoid).forEach(v -> errors.add(new Problem.FieldError(v.field(), v.message())));
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
         }
@@ -129,7 +164,9 @@ final class JobSpecs {
                 sizes.shmMilli() / 1000,
                 workers,
                 limit,
-                process.credentialEnv());
+                process.credentialEnv(),
+                List.of(),
+                TargetNodes.of(use, avoid));
         return demand(spec, sizes, priority, Boolean.TRUE.equals(req.backfill()));
     }
 
@@ -290,7 +327,7 @@ final class JobSpecs {
         Map<String, String> selector = accelerator == null || count == 0 ? Map.of() : accelerator.nodeSelector();
         List<PodDemand> pods = new ArrayList<>();
         for (int i = 0; i < podCount; i++) {
-            pods.add(new PodDemand("pod-" + i, podRequest, selector));
+            pods.add(new PodDemand("pod-" + i, podRequest, selector, List.of(), spec.targetNodes()));
         }
         return new Checked(spec, new Resources(quota), pods, priority, backfill);
     }

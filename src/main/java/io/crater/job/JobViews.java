@@ -37,7 +37,8 @@ public final class JobViews {
             TemplateRef template,
             String sourceJob,
             Boolean backfill,
-            List<JobMount> mounts) {
+            List<JobMount> mounts,
+            NodeTargets nodes) {
 
         /** The same job linked to another source job and template reference. */
         public SubmitJob withLinks(TemplateRef newTemplate, String newSourceJob) {
@@ -56,7 +57,8 @@ public final class JobViews {
                     newTemplate,
                     newSourceJob,
                     backfill,
-                    mounts);
+                    mounts,
+                    nodes);
         }
 
         /** The same job with an explicit time limit. */
@@ -76,7 +78,8 @@ public final class JobViews {
                     template,
                     sourceJob,
                     backfill,
-                    mounts);
+                    mounts,
+                    nodes);
         }
 
         /** The same job mounting these entries. */
@@ -96,9 +99,16 @@ public final class JobViews {
                     template,
                     sourceJob,
                     backfill,
-                    newMounts);
+                    newMounts,
+                    nodes);
         }
     }
+
+    /**
+     * The nodes a job asks to use ({@code use}: only these) or to avoid ({@code avoid}: any but these), by name; one
+     * of the two, never both (docs/jobs.md, target nodes).
+     */
+    public record NodeTargets(List<String> use, List<String> avoid) {}
 
     /**
      * A dataset or a model (one of them: a name, {@code owner/name} or its id) mounted read-only at {@code path}.

@@ -1,16 +1,24 @@
 package io.crater.job;
 
 import io.crater.policy.Quantities;
+import io.crater.policy.Taints;
+import io.crater.policy.TargetNodes;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -20,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The parts every job's pods share: resources, node selection, the securityContext built from the user's UID
@@ -55,6 +64,8 @@ final class PodTemplates {
                 .endSeccompProfile()
                 .endSecurityContext()
                 .withNodeSelector(nodeSelector(spec))
+                .withAffinity(targetNodes(spec.targetNodes()))
+                .withTolerations(exclusiveToleration(owner.accountId()))
                 .withContainers(container)
                 .withVolumes(volumes(spec, placement))
                 .withActiveDeadlineSeconds(
@@ -70,6 +81,43 @@ final class PodTemplates {
                         spec.kind().id()))
                 .endMetadata()
                 .withSpec(pod)
+                .build();
+    }
+
+    /**
+     * The nodes the job named, as required node affinity on the node's name ({@code matchFields metadata.name}, the
+     * one field Kubernetes matches): {@code In} the allow list or {@code NotIn} the deny list; null when it named none.
+     */
+    static Affinity targetNodes(TargetNodes target) {
+        if (!target.named()) {
+            return null;
+        }
+        boolean allow = !target.allow().isEmpty();
+        NodeSelectorRequirement byName = new NodeSelectorRequirementBuilder()
+                .withKey("metadata.name")
+                .withOperator(allow ? "In" : "NotIn")
+                .withValues(new TreeSet<>(allow ? target.allow() : target.deny())
+                        .stream().toList())
+                .build();
+        return new AffinityBuilder()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .withMatchFields(byName)
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .build();
+    }
+
+    /** The toleration of the account's exclusive nodes' taint: they are capacity for its jobs (docs/nodes.md). */
+    static Toleration exclusiveToleration(long accountId) {
+        Taints.Toleration t = Taints.exclusiveTo(accountId);
+        return new TolerationBuilder()
+                .withKey(t.key())
+                .withOperator(t.operator())
+                .withValue(t.value())
+                .withEffect(t.effect())
                 .build();
     }
 

@@ -137,7 +137,7 @@ public class WaitAdvice {
     private boolean admits(JobRow job, JobViews.SubmitJob variant, Forecast.Snapshot s) {
         JobSpecs.Checked c;
         try {
-            c = JobSpecs.check(variant, catalogue.models(), config);
+            c = JobSpecs.check(variant, catalogue.models(), config).forAccount(job.accountId());
         } catch (RuntimeException e) {
             return false;
         }

@@ -49,6 +49,14 @@ export interface SubmitJob {
   backfill?: boolean;
   /** Datasets and models mounted read-only. */
   mounts?: JobMount[];
+  /** Nodes to run on only (`use`) or never (`avoid`), by name; one of the two. */
+  nodes?: NodeTargets;
+}
+
+/** The nodes a job asks to use (only these) or to avoid (any but these), by name. */
+export interface NodeTargets {
+  use?: string[] | null;
+  avoid?: string[] | null;
 }
 
 /** A dataset or a model (one of the two: name, owner/name or id) mounted read-only at `path`. */

@@ -2,6 +2,7 @@ package io.crater.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.crater.policy.TargetNodes;
 import io.crater.volcano.VolcanoJob;
 import io.crater.volcano.VolcanoTask;
 import io.fabric8.kubernetes.api.model.Container;
@@ -254,6 +255,97 @@ class JobManifestsTest {
                         .template
                         .getSpec()
                         .getActiveDeadlineSeconds())
+                .isNull();
+    }
+
+    @Test
+    void namedNodesBecomeRequiredAffinityOnTheNodeNameAndEveryPodToleratesItsAccountsExclusiveNodes() {
+        JobInputs.Spec base = spec(JobKind.PYTORCH);
+        JobInputs.Spec only = new JobInputs.Spec(
+                base.publicId(),
+                base.displayName(),
+                base.kind(),
+                base.image(),
+                base.command(),
+                base.args(),
+                base.workingDir(),
+                base.env(),
+                base.cpuMilli(),
+                base.memoryBytes(),
+                base.accelerator(),
+                base.acceleratorsPerPod(),
+                base.sharedMemoryBytes(),
+                base.workers(),
+                base.timeLimit(),
+                Map.of(),
+                List.of(),
+                TargetNodes.of(List.of("a100-2", "a100-1"), null));
+        for (var task :
+                JobManifests.build(only, OWNER, PLACEMENT, "t").volcanoJob().getSpec().tasks) {
+            PodSpec pod = task.template.getSpec();
+            var terms = pod.getAffinity()
+                    .getNodeAffinity()
+                    .getRequiredDuringSchedulingIgnoredDuringExecution()
+                    .getNodeSelectorTerms();
+            assertThat(terms).hasSize(1);
+            assertThat(terms.get(0).getMatchExpressions()).isEmpty();
+            var field = terms.get(0).getMatchFields().get(0);
+            assertThat(field.getKey()).isEqualTo("metadata.name");
+            assertThat(field.getOperator()).isEqualTo("In");
+            assertThat(field.getValues()).containsExactly("a100-1", "a100-2");
+            assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
+                assertThat(t.getKey()).isEqualTo("crater.io/exclusive");
+                assertThat(t.getValue()).isEqualTo("7");
+                assertThat(t.getEffect()).isEqualTo("NoSchedule");
+            });
+        }
+        PodSpec avoiding = JobManifests.build(
+                        new JobInputs.Spec(
+                                base.publicId(),
+                                base.displayName(),
+                                base.kind(),
+                                base.image(),
+                                base.command(),
+                                base.args(),
+                                base.workingDir(),
+                                base.env(),
+                                base.cpuMilli(),
+                                base.memoryBytes(),
+                                base.accelerator(),
+                                base.acceleratorsPerPod(),
+                                base.sharedMemoryBytes(),
+                                base.workers(),
+                                base.timeLimit(),
+                                Map.of(),
+                                List.of(),
+                                TargetNodes.ANY.avoiding("a100-4")),
+                        OWNER,
+                        PLACEMENT,
+                        "t")
+                .volcanoJob()
+                .getSpec()
+                .tasks
+                .get(0)
+                .template
+                .getSpec();
+        var avoid = avoiding.getAffinity()
+                .getNodeAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms()
+                .get(0)
+                .getMatchFields()
+                .get(0);
+        assertThat(avoid.getOperator()).isEqualTo("NotIn");
+        assertThat(avoid.getValues()).containsExactly("a100-4");
+        assertThat(JobManifests.build(base, OWNER, PLACEMENT, "t")
+                        .volcanoJob()
+                        .getSpec()
+                        .tasks
+                        .get(0)
+                        .template
+                        .getSpec()
+                        .getAffinity())
+                .as("no nodes named: no affinity")
                 .isNull();
     }
 }

@@ -43,7 +43,8 @@ final class NodeFit {
         }
         Map<String, String> labels =
                 Objects.requireNonNullElse(node.getMetadata().getLabels(), Map.of());
-        if (!selectorMatches(pod, labels) || !affinityMatches(pod, labels)) {
+        if (!selectorMatches(pod, labels)
+                || !affinityMatches(pod, labels, node.getMetadata().getName())) {
             return new Misfit(Misfit.Kind.SELECTOR, List.of(), null);
         }
         for (Taint t : node.getSpec() == null || node.getSpec().getTaints() == null
@@ -82,8 +83,11 @@ final class NodeFit {
         return selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
     }
 
-    /** {@code requiredDuringSchedulingIgnoredDuringExecution}: any term matches, all expressions of a term match. */
-    private static boolean affinityMatches(PodSpec pod, Map<String, String> labels) {
+    /**
+     * {@code requiredDuringSchedulingIgnoredDuringExecution}: any term matches, all expressions and fields of a term
+     * match; a term's fields can name only {@code metadata.name}, the node's name.
+     */
+    private static boolean affinityMatches(PodSpec pod, Map<String, String> labels, String nodeName) {
         if (pod.getAffinity() == null
                 || pod.getAffinity().getNodeAffinity() == null
                 || pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
@@ -96,15 +100,21 @@ final class NodeFit {
         if (terms == null || terms.isEmpty()) {
             return false;
         }
-        return terms.stream().anyMatch(t -> termMatches(t, labels));
+        return terms.stream().anyMatch(t -> termMatches(t, labels, nodeName));
     }
 
-    private static boolean termMatches(NodeSelectorTerm term, Map<String, String> labels) {
+    private static boolean termMatches(NodeSelectorTerm term, Map<String, String> labels, String nodeName) {
         List<NodeSelectorRequirement> expressions = Objects.requireNonNullElse(term.getMatchExpressions(), List.of());
-        if (expressions.isEmpty()) {
+        List<NodeSelectorRequirement> fields = Objects.requireNonNullElse(term.getMatchFields(), List.of());
+        if (expressions.isEmpty() && fields.isEmpty()) {
             return false; // an empty term matches no node
         }
-        return expressions.stream().allMatch(r -> requirementMatches(r, labels));
+        Map<String, String> nodeFields = Map.of("metadata.name", nodeName);
+        return expressions.stream().allMatch(r -> requirementMatches(r, labels))
+                && fields.stream()
+                        .allMatch(r -> "metadata.name".equals(r.getKey())
+                                && ("In".equals(r.getOperator()) || "NotIn".equals(r.getOperator()))
+                                && requirementMatches(r, nodeFields));
     }
 
     private static boolean requirementMatches(NodeSelectorRequirement r, Map<String, String> labels) {

@@ -95,6 +95,20 @@ class NodeFitTest {
                 row("affinity Exists without the label", aNode(), aPod().affinity("zone", "Exists"), SELECTOR),
                 row("affinity DoesNotExist", aNode(), aPod().affinity(PRODUCT, "DoesNotExist"), SELECTOR),
                 row("affinity DoesNotExist without the label", aNode(), aPod().affinity("zone", "DoesNotExist"), FITS),
+                row("the node's name In", aNode(), aPod().field("In", "node-1", "node-0"), FITS),
+                row("another node's name In", aNode(), aPod().field("In", "node-1"), SELECTOR),
+                row("the node's name NotIn", aNode(), aPod().field("NotIn", "node-0"), SELECTOR),
+                row("another node's name NotIn", aNode(), aPod().field("NotIn", "node-5"), FITS),
+                row(
+                        "a name field and a label expression both hold",
+                        aNode(),
+                        aPod().field("In", "node-0").affinity(PRODUCT, "In", "A100"),
+                        FITS),
+                row(
+                        "a name field holds but the label expression does not",
+                        aNode(),
+                        aPod().field("In", "node-0").affinity(PRODUCT, "In", "H100"),
+                        SELECTOR),
                 row(
                         "a NoSchedule taint repels",
                         aNode().taint("dedicated", "x", "NoSchedule"),
@@ -252,6 +266,7 @@ class NodeFitTest {
         final List<Container> inits = new ArrayList<>();
         final Map<String, String> selector = new java.util.TreeMap<>();
         final List<NodeSelectorRequirement> affinity = new ArrayList<>();
+        final List<NodeSelectorRequirement> fields = new ArrayList<>();
         final List<Toleration> tolerations = new ArrayList<>();
         String overhead;
 
@@ -280,6 +295,12 @@ class NodeFitTest {
             return this;
         }
 
+        /** A required match of the node's name ({@code matchFields metadata.name}). */
+        PodFixture field(String operator, String... names) {
+            fields.add(new NodeSelectorRequirement("metadata.name", operator, List.of(names)));
+            return this;
+        }
+
         PodFixture tolerate(String key, String operator, String value, String effect) {
             tolerations.add(new Toleration(effect, key, operator, null, value));
             return this;
@@ -303,13 +324,14 @@ class NodeFitTest {
                         .withOverhead(SimObjects.quantities(Map.of("cpu", Long.parseLong(overhead) * 1000)))
                         .endSpec();
             }
-            if (!affinity.isEmpty()) {
+            if (!affinity.isEmpty() || !fields.isEmpty()) {
                 b.editSpec()
                         .withNewAffinity()
                         .withNewNodeAffinity()
                         .withNewRequiredDuringSchedulingIgnoredDuringExecution()
                         .addNewNodeSelectorTerm()
                         .withMatchExpressions(affinity)
+                        .withMatchFields(fields)
                         .endNodeSelectorTerm()
                         .endRequiredDuringSchedulingIgnoredDuringExecution()
                         .endNodeAffinity()
