@@ -283,6 +283,10 @@ const NOTIFICATIONS: Record<string, { args: Record<string, string | number>; quo
     args: { account: 'vision', percent: 80, balance: '12.5', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
     quotes: ['vision', '80', '12.5', 'points', '2027-01-01 00:00'],
   },
+  'node.gpu-quarantined': {
+    args: { node: 'a100-4', reason: 'GPU 3 reported XID 79, which needs the card reset or replaced' },
+    quotes: ['a100-4', 'GPU 3 reported XID 79, which needs the card reset or replaced'],
+  },
   'allotment.threshold': {
     args: { account: 'vision', percent: 100, left: '-0.5', amount: '50', currency: 'points', periodEnd: '2027-01-01T00:00:00Z' },
     quotes: ['vision', '100', '-0.5', '50', 'points', '2027-01-01 00:00'],

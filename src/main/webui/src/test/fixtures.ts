@@ -22,6 +22,8 @@ export function makeNode(name: string, overrides: Partial<ClusterNode> = {}): Cl
     uncovered: [],
     taints: [],
     cordon: null,
+    exclusive: null,
+    health: null,
     ...overrides,
   };
 }

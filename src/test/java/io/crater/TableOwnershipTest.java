@@ -85,7 +85,8 @@ class TableOwnershipTest {
                             "settlement_state",
                             "statements",
                             "statement_lines")),
-            Map.entry("files", Set.of("file_trash", "file_quotas", "tus_uploads")));
+            Map.entry("files", Set.of("file_trash", "file_quotas", "tus_uploads")),
+            Map.entry("gpus", Set.of("gpu_health_marks", "gpu_health_evidence", "gpu_health_nodes")));
 
     /**
      * SQL that still names another feature's tables, per file, each with the reason it has to: a read that must happen

@@ -166,7 +166,8 @@ public class ClusterCache {
             changes.add(new ClusterViews.NodeEvent(
                     "deleted",
                     new ClusterViews.NodeView(
-                            name, false, false, null, null, null, 0, Map.of(), List.of(), List.of(), null)));
+                            name, false, false, null, null, null, 0, Map.of(), List.of(), List.of(), null, null,
+                            null)));
         }
         for (String name : List.copyOf(dirty)) {
             dirty.remove(name);

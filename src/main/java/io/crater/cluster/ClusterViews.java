@@ -30,7 +30,22 @@ public final class ClusterViews {
             Map<String, String> labels,
             List<UncoveredResource> uncovered,
             List<NodeTaint> taints,
-            NodeCordonView cordon) {}
+            NodeCordonView cordon,
+            NodeExclusiveView exclusive,
+            NodeHealthView health) {}
+
+    /**
+     * The account a node is exclusive to ({@code crater.io/exclusive=<account id>:NoSchedule}); {@code account} is its
+     * slug as Crater wrote it, empty when the taint was set outside Crater. Null when the node is shared.
+     */
+    public record NodeExclusiveView(long accountId, String account) {}
+
+    /**
+     * A node whose accelerators Crater found suspect or quarantined (docs/nodes.md, quarantine): the state
+     * ({@code suspect} or {@code quarantined}), why (the first reason's sentence) and since when (RFC 3339). Null
+     * when healthy.
+     */
+    public record NodeHealthView(String state, String reason, String since) {}
 
     /** A taint of a node; {@code value} is empty when it has none. */
     public record NodeTaint(String key, String value, String effect) {}

@@ -7,6 +7,7 @@ import io.crater.platform.Json;
 import io.crater.platform.Problem;
 import io.crater.policy.NodeDrain;
 import io.crater.policy.NodeEdits;
+import io.crater.policy.Taints;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -205,6 +206,51 @@ public class NodeAdminService {
                                 d.before(),
                                 Map.of("taints", NodeTaints.describe(d.view().taints())))
                         .replaceWith(d.view()));
+    }
+
+    /**
+     * Makes the node exclusive to an account: its taint {@code crater.io/exclusive=<account id>:NoSchedule} (replacing
+     * another account's) and the account's slug as an annotation. Only that account's jobs tolerate the taint.
+     */
+    public Uni<ClusterViews.NodeView> exclusive(String name, long accountId, String slug, Caller caller) {
+        requireAdmin(caller);
+        return blocking(() -> retaint(name, Taints.exclusive(accountId), slug))
+                .flatMap(d -> audited(caller, "node.exclusive", name, d.before(), Map.of("account", slug))
+                        .replaceWith(d.view()));
+    }
+
+    /** Shares the node again: its exclusive taint and annotation removed. */
+    public Uni<ClusterViews.NodeView> shared(String name, Caller caller) {
+        requireAdmin(caller);
+        return blocking(() -> retaint(name, null, null))
+                .flatMap(d -> audited(caller, "node.shared", name, d.before(), Map.of())
+                        .replaceWith(d.view()));
+    }
+
+    /** Blocking: the node's exclusive taint replaced by {@code taint} (null: removed), read and patched at a version. */
+    private Done retaint(String name, Taints.Taint taint, String slug) {
+        Node node = client.nodes().withName(name).get();
+        if (node == null) {
+            throw notFound(name);
+        }
+        List<Taint> current = node.getSpec() == null || node.getSpec().getTaints() == null
+                ? List.of()
+                : node.getSpec().getTaints();
+        List<Taint> next = new ArrayList<>(current.stream()
+                .filter(t -> !Taints.EXCLUSIVE.equals(t.getKey()))
+                .toList());
+        if (taint != null) {
+            next.add(new Taint(taint.effect(), taint.key(), null, taint.value()));
+        }
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("resourceVersion", node.getMetadata().getResourceVersion());
+        Map<String, Object> annotations = new LinkedHashMap<>();
+        annotations.put(NodeMarks.EXCLUSIVE_ACCOUNT, slug);
+        meta.put("annotations", annotations);
+        String before = Objects.requireNonNullElse(node.getMetadata().getAnnotations(), Map.<String, String>of())
+                .getOrDefault(NodeMarks.EXCLUSIVE_ACCOUNT, "");
+        return new Done(
+                Map.of("exclusive", before), patched(name, Map.of("metadata", meta, "spec", Map.of("taints", next))));
     }
 
     private static String checkedReason(CordonRequest req) {

@@ -3,6 +3,7 @@ package io.crater.cluster;
 import io.crater.kube.KubeQuantities;
 import io.crater.policy.CatalogueSync;
 import io.crater.policy.Resources;
+import io.crater.policy.Taints;
 import io.fabric8.kubernetes.api.model.Node;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,7 +38,33 @@ public class NodeViews {
                 labels,
                 uncovered(node),
                 NodeTaints.views(node.getSpec() == null ? null : node.getSpec().getTaints()),
-                cordon(node));
+                cordon(node),
+                exclusive(node),
+                health(node));
+    }
+
+    private static ClusterViews.NodeExclusiveView exclusive(Node node) {
+        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
+            return null;
+        }
+        Map<String, String> ann = Objects.requireNonNullElse(node.getMetadata().getAnnotations(), Map.of());
+        return node.getSpec().getTaints().stream()
+                .filter(t -> Taints.EXCLUSIVE.equals(t.getKey()) && "NoSchedule".equals(t.getEffect()))
+                .filter(t -> t.getValue() != null && t.getValue().matches("[0-9]{1,18}"))
+                .findFirst()
+                .map(t -> new ClusterViews.NodeExclusiveView(
+                        Long.parseLong(t.getValue()), ann.getOrDefault(NodeMarks.EXCLUSIVE_ACCOUNT, "")))
+                .orElse(null);
+    }
+
+    private static ClusterViews.NodeHealthView health(Node node) {
+        Map<String, String> ann = Objects.requireNonNullElse(node.getMetadata().getAnnotations(), Map.of());
+        String state = ann.get(NodeMarks.HEALTH);
+        if (state == null) {
+            return null;
+        }
+        return new ClusterViews.NodeHealthView(
+                state, ann.getOrDefault(NodeMarks.HEALTH_REASON, ""), ann.getOrDefault(NodeMarks.HEALTH_SINCE, ""));
     }
 
     private static ClusterViews.NodeCordonView cordon(Node node) {

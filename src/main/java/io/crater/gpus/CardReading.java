@@ -11,6 +11,9 @@ package io.crater.gpus;
  * @param memoryTotalMiB used + free ({@code DCGM_FI_DEV_FB_FREE}), null unless both are known
  * @param powerWatts {@code DCGM_FI_DEV_POWER_USAGE}
  * @param temperatureC {@code DCGM_FI_DEV_GPU_TEMP}
+ * @param xid the last XID error the card reported, 0 for none ({@code DCGM_FI_DEV_XID_ERRORS})
+ * @param eccDbe its uncorrectable (double-bit) ECC errors since the driver loaded ({@code DCGM_FI_DEV_ECC_DBE_VOL_TOTAL},
+ *     which dcgm-exporter reports once its operator turns the counter on)
  */
 record CardReading(
         String node,
@@ -23,7 +26,38 @@ record CardReading(
         Long memoryUsedMiB,
         Long memoryTotalMiB,
         Double powerWatts,
-        Double temperatureC) {
+        Double temperatureC,
+        Long xid,
+        Long eccDbe) {
+
+    /** A card whose exporter reports no error counters. */
+    CardReading(
+            String node,
+            int index,
+            String uuid,
+            String modelName,
+            String namespace,
+            String pod,
+            Double utilisation,
+            Long memoryUsedMiB,
+            Long memoryTotalMiB,
+            Double powerWatts,
+            Double temperatureC) {
+        this(
+                node,
+                index,
+                uuid,
+                modelName,
+                namespace,
+                pod,
+                utilisation,
+                memoryUsedMiB,
+                memoryTotalMiB,
+                powerWatts,
+                temperatureC,
+                null,
+                null);
+    }
 
     boolean held() {
         return pod != null;

@@ -20,9 +20,11 @@ final class CardReadings {
     static final String FB_FREE = "DCGM_FI_DEV_FB_FREE";
     static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
     static final String TEMP = "DCGM_FI_DEV_GPU_TEMP";
+    static final String XID = "DCGM_FI_DEV_XID_ERRORS";
+    static final String ECC_DBE = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL";
 
     /** The metrics a card's readings come from. */
-    static final List<String> METRICS = List.of(UTIL, FB_USED, FB_FREE, POWER, TEMP);
+    static final List<String> METRICS = List.of(UTIL, FB_USED, FB_FREE, POWER, TEMP, XID, ECC_DBE);
 
     private CardReadings() {}
 
@@ -85,10 +87,16 @@ final class CardReadings {
                     used == null ? null : Math.round(used),
                     used == null || free == null ? null : Math.round(used + free),
                     c.values.get(POWER),
-                    c.values.get(TEMP)));
+                    c.values.get(TEMP),
+                    whole(c.values.get(XID)),
+                    whole(c.values.get(ECC_DBE))));
         }
         out.sort(Comparator.comparing(CardReading::node).thenComparingInt(CardReading::index));
         return out;
+    }
+
+    private static Long whole(Double v) {
+        return v == null ? null : Math.round(v);
     }
 
     private static Integer index(String gpu) {

@@ -416,7 +416,9 @@ public class JobService {
             }
         }
         return Panache.withSession(() -> queries.visible(publicId, caller)
-                        .flatMap(v -> Sql.strings("SELECT CAST(spec AS text) FROM jobs WHERE id = ?1", v.id())
+                        .flatMap(v -> Sql.rows(
+                                        "SELECT CAST(spec AS text), CAST(gpu_fault AS text) FROM jobs WHERE id = ?1",
+                                        v.id())
                                 .map(r -> {
                                     if (!v.member()) {
                                         throw ApiException.forbidden(
@@ -427,7 +429,9 @@ public class JobService {
                                                 "NotJobOwner",
                                                 "only the job's owner or an admin of its account may replace it");
                                     }
-                                    JobViews.SubmitJob spec = Json.read(r.get(0), JobViews.SubmitJob.class);
+                                    JobViews.SubmitJob spec = JobFaults.avoidingFault(
+                                            Json.read((String) r.get(0)[0], JobViews.SubmitJob.class),
+                                            (String) r.get(0)[1]);
                                     return new Object[] {
                                         changed(spec, changes), v.row().account(), v.state()
                                     };

@@ -45,8 +45,13 @@ public final class JobStates {
             default -> "";
         };
         return Sql.update(
-                        "UPDATE jobs SET state = ?2, state_reason = ?3, state_message = ?4, updated_at = now()" + stamps
-                                + " WHERE id = ?1 AND state = ?5",
+                        "UPDATE jobs SET state = ?2, updated_at = now()" + stamps
+                                // A card fault read before the job failed is its failure reason (JobFaults).
+                                + ", state_reason = CASE WHEN ?2 = 'Failed' AND gpu_fault IS NOT NULL THEN '"
+                                + JobFaults.GPU_FAULT + "' ELSE ?3 END"
+                                + ", state_message = CASE WHEN ?2 = 'Failed' AND gpu_fault IS NOT NULL"
+                                + " THEN (gpu_fault->>'message') || CASE WHEN ?4 = '' THEN '' ELSE '; ' || ?4 END"
+                                + " ELSE ?4 END WHERE id = ?1 AND state = ?5",
                         jobId,
                         to,
                         reason == null ? "" : reason,

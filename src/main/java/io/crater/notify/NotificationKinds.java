@@ -41,6 +41,7 @@ public final class NotificationKinds {
         m.put("approval.requested", List.of("approval.requested"));
         m.put("approval.decided", List.of("approval.approved", "approval.rejected"));
         m.put("budget.threshold", List.of("budget.threshold", "allotment.threshold"));
+        m.put("node.gpu-quarantined", List.of("node.gpu-quarantined"));
         return java.util.Collections.unmodifiableMap(m);
     }
 

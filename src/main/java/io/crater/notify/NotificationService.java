@@ -48,7 +48,8 @@ public class NotificationService {
             "job.started",
             "job.succeeded",
             "job.failed",
-            "job.waiting");
+            "job.waiting",
+            "node.gpu-quarantined");
 
     @Inject
     Addresses addresses;

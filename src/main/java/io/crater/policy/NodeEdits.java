@@ -129,6 +129,8 @@ public final class NodeEdits {
             out.add(new Violation(field + ".key", "taint key " + kp));
         } else if (t.key().equals(CORDON_TAINT)) {
             out.add(new Violation(field + ".key", "the cordon's taint is set by cordon and uncordon"));
+        } else if (t.key().equals(Taints.EXCLUSIVE)) {
+            out.add(new Violation(field + ".key", "an account's exclusive taint is set by PUT and DELETE …/exclusive"));
         }
         if (adding) {
             String vp = valueProblem(t.value());

@@ -72,9 +72,20 @@ public record TargetNodes(Set<String> allow, Set<String> deny) {
                 use == null ? Set.of() : new TreeSet<>(use), avoid == null ? Set.of() : new TreeSet<>(avoid));
     }
 
-    /** The same nodes with {@code node} avoided too; unchanged when it names an allow list (the user chose those). */
+    /**
+     * The same nodes with {@code node} avoided too: added to a deny list, or taken out of an allow list that names
+     * others; an allow list of that node alone is left as the user chose it.
+     */
     public TargetNodes avoiding(String node) {
-        if (!allow.isEmpty() || deny.contains(node)) {
+        if (!allow.isEmpty()) {
+            if (!allow.contains(node) || allow.size() == 1) {
+                return this;
+            }
+            Set<String> fewer = new TreeSet<>(allow);
+            fewer.remove(node);
+            return new TargetNodes(fewer, Set.of());
+        }
+        if (deny.contains(node)) {
             return this;
         }
         Set<String> more = new TreeSet<>(deny);

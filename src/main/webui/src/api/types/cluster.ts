@@ -33,6 +33,24 @@ export interface ClusterNode {
   taints: NodeTaint[];
   /** Who cordoned the node, why and when; null when it is not cordoned. Empty strings when cordoned outside Crater. */
   cordon: NodeCordonView | null;
+  /** The team account the node is exclusive to; null when every account may use it. */
+  exclusive: NodeExclusiveView | null;
+  /** Suspect or quarantined GPUs, why and since when; null when healthy. */
+  health: NodeHealthView | null;
+}
+
+export interface NodeExclusiveView {
+  accountId: number;
+  /** The account's slug; empty when the taint was set outside Crater. */
+  account: string;
+}
+
+export interface NodeHealthView {
+  state: 'suspect' | 'quarantined';
+  /** The first reason, e.g. "GPU 3 reported XID 79, which needs the card reset or replaced". */
+  reason: string;
+  /** RFC 3339 instant. */
+  since: string;
 }
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';

@@ -228,4 +228,208 @@ class NodeAdminFlowTest {
                 .statusCode(404);
         admin().queryParam("action", "node.taints").get("/api/v1/audit").then().body("items.targetId", hasItem(name));
     }
+
+    static final String A100 = "nvidia-a100-80gb";
+    static final String H100 = "nvidia-h100-80gb";
+
+    static Map<String, Object> on(Map<String, Object> job, String list, String... nodes) {
+        Map<String, Object> out = new java.util.HashMap<>(job);
+        out.put("nodes", Map.of(list, List.of(nodes)));
+        return out;
+    }
+
+    static List<String> reasonCodes(String token, String job) {
+        return as(token).get("/api/v1/jobs/" + job + "/wait").then().extract().path("reasons.code");
+    }
+
+    @Test
+    void aJobRunsOnlyOnTheNodesItNamesAndBadListsAreRefused() {
+        String lee = Api.user("nodes.lee", PW);
+        account(
+                "targets-lab",
+                List.of(line(A100, "8", "8"), line("cpu", "64", "64"), line("memory", "256Gi", "256Gi")),
+                "nodes.lee");
+        String pinned = submit(lee, "targets-lab", on(Api.trainingJob("pinned", A100, 1), "use", "a100-2"));
+        await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(lee, pinned)));
+        assertThat(nodeOf(lee, pinned)).isEqualTo("a100-2");
+        as(lee).post("/api/v1/jobs/" + pinned + "/stop").then().statusCode(200);
+
+        int jobsBefore =
+                as(lee).get("/api/v1/jobs?account=targets-lab").then().extract().path("items.size()");
+        as(lee).header("X-Crater-Account", "targets-lab")
+                .body(Map.of(
+                        "name", "both",
+                        "kind", "custom",
+                        "image", "python:3.12",
+                        "command", List.of("true"),
+                        "nodes", Map.of("use", List.of("a100-1"), "avoid", List.of("A100 2", "a100-1"))))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .body("code", equalTo("InvalidJob"))
+                .body("errors.field", hasItems("nodes", "nodes.avoid[0]"));
+        as(lee).header("X-Crater-Account", "targets-lab")
+                .body(on(Api.trainingJob("typo", A100, 1), "use", "a100-99"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(400)
+                .body("errors[0].field", equalTo("nodes.use"))
+                .body("errors[0].message", equalTo("no node named a100-99"));
+        assertThat((Integer) as(lee).get("/api/v1/jobs?account=targets-lab")
+                        .then()
+                        .extract()
+                        .path("items.size()"))
+                .as("refused submissions write nothing")
+                .isEqualTo(jobsBefore);
+    }
+
+    @Test
+    void anExclusiveNodeRunsOnlyItsAccountsJobsAndOthersWaitSayingSo() {
+        String ada = Api.user("nodes.ada", PW);
+        String bo = Api.user("nodes.bo", PW);
+        List<Map<String, String>> quota =
+                List.of(line(A100, "8", "8"), line("cpu", "64", "64"), line("memory", "256Gi", "256Gi"));
+        account("excl-a", quota, "nodes.ada");
+        account("excl-b", quota, "nodes.bo");
+        try {
+            admin().body(Map.of("account", "nobody-here"))
+                    .put("/api/v1/admin/nodes/a100-3/exclusive")
+                    .then()
+                    .statusCode(404);
+            as(ada).body(Map.of("account", "excl-a"))
+                    .put("/api/v1/admin/nodes/a100-3/exclusive")
+                    .then()
+                    .statusCode(403);
+            admin().body(Map.of("account", "excl-a"))
+                    .put("/api/v1/admin/nodes/a100-3/exclusive")
+                    .then()
+                    .statusCode(200)
+                    .body("exclusive.account", equalTo("excl-a"))
+                    .body("taints.key", hasItem("crater.io/exclusive"));
+            admin().body(Map.of(
+                            "add", List.of(Map.of("key", "crater.io/exclusive", "value", "1", "effect", "NoSchedule"))))
+                    .patch("/api/v1/admin/nodes/a100-3/taints")
+                    .then()
+                    .statusCode(400)
+                    .body("code", equalTo("InvalidTaints"));
+
+            String other = submit(bo, "excl-b", on(Api.trainingJob("outsider", A100, 1), "use", "a100-3"));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(reasonCodes(bo, other)).contains("NodeExclusive"));
+            assertThat(state(bo, other)).isEqualTo("Queued");
+
+            String own = submit(ada, "excl-a", on(Api.trainingJob("insider", A100, 1), "use", "a100-3"));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(ada, own)));
+            assertThat(nodeOf(ada, own)).isEqualTo("a100-3");
+            assertThat(state(bo, other)).isEqualTo("Queued");
+
+            admin().delete("/api/v1/admin/nodes/a100-3/exclusive")
+                    .then()
+                    .statusCode(200)
+                    .body("exclusive", nullValue())
+                    .body("taints.key", not(hasItem("crater.io/exclusive")));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(bo, other)));
+            assertThat(nodeOf(bo, other)).isEqualTo("a100-3");
+            as(ada).post("/api/v1/jobs/" + own + "/stop");
+            as(bo).post("/api/v1/jobs/" + other + "/stop");
+        } finally {
+            admin().delete("/api/v1/admin/nodes/a100-3/exclusive");
+        }
+    }
+
+    @Test
+    void aFatalXidQuarantinesTheNodeNamesTheCardInTheFailureAndAResubmitAvoidsIt() {
+        String cy = Api.user("nodes.cy", PW);
+        account(
+                "xid-lab",
+                List.of(line(H100, "8", "8"), line("cpu", "64", "64"), line("memory", "256Gi", "256Gi")),
+                "nodes.cy");
+        String node = null;
+        try {
+            String victim = submit(cy, "xid-lab", on(Api.trainingJob("victim", H100, 1), "use", "h100-0", "h100-1"));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(cy, victim)));
+            String host = nodeOf(cy, victim);
+            node = host;
+            String other = host.equals("h100-0") ? "h100-1" : "h100-0";
+            StringBuilder faults = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                faults.append(i == 0 ? "" : ",").append(i).append(":xid=79");
+            }
+            annotate(host, faults.toString());
+
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Failed".equals(state(cy, victim)));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> as(cy).get("/api/v1/jobs/" + victim)
+                            .then()
+                            .body("stateReason", equalTo("GpuFault"))
+                            .body(
+                                    "stateMessage",
+                                    org.hamcrest.Matchers.matchesPattern(
+                                            "GPU [0-7] on node " + host + " reported XID 79(; .*)?")));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() ->
+                            assertThat(node(host).getSpec().getUnschedulable()).isTrue());
+            assertThat(node(host).getMetadata().getAnnotations())
+                    .containsEntry(NodeCordon.BY, NodeMarks.HEALTH_CORDONER)
+                    .containsEntry(NodeMarks.HEALTH, "quarantined");
+            admin().get("/api/v1/admin/nodes/" + host + "/health")
+                    .then()
+                    .statusCode(200)
+                    .body("state", equalTo("QUARANTINED"))
+                    .body("reasons.code", hasItem("GpuXidFatal"))
+                    .body("evidence.kind", hasItem("XID"))
+                    .body("evidence.job", hasItem(victim));
+            as(cy).get("/api/v1/admin/nodes/" + host + "/health").then().statusCode(403);
+            admin().get("/api/v1/cluster/nodes")
+                    .then()
+                    .body("items.find { it.name == '" + host + "' }.health.state", equalTo("quarantined"));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> admin().get("/api/v1/me/notifications")
+                            .then()
+                            .body("items.kind", hasItem("node.gpu-quarantined")));
+
+            // The resubmission avoids the node: it runs on the other one it named.
+            String again = as(cy).post("/api/v1/jobs/" + victim + "/resubmit")
+                    .then()
+                    .statusCode(201)
+                    .extract()
+                    .path("id");
+            as(cy).get("/api/v1/jobs/" + again).then().body("spec.nodes.use", equalTo(List.of(other)));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(cy, again)));
+            assertThat(nodeOf(cy, again)).isEqualTo(other);
+            annotate(host, null);
+            admin().body(Map.of())
+                    .post("/api/v1/admin/nodes/" + host + "/health/clear")
+                    .then()
+                    .statusCode(400);
+            admin().body(Map.of("reason", "card reseated"))
+                    .post("/api/v1/admin/nodes/" + host + "/health/clear")
+                    .then()
+                    .statusCode(200)
+                    .body("state", equalTo("HEALTHY"))
+                    .body("clearedBy", equalTo("admin"));
+            assertThat(node(host).getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
+            assertThat(node(host).getMetadata().getAnnotations()).doesNotContainKey(NodeMarks.HEALTH);
+            as(cy).post("/api/v1/jobs/" + again + "/stop");
+        } finally {
+            if (node != null) {
+                annotate(node, null);
+                admin().body(Map.of("reason", "test cleanup")).post("/api/v1/admin/nodes/" + node + "/health/clear");
+            }
+        }
+    }
+
+    static void annotate(String node, String faults) {
+        try (KubernetesClient k8s =
+                KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            Map<String, Object> ann = new java.util.HashMap<>();
+            ann.put("sim.crater.io/gpu-faults", faults);
+            k8s.nodes()
+                    .withName(node)
+                    .patch(
+                            io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                            io.crater.platform.Json.write(Map.of("metadata", Map.of("annotations", ann))));
+        }
+    }
 }

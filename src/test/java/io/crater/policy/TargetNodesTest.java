@@ -83,7 +83,7 @@ class TargetNodesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("avoidings")
-    void avoidingANodeAddsItToADenyListButNeverChangesAnAllowList(
+    void avoidingANodeAddsItToADenyListOrTakesItOutOfAnAllowListOfOthers(
             String name, TargetNodes before, String node, TargetNodes want) {
         assertThat(before.avoiding(node)).isEqualTo(want);
     }
@@ -102,9 +102,19 @@ class TargetNodesTest {
                         "a",
                         new TargetNodes(Set.of(), Set.of("a"))),
                 Arguments.of(
-                        "an allow list is the user's choice",
+                        "an allow list loses the node",
                         new TargetNodes(Set.of("a", "b"), Set.of()),
                         "a",
-                        new TargetNodes(Set.of("a", "b"), Set.of())));
+                        new TargetNodes(Set.of("b"), Set.of())),
+                Arguments.of(
+                        "an allow list of that node alone is the user's choice",
+                        new TargetNodes(Set.of("a"), Set.of()),
+                        "a",
+                        new TargetNodes(Set.of("a"), Set.of())),
+                Arguments.of(
+                        "an allow list without the node",
+                        new TargetNodes(Set.of("b"), Set.of()),
+                        "a",
+                        new TargetNodes(Set.of("b"), Set.of())));
     }
 }

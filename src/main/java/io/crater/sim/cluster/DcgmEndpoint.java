@@ -91,23 +91,26 @@ final class DcgmEndpoint implements AutoCloseable {
         nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
         for (Node node : nodes) {
             Map<String, String> holders = cards.holders(node.getMetadata().getName());
+            Map<Integer, GpuFaults.Fault> faults = GpuFaults.of(node);
             for (GpuCards.Card card : cards.of(node)) {
                 if (!card.resource().equals(NVIDIA)) {
                     continue;
                 }
                 String holder = holders.get(card.resource() + "/" + card.index());
                 Pod pod = holder == null ? null : state.pods.getStore().getByKey(holder);
+                GpuFaults.Fault fault = faults.getOrDefault(card.index(), GpuFaults.Fault.NONE);
                 if (pod == null) {
-                    out.add(DcgmExposition.CardState.free(card));
+                    out.add(DcgmExposition.CardState.free(card).with(fault));
                 } else if (!GpuExporter.profile(pod).isEmpty()) {
                     GpuExporter.Reading r = gpus.reading(pod, now);
                     out.add(new DcgmExposition.CardState(
-                            card,
-                            pod.getMetadata().getNamespace(),
-                            pod.getMetadata().getName(),
-                            container(pod, card.resource()),
-                            r.utilisation(),
-                            r.memory()));
+                                    card,
+                                    pod.getMetadata().getNamespace(),
+                                    pod.getMetadata().getName(),
+                                    container(pod, card.resource()),
+                                    r.utilisation(),
+                                    r.memory())
+                            .with(fault));
                 }
             }
         }

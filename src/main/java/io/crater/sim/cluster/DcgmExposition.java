@@ -26,6 +26,7 @@ final class DcgmExposition {
             new Metric("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %)."),
             new Metric("DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %)."),
             new Metric("DCGM_FI_DEV_XID_ERRORS", "gauge", "Value of the last XID error encountered."),
+            new Metric("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "counter", "Total number of double-bit volatile ECC errors."),
             new Metric("DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB)."),
             new Metric("DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB)."),
             new Metric("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge", "Ratio of time the graphics engine is active."));
@@ -41,10 +42,26 @@ final class DcgmExposition {
      * @param memory percent of the card's memory in use
      */
     record CardState(
-            GpuCards.Card card, String namespace, String pod, String container, double utilisation, double memory) {
+            GpuCards.Card card,
+            String namespace,
+            String pod,
+            String container,
+            double utilisation,
+            double memory,
+            GpuFaults.Fault fault) {
+
+        CardState(
+                GpuCards.Card card, String namespace, String pod, String container, double utilisation, double memory) {
+            this(card, namespace, pod, container, utilisation, memory, GpuFaults.Fault.NONE);
+        }
 
         static CardState free(GpuCards.Card card) {
             return new CardState(card, null, null, null, 0, 0);
+        }
+
+        /** The same card with its injected fault. */
+        CardState with(GpuFaults.Fault f) {
+            return new CardState(card, namespace, pod, container, utilisation, memory, f);
         }
     }
 
@@ -99,7 +116,8 @@ final class DcgmExposition {
                         Locale.ROOT, "%.3f", model.idleWatts() + (model.maxWatts() - model.idleWatts()) * u / 100);
             case "DCGM_FI_DEV_GPU_UTIL" -> Long.toString(Math.round(u));
             case "DCGM_FI_DEV_MEM_COPY_UTIL" -> Long.toString(Math.round(u / 2));
-            case "DCGM_FI_DEV_XID_ERRORS" -> "0";
+            case "DCGM_FI_DEV_XID_ERRORS" -> Long.toString(c.fault().xid());
+            case "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL" -> Long.toString(c.fault().dbe());
             case "DCGM_FI_DEV_FB_FREE" -> Long.toString(total - used);
             case "DCGM_FI_DEV_FB_USED" -> Long.toString(used);
             case "DCGM_FI_PROF_GR_ENGINE_ACTIVE" -> String.format(Locale.ROOT, "%.6f", u / 100);

@@ -100,7 +100,10 @@ final class Kubelet {
                 runFor = durationFromEnv(pod);
             }
             Long deadline = pod.getSpec().getActiveDeadlineSeconds();
-            if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
+            String fault = faulted(key, pod.getSpec().getNodeName());
+            if (fault != null) {
+                finish(pod, now, 1, "Error", fault);
+            } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
                 finish(
                         pod,
                         now,
@@ -126,6 +129,23 @@ final class Kubelet {
             }
         }
         writes.flush();
+    }
+
+    /** What a card the pod holds reports, when one of them has an injected fault ({@link GpuFaults}); else null. */
+    private String faulted(String podKey, String nodeName) {
+        GpuCards.Held held = cards.heldBy(podKey);
+        if (held == null) {
+            return null;
+        }
+        Map<Integer, GpuFaults.Fault> faults =
+                GpuFaults.of(state.nodes.getStore().getByKey(nodeName));
+        for (int i : held.indexes()) {
+            GpuFaults.Fault f = faults.get(i);
+            if (f != null && f.any()) {
+                return f.message(i);
+            }
+        }
+        return null;
     }
 
     private void start(Pod pod, Instant now) {

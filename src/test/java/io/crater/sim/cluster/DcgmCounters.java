@@ -24,14 +24,28 @@ public final class DcgmCounters {
 
     /** The counters of the default list by DCGM field name (commented-out lines are not in it). */
     public static Map<String, Family> defaults() {
+        return read(false);
+    }
+
+    /**
+     * The counters the list names but leaves commented out ({@code # DCGM_FI_DEV_ECC_DBE_VOL_TOTAL, counter, ...}): an
+     * operator turns them on by uncommenting the line in the exporter's counters file.
+     */
+    public static Map<String, Family> optional() {
+        return read(true);
+    }
+
+    private static Map<String, Family> read(boolean commented) {
         Map<String, Family> out = new LinkedHashMap<>();
         try (InputStream in = DcgmCounters.class.getResourceAsStream("/dcgm/default-counters.csv");
                 BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
+                boolean off = line.startsWith("#");
+                String text = off ? line.substring(1).strip() : line;
+                if (line.isBlank() || off != commented || !text.startsWith("DCGM_") || text.split(",").length < 3) {
                     continue;
                 }
-                String[] p = line.split(",", 3);
+                String[] p = text.split(",", 3);
                 out.put(p[0].trim(), new Family(p[1].trim(), p[2].trim()));
             }
         } catch (IOException e) {

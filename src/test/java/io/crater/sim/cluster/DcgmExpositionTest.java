@@ -14,9 +14,16 @@ class DcgmExpositionTest {
     static final GpuCards.Card RTX_0 =
             new GpuCards.Card("rtx4090-0", "nvidia.com/gpu", 0, "GPU-y", "NVIDIA GeForce RTX 4090", 24564);
 
+    /**
+     * The uncorrectable ECC count is one of dcgm-exporter's counters but off in its default list: GPU health reads it
+     * (docs/nodes.md), so the simulated exporter serves it as a cluster whose operator turned it on would.
+     */
+    static final List<String> TURNED_ON = List.of("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL");
+
     @Test
     void everyMetricIsOneOfDcgmExportersDefaultCountersWithItsTypeAndHelp() {
-        Map<String, DcgmCounters.Family> defaults = DcgmCounters.defaults();
+        Map<String, DcgmCounters.Family> defaults = new java.util.LinkedHashMap<>(DcgmCounters.defaults());
+        TURNED_ON.forEach(name -> defaults.put(name, DcgmCounters.optional().get(name)));
         Map<String, DcgmCounters.Family> served =
                 DcgmCounters.families(DcgmExposition.render(List.of(DcgmExposition.CardState.free(RTX_0))));
         assertThat(served.keySet())
@@ -29,6 +36,7 @@ class DcgmExpositionTest {
                         "DCGM_FI_DEV_GPU_TEMP",
                         "DCGM_FI_DEV_SM_CLOCK",
                         "DCGM_FI_DEV_XID_ERRORS",
+                        "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
                         "DCGM_FI_PROF_GR_ENGINE_ACTIVE");
         served.forEach((name, family) -> assertThat(defaults.get(name))
                 .as(name + " in dcgm-exporter's default counters")
@@ -80,5 +88,27 @@ class DcgmExpositionTest {
                 DcgmExposition.render(List.of(new DcgmExposition.CardState(odd, "ns", "p", "c", 250, Double.NaN)));
         assertThat(text).contains("modelName=\"A \\\"quoted\\\\\\\" name\"");
         assertThat(text).contains("} 100\n").contains("DCGM_FI_DEV_FB_USED{").doesNotContain("NaN");
+    }
+
+    @Test
+    void anInjectedFaultIsTheCardsLastXidAndItsUncorrectableEccCount() {
+        String text = DcgmExposition.render(List.of(
+                new DcgmExposition.CardState(A100_3, "crater-jobs", "c-ab12cd-main-0", "main", 90, 50)
+                        .with(new GpuFaults.Fault(79, 2)),
+                DcgmExposition.CardState.free(RTX_0)));
+        assertThat(text)
+                .containsPattern("(?m)^DCGM_FI_DEV_XID_ERRORS\\{gpu=\"3\".*\\} 79$")
+                .containsPattern("(?m)^DCGM_FI_DEV_ECC_DBE_VOL_TOTAL\\{gpu=\"3\".*\\} 2$")
+                .containsPattern("(?m)^DCGM_FI_DEV_XID_ERRORS\\{gpu=\"0\".*\\} 0$")
+                .containsPattern("(?m)^DCGM_FI_DEV_ECC_DBE_VOL_TOTAL\\{gpu=\"0\".*\\} 0$");
+    }
+
+    @Test
+    void faultsParseFromTheNodesAnnotationAndWhatDoesNotParseIsIgnored() {
+        assertThat(GpuFaults.parse("3:xid=79, 1:dbe=2,3:dbe=1"))
+                .containsExactly(Map.entry(1, new GpuFaults.Fault(0, 2)), Map.entry(3, new GpuFaults.Fault(79, 1)));
+        assertThat(GpuFaults.parse("x:xid=1,2:heat=9,4:xid=-1,5=xid=3,,")).isEmpty();
+        assertThat(GpuFaults.parse(null)).isEmpty();
+        assertThat(GpuFaults.parse("0:xid=0").get(0).any()).isFalse();
     }
 }
