@@ -32,7 +32,13 @@ function AccountRoomTable({ account, nameOf }: { account: AccountRoom; nameOf: (
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.model} data-testid="free-room" data-model={r.model} className="border-t border-slate-100">
+                <tr
+                  key={r.model}
+                  data-testid="free-room"
+                  data-model={r.model}
+                  // A model the account has no quota for and does not use reads dimmer than those it can take.
+                  className={`border-t border-slate-100 ${r.max === 0 && r.used === 0 ? 'opacity-60' : ''}`.trim()}
+                >
                   <td className={td}>{nameOf(r.model)}</td>
                   <td className={`${td} tabular-nums font-semibold text-slate-900`} data-testid="free-room-may">
                     {t('freeGpus.cards', { count: r.mayStillUse })}
