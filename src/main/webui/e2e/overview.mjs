@@ -1,4 +1,10 @@
-// Browser test of the Crater console: sign-in, accelerator overview, language switch.
+// Browser test of the Crater console: sign-in, accelerator overview, a node's detail, the free GPUs, language switch.
+//   1. through the API, the admin sets up the account fleet-lab (2 A100s) with a member, who starts a job on one A100;
+//   2. a wrong password is refused; the admin signs in and sees the accelerator totals and the node table;
+//   3. the admin clicks the name of the node the job runs on and sees the job and its pod on the node's page;
+//   4. the member opens Free GPUs and sees the A100s free (the total less the job's card) and the one card
+//      fleet-lab may still use;
+//   5. the admin switches the language to 简体中文.
 //
 // Environment:
 //   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8080)
@@ -10,7 +16,66 @@
 //
 // Exits 0 when every check passes, 1 otherwise (with the reasons on stderr).
 
-import { env, log, check, step, waitFor, launchBrowser, watchPage, reportFailure, runMain } from './lib.mjs';
+import {
+  STEP_TIMEOUT_MS,
+  env,
+  log,
+  check,
+  step,
+  waitFor,
+  launchBrowser,
+  watchPage,
+  reportFailure,
+  runMain,
+  apiClient,
+  apiLogin,
+  apiCreateUser,
+  apiCreateAccount,
+  apiSetUpAccount,
+  signIn,
+  screenshot as shoot,
+} from './lib.mjs';
+
+const MODEL = 'nvidia-a100-80gb';
+const ACCOUNT = 'fleet-lab';
+const MEMBER = { username: 'fleet.user', password: 'Fleet-pass-12345' };
+
+/** Through the API: the account with 2 A100s and its member, whose job runs on one; returns its id and node. */
+async function startJob(api, admin) {
+  const token = await apiLogin(api, admin);
+  await apiCreateUser(api, token, { username: MEMBER.username, displayName: 'Fleet User', password: MEMBER.password });
+  await apiCreateAccount(api, token, { slug: ACCOUNT, name: 'Fleet Lab' });
+  await apiSetUpAccount(api, token, ACCOUNT, {
+    quota: [
+      { resource: MODEL, guaranteed: '2', max: '2' },
+      { resource: 'cpu', guaranteed: '16', max: '16' },
+      { resource: 'memory', guaranteed: '64Gi', max: '64Gi' },
+    ],
+    members: { [MEMBER.username]: 'member' },
+  });
+  const member = await apiLogin(api, MEMBER);
+  const body = {
+    name: 'fleet-train',
+    kind: 'custom',
+    image: 'python:3.12',
+    command: ['python', 'train.py'],
+    env: { SIM_DURATION: '30m' },
+    resources: { cpu: '2', memory: '8Gi', acceleratorModel: MODEL, accelerators: 1 },
+  };
+  const id = (await api(member, 'POST', '/jobs', body, [201], ACCOUNT)).id;
+  let detail = null;
+  await waitFor(
+    async () => {
+      detail = await api(member, 'GET', `/jobs/${id}`);
+      return detail.job.state === 'Running' && detail.pods.some((p) => p.node);
+    },
+    () => `the job ${id} is ${detail?.job.state}, expected Running on a node`,
+    60_000,
+  );
+  const node = detail.pods.find((p) => p.node).node;
+  log(`job ${id} runs on ${node}`);
+  return { id, node };
+}
 
 function parseExpectedTotals(raw) {
   let parsed;
@@ -65,9 +130,16 @@ async function main() {
   const expected = parseExpectedTotals(env('EXPECT_TOTALS'));
   const screenshot = process.env.SCREENSHOT || '';
 
+  const api = apiClient(baseUrl);
   const browser = await launchBrowser();
   let page;
   try {
+    const job = await step(
+      'a member starts a job on one A100, through the API',
+      () => startJob(api, { username: user, password }),
+      STEP_TIMEOUT_MS * 3,
+    );
+
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
     watchPage(page, '');
@@ -117,6 +189,63 @@ async function main() {
       const rows = await page.locator('[data-testid="node-row"]').count();
       log(`node rows: ${rows}`);
       check(rows > 0, 'the node table has no rows');
+    });
+
+    await step('the admin opens the node of the running job and sees the job and its pod there', async () => {
+      await page.locator(`[data-testid="node-row"][data-node="${job.node}"] [data-testid="node-link"]`).click();
+      await page.waitForURL((url) => url.pathname === `/admin/nodes/${job.node}`);
+      await page.locator(`[data-testid="node-detail"][data-node="${job.node}"]`).waitFor({ state: 'visible' });
+      const row = page.locator(`[data-testid="node-job"][data-id="${job.id}"]`);
+      await row.waitFor({ state: 'visible' });
+      const jobText = (await row.innerText()).replace(/\s+/g, ' ');
+      log(`job row: ${jobText}`);
+      check(
+        jobText.includes('fleet-train') && jobText.includes(MEMBER.username) && jobText.includes(ACCOUNT),
+        `the job row misses name, owner or account: ${jobText}`,
+      );
+      check((await row.getByTestId('status-badge').getAttribute('data-status')) === 'Running', 'the job is not shown Running');
+      const pod = page.locator('[data-testid="node-pod"]').filter({ has: page.locator(`a[href="/jobs/${job.id}"]`) });
+      await pod.first().waitFor({ state: 'visible' });
+      const accelerators = (await pod.first().getByTestId('node-pod-accelerators').innerText()).trim();
+      const cpu = (await pod.first().getByTestId('node-pod-cpu').innerText()).trim();
+      const memory = (await pod.first().getByTestId('node-pod-memory').innerText()).trim();
+      log(`pod ${await pod.first().getAttribute('data-name')}: ${cpu}, ${memory}, ${accelerators}`);
+      check(/^1 × /.test(accelerators), `the pod's accelerators read "${accelerators}", expected 1 × the model`);
+      check(cpu === '2 cores', `the pod's CPU request reads "${cpu}", expected 2 cores`);
+      check(memory === '8 GiB', `the pod's memory request reads "${memory}", expected 8 GiB`);
+      await shoot(page, screenshot, 'node');
+      await page.getByTestId('nav-overview').click();
+      await page.locator('[data-testid="accelerator-card"]').first().waitFor({ state: 'visible' });
+    });
+
+    await step('the member opens Free GPUs and sees the free A100s and what the account may still use', async () => {
+      const member = await signIn(browser, baseUrl, MEMBER);
+      await member.getByTestId('nav-free-gpus').click();
+      await member.waitForURL((url) => url.pathname === '/free-gpus');
+      const model = member.locator(`[data-testid="free-model"][data-model="${MODEL}"]`);
+      await model.waitFor({ state: 'visible' });
+      const wanted = expected[MODEL] === undefined ? null : expected[MODEL] - 1;
+      let shown = null;
+      await waitFor(
+        async () => {
+          shown = Number((await model.getByTestId('free-model-free').innerText()).trim());
+          return wanted === null ? Number.isInteger(shown) : shown === wanted;
+        },
+        () => `${MODEL} shows ${shown} free, expected ${wanted}`,
+      );
+      const numbers = (
+        await member.locator(`[data-testid="free-chart-row"][data-model="${MODEL}"] [data-testid="free-chart-numbers"]`).innerText()
+      ).trim();
+      log(`${MODEL}: ${shown} free; the chart says "${numbers}"`);
+      check(numbers.startsWith(`${shown} free / `), `the chart's numbers "${numbers}" do not match ${shown} free`);
+      const may = member.locator(
+        `[data-testid="free-account"][data-account="${ACCOUNT}"] [data-testid="free-room"][data-model="${MODEL}"] [data-testid="free-room-may"]`,
+      );
+      const mayText = (await may.innerText()).trim();
+      log(`${ACCOUNT} may still use ${mayText} of ${MODEL}`);
+      check(mayText === '1 card', `${ACCOUNT} may still use "${mayText}", expected 1 card`);
+      await shoot(member, screenshot, 'free-gpus');
+      await member.context().close();
     });
 
     await step('switch the language to 简体中文', async () => {

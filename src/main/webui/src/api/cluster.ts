@@ -3,6 +3,7 @@ import type {
   AcceleratorSummary,
   ClusterNode,
   ItemList,
+  NodeDetail,
   NodeDrainResult,
   NodeLabelEdit,
   NodeTaintEdit,
@@ -27,6 +28,11 @@ export function checkReadiness(): Promise<ReadinessReport> {
 }
 
 const admin = (name: string, action: string) => `/admin/nodes/${encodeURIComponent(name)}/${action}`;
+
+/** A node with its conditions, pods, Crater jobs and events (platform admins). */
+export function getNodeDetail(name: string, signal?: AbortSignal): Promise<NodeDetail> {
+  return requestJson<NodeDetail>(`/admin/nodes/${encodeURIComponent(name)}`, { signal });
+}
 
 export function cordonNode(name: string, reason: string): Promise<ClusterNode> {
   return requestJson<ClusterNode>(admin(name, 'cordon'), { method: 'POST', body: { reason } });

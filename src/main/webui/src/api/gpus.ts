@@ -1,4 +1,5 @@
 import { requestJson, withQuery } from './client';
+import type { FreeAccelerators } from './types';
 
 /** Who holds a card: the job when the viewer may see it, else only that another account's job does. */
 export interface GpuHolder {
@@ -93,4 +94,9 @@ export interface GpuHistory {
 
 export function getGpuHistory(hours: number, signal?: AbortSignal): Promise<GpuHistory> {
   return requestJson<GpuHistory>(withQuery('/cluster/gpu-history', { hours }), { signal });
+}
+
+/** Free cards per model and node, and what the caller's accounts may still use of each model. */
+export function getFreeAccelerators(signal?: AbortSignal): Promise<FreeAccelerators> {
+  return requestJson<FreeAccelerators>('/cluster/free-accelerators', { signal });
 }

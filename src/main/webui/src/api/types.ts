@@ -21,3 +21,4 @@ export type * from './types/gpuMetrics';
 export type * from './types/files';
 export type * from './types/assets';
 export type * from './types/notifications';
+export type * from './types/freeAccelerators';

@@ -29,6 +29,9 @@ function SideNav() {
         <NavLink to="/gpus" data-testid="nav-gpus" className={navClass}>
           {t('nav.gpus')}
         </NavLink>
+        <NavLink to="/free-gpus" data-testid="nav-free-gpus" className={navClass}>
+          {t('nav.freeGpus')}
+        </NavLink>
         <NavLink to="/jobs" data-testid="nav-jobs" className={navClass}>
           {t('nav.jobs')}
         </NavLink>

@@ -9,10 +9,12 @@ import { AccountJobsPage, AdminJobsPage } from '../features/adminJobs/AdminJobsP
 import { UsersPage } from '../features/admin/UsersPage';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { LoginPage } from '../features/auth/LoginPage';
+import { NodeDetailPage } from '../features/cluster/NodeDetailPage';
 import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
 import { FilesPage } from '../features/files/FilesPage';
 import { DataPage } from '../features/assets/DataPage';
+import { FreeGpusPage } from '../features/gpus/FreeGpusPage';
 import { GpusPage } from '../features/gpus/GpusPage';
 import { JobDetailPage } from '../features/jobs/JobDetailPage';
 import { JobsPage } from '../features/jobs/JobsPage';
@@ -38,6 +40,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <OverviewPage /> },
       { path: 'gpus', element: <GpusPage /> },
+      { path: 'free-gpus', element: <FreeGpusPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/new', element: <NewJobPage /> },
       { path: 'jobs/:id', element: <JobDetailPage /> },
@@ -57,6 +60,14 @@ export const router = createBrowserRouter([
         element: (
           <RequireRole role="admin">
             <NodesPage />
+          </RequireRole>
+        ),
+      },
+      {
+        path: 'admin/nodes/:name',
+        element: (
+          <RequireRole role="admin">
+            <NodeDetailPage />
           </RequireRole>
         ),
       },

@@ -1,5 +1,7 @@
 /** Wire types of the Crater REST API (v1): the cluster's nodes and accelerators. */
 
+import type { JobState } from './jobs';
+
 export interface NodeAccelerator {
   model: string;
   displayName: string;
@@ -143,4 +145,62 @@ export interface ReadinessReport {
 /** The last report; null before the first (taken at start on a real cluster, or when an admin asks). */
 export interface ReadinessLast {
   report: ReadinessReport | null;
+}
+
+/**
+ * GET /admin/nodes/{name}: the node as the list shows it, its conditions, the pods bound to it (every namespace),
+ * the Crater jobs of those pods, and the cluster's events about the node, newest first.
+ */
+export interface NodeDetail {
+  node: ClusterNode;
+  conditions: NodeCondition[];
+  pods: NodePod[];
+  jobs: NodeJob[];
+  events: NodeKubeEvent[];
+  /** Why the events could not be read (the rest is answered); null when they were. */
+  eventsUnavailable: string | null;
+}
+
+/** A condition of the node's status (`Ready`, `MemoryPressure`, ...); `status` is "True", "False" or "Unknown". */
+export interface NodeCondition {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+  /** RFC 3339 instant. */
+  lastTransitionTime: string | null;
+}
+
+/** A pod bound to the node and its requests: CPU in milli-cores, memory in bytes, accelerators in devices. */
+export interface NodePod {
+  namespace: string;
+  name: string;
+  phase: string | null;
+  /** The public id of its Crater job; null for a pod that is no Crater job. */
+  job: string | null;
+  cpuMilli: number;
+  memoryBytes: number;
+  accelerators: number;
+  /** RFC 3339 instant. */
+  createdAt: string | null;
+}
+
+/** A Crater job with pods on the node, and how many of its pods are there. */
+export interface NodeJob {
+  id: string;
+  name: string;
+  state: JobState;
+  owner: string;
+  account: string;
+  pods: number;
+}
+
+/** An event of the cluster about the node: `type` Normal or Warning, how often and when last (RFC 3339). */
+export interface NodeKubeEvent {
+  type: string | null;
+  reason: string | null;
+  message: string | null;
+  count: number;
+  lastSeen: string | null;
+  source: string | null;
 }

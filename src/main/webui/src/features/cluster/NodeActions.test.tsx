@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
 import type { ClusterNode } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
 import { json, mockFetch, problem } from '../../test/mockFetch';
@@ -27,7 +28,9 @@ function section(nodes: ClusterNode[], routes: Parameters<typeof mockFetch>[0] =
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <NodeSection />
+      <MemoryRouter>
+        <NodeSection />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   return sent;
@@ -98,7 +101,9 @@ describe('node administration on the nodes page', () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
-        <NodeSection />
+        <MemoryRouter>
+          <NodeSection />
+        </MemoryRouter>
       </QueryClientProvider>,
     );
     expect(screen.getByText('Loading…')).toBeTruthy();

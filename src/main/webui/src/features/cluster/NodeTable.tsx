@@ -1,5 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { ClusterNode } from '../../api/types';
 import { ResourceBar } from '../../components/common/ResourceBar';
 import { StatusBadge } from '../../components/common/StatusBadge';
@@ -18,7 +19,11 @@ function NodeRow({ node, actions }: { node: ClusterNode; actions?: (node: Cluste
   const acc = node.accelerator;
   return (
     <tr data-testid="node-row" data-node={node.name} className="border-t border-slate-100 hover:bg-slate-50">
-      <td className="px-4 py-3 font-mono text-sm text-slate-900">{node.name}</td>
+      <td className="px-4 py-3 font-mono text-sm text-slate-900">
+        <Link to={`/admin/nodes/${encodeURIComponent(node.name)}`} data-testid="node-link" className="text-indigo-700 hover:underline">
+          {node.name}
+        </Link>
+      </td>
       <td className="px-4 py-3">
         <StatusBadge tone={nodeStatusTone(status)} label={t(`status.${status}`)} value={status} />
         {node.cordon && (

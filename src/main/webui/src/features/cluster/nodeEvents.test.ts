@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterNode, ItemList } from '../../api/types';
+import type { ClusterNode, ItemList, NodeDetail } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
-import { applyNodeEvent, parseNodeEvent } from './nodeEvents';
+import { applyNodeEvent, applyNodeEventToDetail, parseNodeEvent } from './nodeEvents';
 
 function list(...nodes: ClusterNode[]): ItemList<ClusterNode> {
   return { items: nodes };
@@ -46,6 +46,44 @@ describe('applyNodeEvent', () => {
 
   it('leaves an empty cache empty', () => {
     expect(applyNodeEvent(undefined, { type: 'updated', node: makeNode('a100-0') })).toBeUndefined();
+  });
+});
+
+describe('applyNodeEventToDetail', () => {
+  const detail = (node: ClusterNode): NodeDetail => ({
+    node,
+    conditions: [],
+    pods: [
+      {
+        namespace: 'crater-jobs',
+        name: 'c-ab-main-0',
+        phase: 'Running',
+        job: 'ab',
+        cpuMilli: 1000,
+        memoryBytes: 1,
+        accelerators: 1,
+        createdAt: null,
+      },
+    ],
+    jobs: [],
+    events: [],
+    eventsUnavailable: null,
+  });
+
+  it('puts the updated node into its detail and keeps the pods until the refetch', () => {
+    const before = detail(makeNode('a100-0'));
+    const cordoned = makeNode('a100-0', { schedulable: false, cordon: { reason: 'fan', by: 'ada', at: '2026-12-02T06:00:00Z' } });
+    const after = applyNodeEventToDetail(before, { type: 'updated', node: cordoned });
+    expect(after?.node).toBe(cordoned);
+    expect(after?.pods).toBe(before.pods);
+    expect(before.node.cordon).toBeNull();
+  });
+
+  it('leaves the detail of another node, a deleted node and an empty cache as they are', () => {
+    const before = detail(makeNode('a100-0'));
+    expect(applyNodeEventToDetail(before, { type: 'updated', node: makeNode('a100-1') })).toBe(before);
+    expect(applyNodeEventToDetail(before, { type: 'deleted', node: makeNode('a100-0') })).toBe(before);
+    expect(applyNodeEventToDetail(undefined, { type: 'updated', node: makeNode('a100-0') })).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ClusterNode, ItemList, NodeEvent } from '../../api/types';
+import type { ClusterNode, ItemList, NodeDetail, NodeEvent } from '../../api/types';
 
 /**
  * Applies one node event to the cached node list and returns the new list.
@@ -16,6 +16,15 @@ export function applyNodeEvent(list: ItemList<ClusterNode> | undefined, event: N
   const items = list.items.slice();
   items[index] = event.node;
   return { ...list, items };
+}
+
+/**
+ * Applies one node event to a node's cached detail: "updated" replaces its node (status, allocation, labels);
+ * "deleted" leaves it for the refetch, which answers that the node is gone.
+ */
+export function applyNodeEventToDetail(detail: NodeDetail | undefined, event: NodeEvent): NodeDetail | undefined {
+  if (detail === undefined || event.type === 'deleted' || detail.node.name !== event.node.name) return detail;
+  return { ...detail, node: event.node };
 }
 
 /** Parses the data of a `node` event; returns null for anything malformed. */

@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getReadiness, listAccelerators, listNodes } from '../../api/cluster';
+import { getNodeDetail, getReadiness, listAccelerators, listNodes } from '../../api/cluster';
 
 /** Query-key factory for everything under /api/v1/cluster. */
 export const clusterKeys = {
   all: ['cluster'] as const,
   nodes: () => [...clusterKeys.all, 'nodes'] as const,
+  node: (name: string) => [...clusterKeys.all, 'node', name] as const,
   accelerators: () => [...clusterKeys.all, 'accelerators'] as const,
   readiness: () => [...clusterKeys.all, 'readiness'] as const,
 };
@@ -13,6 +14,12 @@ export const nodesQuery = () =>
   queryOptions({
     queryKey: clusterKeys.nodes(),
     queryFn: ({ signal }) => listNodes(signal),
+  });
+
+export const nodeDetailQuery = (name: string) =>
+  queryOptions({
+    queryKey: clusterKeys.node(name),
+    queryFn: ({ signal }) => getNodeDetail(name, signal),
   });
 
 export const acceleratorsQuery = () =>
@@ -33,4 +40,11 @@ export function useNodes() {
 
 export function useAccelerators(refetchInterval: number | false = false) {
   return useQuery({ ...acceleratorsQuery(), refetchInterval });
+}
+
+/** How often a node's detail is read again: its events do not come through the node stream. */
+export const NODE_DETAIL_REFRESH_MS = 30_000;
+
+export function useNodeDetail(name: string) {
+  return useQuery({ ...nodeDetailQuery(name), refetchInterval: NODE_DETAIL_REFRESH_MS });
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { getGpuHistory, getGpus, type GpuFilter } from '../../api/gpus';
+import { getFreeAccelerators, getGpuHistory, getGpus, type GpuFilter } from '../../api/gpus';
 
 /** How often the page reads the cards again. */
 export const GPU_REFRESH_MS = 5000;
@@ -35,4 +35,21 @@ export const gpuHistoryQuery = (hours: number) =>
 
 export function useGpuHistory(hours: number) {
   return useQuery({ ...gpuHistoryQuery(hours), refetchInterval: GPU_HISTORY_REFRESH_MS, placeholderData: keepPreviousData });
+}
+
+/** How often the free cards are read again. */
+export const FREE_REFRESH_MS = 15_000;
+
+export const freeAcceleratorKeys = {
+  all: ['free-accelerators'] as const,
+};
+
+export const freeAcceleratorsQuery = () =>
+  queryOptions({
+    queryKey: freeAcceleratorKeys.all,
+    queryFn: ({ signal }) => getFreeAccelerators(signal),
+  });
+
+export function useFreeAccelerators() {
+  return useQuery({ ...freeAcceleratorsQuery(), refetchInterval: FREE_REFRESH_MS });
 }

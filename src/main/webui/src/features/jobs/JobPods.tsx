@@ -1,25 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { JobContainer, JobEvent, JobPod } from '../../api/types';
-import { StatusBadge, type BadgeTone } from '../../components/common/StatusBadge';
+import { StatusBadge } from '../../components/common/StatusBadge';
 import { card, tableWrap, td, th } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { useAcceleratorModels } from '../catalog/queries';
-
-/** Badge colour of a pod phase. */
-function podPhaseTone(phase: string): BadgeTone {
-  switch (phase) {
-    case 'Running':
-      return 'info';
-    case 'Succeeded':
-      return 'success';
-    case 'Failed':
-      return 'danger';
-    case 'Pending':
-      return 'warning';
-    default:
-      return 'neutral';
-  }
-}
+import { podPhaseTone } from './jobState';
 
 function ContainerState({ container }: { container: JobContainer }) {
   const { t } = useTranslation();

@@ -48,3 +48,19 @@ export function jobStateTone(state: JobState | string): BadgeTone {
 export function jobStateLabelKey(state: string): string {
   return (JOB_STATES as readonly string[]).includes(state) ? `jobs.state.${state}` : 'jobs.state.unknown';
 }
+
+/** Badge colour of a Kubernetes pod phase. */
+export function podPhaseTone(phase: string): BadgeTone {
+  switch (phase) {
+    case 'Running':
+      return 'info';
+    case 'Succeeded':
+      return 'success';
+    case 'Failed':
+      return 'danger';
+    case 'Pending':
+      return 'warning';
+    default:
+      return 'neutral';
+  }
+}
