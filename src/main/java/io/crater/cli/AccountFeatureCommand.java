@@ -88,8 +88,10 @@ final class AccountFeatureCommand extends Verb {
         List<Object> rows = new ArrayList<>();
         if (switches instanceof Map<?, ?> s) {
             s.forEach((k, v) -> rows.add(Map.of(
-                    "feature", String.valueOf(k),
-                    "state", Boolean.TRUE.equals(v) ? "on" : "off",
+                    "feature",
+                    String.valueOf(k),
+                    "state",
+                    Boolean.TRUE.equals(v) ? "on" : "off",
                     "source",
                     own instanceof Map<?, ?> o && o.containsKey(k)
                             ? m.get("features.own")

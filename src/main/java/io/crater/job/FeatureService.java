@@ -53,7 +53,10 @@ public class FeatureService {
      * none} no cap) and those in force.
      */
     public record AccountFeatures(
-            Map<String, Boolean> features, String ingressBandwidth, String egressBandwidth, EffectiveFeatures effective) {}
+            Map<String, Boolean> features,
+            String ingressBandwidth,
+            String egressBandwidth,
+            EffectiveFeatures effective) {}
 
     /** The settings in force: every feature on or off, and the caps written on the pods (null: none). */
     public record EffectiveFeatures(Map<String, Boolean> features, String ingressBandwidth, String egressBandwidth) {
