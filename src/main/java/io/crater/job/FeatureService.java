@@ -75,7 +75,7 @@ public class FeatureService {
         return List.copyOf(names);
     }
 
-    /** A platform default that names no feature, or a cap that is none, stops the start with the key to fix. */
+    /** A platform default that names no feature, or a cap that is no rate, stops the start with the key to fix. */
     void checkDefaults(@Observes StartupEvent event) {
         Set<String> unknown = Features.unknown(KNOWN, personalOff());
         if (!unknown.isEmpty()) {
