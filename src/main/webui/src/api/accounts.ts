@@ -13,6 +13,8 @@ import type {
   QuotaItem,
   TimeLimits,
   TimeLimitsUpdate,
+  AccountFeatures,
+  AccountFeaturesUpdate,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -82,4 +84,12 @@ export function getTimeLimits(slug: string, signal?: AbortSignal): Promise<TimeL
 
 export function putTimeLimits(slug: string, body: TimeLimitsUpdate): Promise<TimeLimits> {
   return requestJson<TimeLimits>(`/accounts/${enc(slug)}/time-limits`, { method: 'PUT', body });
+}
+
+export function getAccountFeatures(slug: string, signal?: AbortSignal): Promise<AccountFeatures> {
+  return requestJson<AccountFeatures>(`/accounts/${enc(slug)}/features`, { signal });
+}
+
+export function putAccountFeatures(slug: string, body: AccountFeaturesUpdate): Promise<AccountFeatures> {
+  return requestJson<AccountFeatures>(`/accounts/${enc(slug)}/features`, { method: 'PUT', body });
 }

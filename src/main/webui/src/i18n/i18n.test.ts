@@ -70,6 +70,7 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   ModelNotApproved: { args: { model: 'nvidia-a100-80gb' }, quotes: ['NVIDIA A100 80GB'] },
   ModelRetired: { args: { model: 'nvidia-a100-80gb', retiredAt: '2026-12-01T08:00:00Z' }, quotes: ['NVIDIA A100 80GB', '2026-12-01'] },
   InvalidSpec: { quotes: [] },
+  FeatureDisabled: { args: { feature: 'pytorch', account: 'vision-lab' }, quotes: ['PyTorch', 'vision-lab'] },
   WaitsForBudget: {
     numbers: { remainingMicros: 1000000, projectedMicros: 10240000, periodEndsEpochSeconds: 1798761600 },
     args: { currency: 'points', periodEnds: '2027-01-01T00:00:00Z' },

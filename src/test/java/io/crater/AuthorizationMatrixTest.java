@@ -939,6 +939,17 @@ class AuthorizationMatrixTest {
                         403,
                         403,
                         200),
+                new Call("GET", "/api/v1/accounts/{slug}/features", acc + "/features", null, 401, 403, 200, 200, 200),
+                new Call(
+                        "PUT",
+                        "/api/v1/accounts/{slug}/features",
+                        acc + "/features",
+                        Map.of("ingressBandwidth", "100M"),
+                        401,
+                        403,
+                        403,
+                        403,
+                        200),
                 new Call(
                         "POST",
                         "/api/v1/accelerator-models",

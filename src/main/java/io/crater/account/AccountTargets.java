@@ -35,10 +35,14 @@ public class AccountTargets {
             Duration batchDefault,
             Duration batchMax,
             String role,
-            Instant archivedAt) {
+            Instant archivedAt,
+            String featuresJson,
+            String ingressBandwidth,
+            String egressBandwidth) {
         static final String COLUMNS = "a.id, a.slug, a.kind, a.expires_at, a.interactive_default_limit_s,"
                 + " a.interactive_max_limit_s, a.batch_default_limit_s, a.batch_max_limit_s,"
-                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1), a.archived_at";
+                + " (SELECT role FROM account_members x WHERE x.account_id = a.id AND x.user_id = ?1), a.archived_at,"
+                + " CAST(a.features AS text), a.ingress_bandwidth, a.egress_bandwidth";
 
         static Target of(Object[] r) {
             return new Target(
@@ -51,7 +55,10 @@ public class AccountTargets {
                     seconds(r[6]),
                     seconds(r[7]),
                     (String) r[8],
-                    Sql.instant(r[9]));
+                    Sql.instant(r[9]),
+                    (String) r[10],
+                    (String) r[11],
+                    (String) r[12]);
         }
 
         private static Duration seconds(Object o) {
@@ -101,6 +108,27 @@ public class AccountTargets {
                         interactiveMax,
                         batchDefault,
                         batchMax)
+                .replaceWithVoid();
+    }
+
+    /** The account with this id as jobs see it (no caller: {@code role} null), in the caller's session. */
+    public Uni<Target> byId(long accountId) {
+        return Sql.row("SELECT " + Target.COLUMNS + " FROM accounts a WHERE a.id = ?2", 0L, accountId)
+                .map(r -> Target.of(r.orElseThrow(() -> new IllegalStateException("no account " + accountId))));
+    }
+
+    /**
+     * Stores what the account's members may use ({@code featuresJson}: its own switches as a JSON object, null: the
+     * platform's default) and its pods' bandwidth caps (null: the platform's).
+     */
+    public Uni<Void> setFeatures(long accountId, String featuresJson, String ingress, String egress) {
+        return Sql.update(
+                        "UPDATE accounts SET features = CAST(CAST(?2 AS text) AS jsonb), ingress_bandwidth = ?3,"
+                                + " egress_bandwidth = ?4, updated_at = now() WHERE id = ?1",
+                        accountId,
+                        featuresJson,
+                        ingress,
+                        egress)
                 .replaceWithVoid();
     }
 }

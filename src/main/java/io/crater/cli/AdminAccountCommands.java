@@ -10,13 +10,15 @@ import picocli.CommandLine.Parameters;
 /** Team accounts (platform admins): list, read with quota, create, rename or change expiry, archive. */
 @Command(
         name = "account",
-        description = "Accounts: list, read (with quota), create, update and archive (platform admins).",
+        description =
+                "Accounts: list, read (with quota), create, update and archive (platform admins), and what each may use.",
         subcommands = {
             AdminAccountCommands.ListAccounts.class,
             AdminAccountCommands.Get.class,
             AdminAccountCommands.Create.class,
             AdminAccountCommands.Update.class,
-            AdminAccountCommands.Archive.class
+            AdminAccountCommands.Archive.class,
+            AccountFeatureCommand.class
         })
 final class AdminAccountCommands {
 

@@ -105,7 +105,7 @@ public class SshEntries implements PublickeyAuthenticator {
     /** The job check: the pod, or why not. */
     private io.smallrye.mutiny.Uni<Entry> check(
             TokenService.TokenUser user, String slug, SshLogin login, String client) {
-        return access.resolve(login.job(), login.taskIndex(), new Caller(user, client), false)
+        return access.resolveShell(login.job(), login.taskIndex(), new Caller(user, client), false)
                 .map(target -> new Entry(user, slug, login, target, null, null))
                 .onFailure(ApiException.class)
                 .recoverWithItem(e -> new Entry(user, slug, login, null, e.getMessage(), null));

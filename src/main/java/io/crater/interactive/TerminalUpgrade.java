@@ -47,7 +47,7 @@ public class TerminalUpgrade implements HttpUpgradeCheck {
                 req.remoteAddress() == null ? "unknown" : req.remoteAddress().hostAddress();
         return ctx.securityIdentity()
                 .map(id -> new Caller(users.userOf(id), address))
-                .flatMap(caller -> access.resolve(
+                .flatMap(caller -> access.resolveShell(
                                 ctx.pathParam("id"),
                                 req.getParam("pod"),
                                 caller,

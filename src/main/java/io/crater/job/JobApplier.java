@@ -58,9 +58,26 @@ public class JobApplier {
     @Inject
     io.crater.assets.AssetMounts assetMounts;
 
-    /** Everything the manifests need about a job's owner and account. */
-    /** A job ready to apply: its row, owner, Volcano Queue, and the datasets and models its pods mount. */
-    record Context(JobRow job, JobInputs.Owner owner, String queue, List<JobInputs.DataMount> mounts) {}
+    @Inject
+    FeatureService features;
+
+    /**
+     * A job ready to apply: its row, owner, Volcano Queue, the datasets and models its pods mount, and its account's
+     * bandwidth caps.
+     */
+    record Context(
+            JobRow job,
+            JobInputs.Owner owner,
+            String queue,
+            List<JobInputs.DataMount> mounts,
+            JobInputs.Bandwidth bandwidth) {
+
+        /** Where its pods run. */
+        JobInputs.Placement placement(String namespace, String queue, JobsConfig config) {
+            return new JobInputs.Placement(
+                    namespace, queue, config.sharedClaim(), config.ttlAfterFinished(), bandwidth);
+        }
+    }
 
     /** Reads the job and its owner (blocking; call from a worker thread). Empty when it should not run. */
     Optional<Context> load(long jobId) throws Throwable {
@@ -81,14 +98,28 @@ public class JobApplier {
     Uni<Context> context(JobRow job) {
         return accounts.jobAccount(job.accountId(), job.userId())
                 .flatMap(a -> users.get(job.userId())
-                        .flatMap(u -> assetMounts.of(job.id()).map(mounts -> {
-                            // A personal job runs with the primary group a directory gave its owner, when it did.
-                            int gid = "personal".equals(a.kind()) && u.gid() != null ? u.gid() : a.gid();
-                            JobInputs.Owner owner = new JobInputs.Owner(
-                                    job.accountId(), a.slug(), a.readOnly(), job.userId(), u.slug(), u.uid(), gid);
-                            String queue = "personal".equals(a.kind()) ? "crater-personal" : "crater-" + a.slug();
-                            return new Context(job, owner, queue, JobMounts.forPods(mounts));
-                        })));
+                        .flatMap(u -> assetMounts
+                                .of(job.id())
+                                .flatMap(mounts -> features.effective(job.accountId())
+                                        .map(f -> {
+                                            // A personal job runs with the primary group a directory gave its owner,
+                                            // when it did.
+                                            int gid =
+                                                    "personal".equals(a.kind()) && u.gid() != null ? u.gid() : a.gid();
+                                            JobInputs.Owner owner = new JobInputs.Owner(
+                                                    job.accountId(),
+                                                    a.slug(),
+                                                    a.readOnly(),
+                                                    job.userId(),
+                                                    u.slug(),
+                                                    u.uid(),
+                                                    gid);
+                                            String queue = "personal".equals(a.kind())
+                                                    ? "crater-personal"
+                                                    : "crater-" + a.slug();
+                                            return new Context(
+                                                    job, owner, queue, JobMounts.forPods(mounts), f.bandwidth());
+                                        }))));
     }
 
     /** Whether the job was asked to stop or has ended (blocking; call from a worker thread). */
@@ -104,11 +135,8 @@ public class JobApplier {
         JobViews.SubmitJob submitted = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);
         JobSpecs.Checked checked = JobSpecs.check(submitted, catalogue.models(), config);
         JobInputs.Spec spec = checked.spec().withPublicId(ctx.job().publicId()).withDataMounts(ctx.mounts());
-        JobInputs.Placement placement = new JobInputs.Placement(
-                cluster.namespace(),
-                checked.backfill() ? BACKFILL_QUEUE : ctx.queue(),
-                config.sharedClaim(),
-                config.ttlAfterFinished());
+        JobInputs.Placement placement =
+                ctx.placement(cluster.namespace(), checked.backfill() ? BACKFILL_QUEUE : ctx.queue(), config);
         byte[] token = new byte[24];
         RANDOM.nextBytes(token);
         JobManifests.Manifests m = JobManifests.build(

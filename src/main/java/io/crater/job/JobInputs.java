@@ -226,6 +226,41 @@ public final class JobInputs {
             int uid,
             int gid) {}
 
-    /** Where it runs: namespace, Volcano Queue, the shared claim with the file spaces, cleanup after the end. */
-    public record Placement(String namespace, String queue, String sharedClaim, Duration ttlAfterFinished) {}
+    /**
+     * Where it runs: namespace, Volcano Queue, the shared claim with the file spaces, cleanup after the end, and the
+     * bandwidth caps of its account.
+     */
+    public record Placement(
+            String namespace, String queue, String sharedClaim, Duration ttlAfterFinished, Bandwidth bandwidth) {
+
+        public Placement {
+            bandwidth = bandwidth == null ? Bandwidth.NONE : bandwidth;
+        }
+
+        /** A placement without bandwidth caps. */
+        public Placement(String namespace, String queue, String sharedClaim, Duration ttlAfterFinished) {
+            this(namespace, queue, sharedClaim, ttlAfterFinished, Bandwidth.NONE);
+        }
+    }
+
+    /**
+     * The caps of every pod's traffic in bits per second, as Kubernetes quantities ({@code 100M}), written as the
+     * {@code kubernetes.io/ingress-bandwidth} and {@code egress-bandwidth} annotations the CNI bandwidth plugin
+     * enforces; null: no cap.
+     */
+    public record Bandwidth(String ingress, String egress) {
+        public static final Bandwidth NONE = new Bandwidth(null, null);
+
+        /** The pod annotations, or null when there is no cap. */
+        Map<String, String> annotations() {
+            Map<String, String> out = new java.util.TreeMap<>();
+            if (ingress != null) {
+                out.put("kubernetes.io/ingress-bandwidth", ingress);
+            }
+            if (egress != null) {
+                out.put("kubernetes.io/egress-bandwidth", egress);
+            }
+            return out.isEmpty() ? null : out;
+        }
+    }
 }

@@ -43,10 +43,32 @@ public class JobObjects {
                     return new JobViews.Manifests(yaml(JobManifests.build(
                             checked.spec().withPublicId(publicId).withDataMounts(ctx.mounts()),
                             ctx.owner(),
-                            new JobInputs.Placement(
-                                    cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished()),
+                            ctx.placement(cluster.namespace(), queue, config),
                             "<withheld>")));
                 }));
+    }
+
+    /**
+     * The objects a dry run of a submission into the account would create, as YAML (the job's id and Secret made up;
+     * no UID or GID yet).
+     */
+    String dryRun(
+            JobSpecs.Checked checked,
+            long accountId,
+            String slug,
+            String accountKind,
+            FeatureService.EffectiveFeatures features,
+            Caller caller,
+            java.util.List<io.crater.assets.AssetMounts.Resolved> mounts) {
+        JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0").withDataMounts(JobMounts.forDryRun(mounts));
+        JobInputs.Owner owner = new JobInputs.Owner(
+                accountId, slug, false, caller.userId(), caller.user().username(), 0, 0);
+        String queue = checked.backfill()
+                ? JobApplier.BACKFILL_QUEUE
+                : "personal".equals(accountKind) ? "crater-personal" : "crater-" + slug;
+        JobInputs.Placement placement = new JobInputs.Placement(
+                cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished(), features.bandwidth());
+        return yaml(JobManifests.build(spec, owner, placement, "<generated at start>"));
     }
 
     /** The objects as YAML documents, the Volcano Job first. */

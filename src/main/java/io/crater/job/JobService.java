@@ -8,7 +8,6 @@ import io.crater.assets.AssetMounts.Resolved;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.ClusterCache;
-import io.crater.cluster.ClusterConfig;
 import io.crater.identity.Caller;
 import io.crater.job.JobViews.JobSummary;
 import io.crater.platform.ApiException;
@@ -49,9 +48,6 @@ public class JobService {
     JobsConfig config;
 
     @Inject
-    ClusterConfig cluster;
-
-    @Inject
     ClusterCache cache;
 
     @Inject
@@ -75,9 +71,21 @@ public class JobService {
     @Inject
     AssetMounts assetMounts;
 
-    /** The account a job is submitted to, checked, with its time limits. */
+    @Inject
+    FeatureService features;
+
+    @Inject
+    JobObjects objects;
+
+    /** The account a job is submitted to, checked, with its time limits and what its members may use. */
     private record Target(
-            long id, String slug, String kind, Instant expiresAt, JobSpecs.TimeLimits limits, boolean accountAdmin) {}
+            long id,
+            String slug,
+            String kind,
+            Instant expiresAt,
+            JobSpecs.TimeLimits limits,
+            boolean accountAdmin,
+            FeatureService.EffectiveFeatures features) {}
 
     /** A submission made ready: the effective spec and where it came from. */
     private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
@@ -206,6 +214,7 @@ public class JobService {
     private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller) {
         JobSpecs.Checked checked =
                 JobSpecs.check(p.spec(), catalogue.models(), config, t.limits()).forAccount(t.id());
+        FeatureService.requireSubmission(t.features(), checked.spec().kind(), checked.priority() > 1, t.slug());
         JobSpecs.requireKnownNodes(
                 checked.spec().targetNodes(),
                 cache.capacities().stream().map(NodeCapacity::name).toList());
@@ -241,7 +250,7 @@ public class JobService {
                                 decision.kind().name(),
                                 decision.reasons(),
                                 decision.borrowing(),
-                                manifests(checked, t, caller, d.mounts())));
+                                objects.dryRun(checked, t.id(), t.slug(), t.kind(), t.features(), caller, d.mounts())));
                     }
                     JobViews.SubmitJob withIds =
                             d.mounts().isEmpty() ? stored : stored.withMounts(JobMounts.byId(d.mounts()));
@@ -263,7 +272,8 @@ public class JobService {
             Refusals.requireActive(r.slug(), r.archivedAt());
             JobSpecs.TimeLimits limits = JobSpecs.TimeLimits.of(config)
                     .narrowedBy(r.interactiveDefault(), r.interactiveMax(), r.batchDefault(), r.batchMax());
-            return new Target(r.id(), r.slug(), r.kind(), r.expiresAt(), limits, "admin".equals(r.role()));
+            return new Target(
+                    r.id(), r.slug(), r.kind(), r.expiresAt(), limits, "admin".equals(r.role()), features.effective(r));
         });
     }
 
@@ -299,21 +309,6 @@ public class JobService {
                                     cache.capacities(),
                                     checked.pods())));
         });
-    }
-
-    private String manifests(JobSpecs.Checked checked, Target t, Caller caller, List<Resolved> mounts) {
-        JobInputs.Spec spec = checked.spec().withPublicId("jdryrun0").withDataMounts(JobMounts.forDryRun(mounts));
-        JobInputs.Owner owner = new JobInputs.Owner(
-                t.id(), t.slug(), false, caller.userId(), caller.user().username(), 0, 0);
-        String queue = checked.backfill()
-                ? JobApplier.BACKFILL_QUEUE
-                : "personal".equals(t.kind()) ? "crater-personal" : "crater-" + t.slug();
-        JobManifests.Manifests m = JobManifests.build(
-                spec,
-                owner,
-                new JobInputs.Placement(cluster.namespace(), queue, config.sharedClaim(), config.ttlAfterFinished()),
-                "<generated at start>");
-        return JobObjects.yaml(m);
     }
 
     private Uni<JobSummary> insert(

@@ -68,4 +68,22 @@ public interface JobsConfig {
      */
     @WithDefault("2s")
     Duration noticeInterval();
+
+    /**
+     * The ingress bandwidth cap of every job's pods ({@code kubernetes.io/ingress-bandwidth}, bits per second as a
+     * Kubernetes quantity such as {@code 100M}) where the account sets none of its own; {@code none}: no cap.
+     */
+    @WithDefault("none")
+    String ingressBandwidth();
+
+    /** The egress bandwidth cap ({@code kubernetes.io/egress-bandwidth}), likewise. */
+    @WithDefault("none")
+    String egressBandwidth();
+
+    /**
+     * The features turned off in personal accounts that set none of their own, comma-separated ({@code
+     * ssh,high-priority}; the names of {@code GET /api/v1/accounts/{slug}/features}); {@code none}: every feature on.
+     */
+    @WithDefault("none")
+    String personalFeaturesOff();
 }

@@ -52,13 +52,24 @@ public class PodAccess {
     @Inject
     AuditService audit;
 
+    @Inject
+    FeatureService features;
+
     /**
      * The pod of {@code job} named by {@code taskIndex} (the first running pod when null), if the caller may reach
      * it: 404 for a job or pod that does not exist or is not visible, 403 {@code NotJobOwner} for anyone but the
      * owner (and a platform admin asking {@code asAdmin}), 409 {@code JobNotRunning} / {@code PodNotRunning}.
      */
     public Uni<Target> resolve(String job, String taskIndex, Caller caller, boolean asAdmin) {
-        return resolve(job, taskIndex, caller, asAdmin, true);
+        return resolve(job, taskIndex, caller, asAdmin, true, false);
+    }
+
+    /**
+     * {@link #resolve} for a shell in the pod (SSH, the web terminal): also 403 {@code FeatureDisabled} when the job's
+     * account has {@code ssh} turned off.
+     */
+    public Uni<Target> resolveShell(String job, String taskIndex, Caller caller, boolean asAdmin) {
+        return resolve(job, taskIndex, caller, asAdmin, true, true);
     }
 
     /**
@@ -66,47 +77,52 @@ public class PodAccess {
      * so the session's requests are not audited one by one.
      */
     public Uni<Target> resolveAppSession(String job, Caller caller, boolean asAdmin) {
-        return resolve(job, null, caller, asAdmin, false);
+        return resolve(job, null, caller, asAdmin, false, false);
     }
 
-    private Uni<Target> resolve(String job, String taskIndex, Caller caller, boolean asAdmin, boolean audited) {
+    private Uni<Target> resolve(
+            String job, String taskIndex, Caller caller, boolean asAdmin, boolean audited, boolean shell) {
         if (taskIndex != null && !TASK_INDEX.matcher(taskIndex).matches()) {
             return Uni.createFrom()
                     .failure(ApiException.badRequest(
                             "InvalidPod", "name the pod as <task>-<index>, e.g. main-0, not " + taskIndex, List.of()));
         }
-        return Panache.withSession(() -> queries.visible(job, caller).flatMap(v -> {
-            boolean admin = !v.owner() && v.platformAdmin() && asAdmin;
-            if (!v.owner() && !admin) {
-                throw ApiException.forbidden(
-                        "NotJobOwner",
-                        v.platformAdmin()
-                                ? "only the job's owner may open it; a platform admin may open it as admin, which is audited"
-                                : "only the job's owner may open a terminal, an app or an SSH session in it");
-            }
-            if (!v.state().equals("Running")) {
-                throw new ApiException(
-                        409,
-                        "JobNotRunning",
-                        "Conflict",
-                        "the job is " + v.state() + "; only a running job can be reached",
-                        null,
-                        null,
-                        null);
-            }
-            Target target = pick(v, taskIndex, admin);
-            if (!admin || !audited) {
-                return Uni.createFrom().item(target);
-            }
-            return Panache.withTransaction(() -> audit.record(
-                            caller.actor(target.account()),
-                            "job.open-as-admin",
-                            "job",
-                            job,
-                            null,
-                            Map.of("pod", target.pod())))
-                    .replaceWith(target);
-        }));
+        return Panache.withSession(() -> queries.visible(job, caller)
+                .call(v -> shell
+                        ? features.requireShell(v.row().accountId(), v.row().account())
+                        : Uni.createFrom().voidItem())
+                .flatMap(v -> {
+                    boolean admin = !v.owner() && v.platformAdmin() && asAdmin;
+                    if (!v.owner() && !admin) {
+                        throw ApiException.forbidden(
+                                "NotJobOwner",
+                                v.platformAdmin()
+                                        ? "only the job's owner may open it; a platform admin may open it as admin, which is audited"
+                                        : "only the job's owner may open a terminal, an app or an SSH session in it");
+                    }
+                    if (!v.state().equals("Running")) {
+                        throw new ApiException(
+                                409,
+                                "JobNotRunning",
+                                "Conflict",
+                                "the job is " + v.state() + "; only a running job can be reached",
+                                null,
+                                null,
+                                null);
+                    }
+                    Target target = pick(v, taskIndex, admin);
+                    if (!admin || !audited) {
+                        return Uni.createFrom().item(target);
+                    }
+                    return Panache.withTransaction(() -> audit.record(
+                                    caller.actor(target.account()),
+                                    "job.open-as-admin",
+                                    "job",
+                                    job,
+                                    null,
+                                    Map.of("pod", target.pod())))
+                            .replaceWith(target);
+                }));
     }
 
     /** A job's pods as whoever may see the job sees them, and whether the caller may reach into them. */

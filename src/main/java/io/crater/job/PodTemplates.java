@@ -47,7 +47,10 @@ final class PodTemplates {
 
     private PodTemplates() {}
 
-    /** A pod template running {@code container}, with Crater's labels, volumes and securityContext. */
+    /**
+     * A pod template running {@code container}, with Crater's labels, volumes and securityContext, and the account's
+     * bandwidth caps as annotations.
+     */
     static PodTemplateSpec pod(
             JobInputs.Spec spec, JobInputs.Owner owner, JobInputs.Placement placement, Container container) {
         PodSpec pod = new PodSpecBuilder()
@@ -79,6 +82,7 @@ final class PodTemplates {
                         owner.accountId(),
                         owner.userId(),
                         spec.kind().id()))
+                .withAnnotations(placement.bandwidth().annotations())
                 .endMetadata()
                 .withSpec(pod)
                 .build();

@@ -23,6 +23,8 @@ public enum ReasonCode {
     ModelNotApproved,
     ModelRetired,
     InvalidSpec,
+    // A kind or feature the account's members may not use (feature, account; docs/governance.md).
+    FeatureDisabled,
     // Held back by the account's budget, or by the owner's allotment inside it.
     BudgetExhausted,
     AllotmentExhausted,

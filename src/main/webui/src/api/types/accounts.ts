@@ -109,3 +109,34 @@ export interface TimeLimits {
 
 /** New time limits for an account; an empty or absent field uses the platform's. */
 export type TimeLimitsUpdate = Partial<Record<TimeLimitField, string>>;
+
+/**
+ * What a platform admin can turn off per account: the job kinds, "ssh" (SSH and the web terminal) and
+ * "high-priority" (jobs submitted at high priority).
+ */
+export type FeatureName = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference' | 'ssh' | 'high-priority';
+
+/** The settings in force: every feature on or off, and the caps on the pods in bits per second (null = none). */
+export interface EffectiveFeatures {
+  features: Record<string, boolean>;
+  ingressBandwidth: string | null;
+  egressBandwidth: string | null;
+}
+
+/**
+ * An account's features and bandwidth caps: its own settings (a feature it did not set is absent; a null cap is
+ * the platform's, "none" no cap) and those in force.
+ */
+export interface AccountFeatures {
+  features: Record<string, boolean>;
+  ingressBandwidth: string | null;
+  egressBandwidth: string | null;
+  effective: EffectiveFeatures;
+}
+
+/** New settings for an account: the features it sets itself and its caps (absent or empty: the platform's). */
+export type AccountFeaturesUpdate = {
+  features: Record<string, boolean>;
+  ingressBandwidth?: string;
+  egressBandwidth?: string;
+};

@@ -19,6 +19,7 @@ import { MembersSection } from './MembersSection';
 import { ArchiveSection } from './ArchiveSection';
 import { QuotaSection } from './QuotaSection';
 import { TimeLimitsSection } from './TimeLimitsSection';
+import { FeaturesSection } from './FeaturesSection';
 import { accountKeys, accountQuery } from './queries';
 
 function EditAccountDialog({ account, onClose }: { account: Account; onClose: () => void }) {
@@ -135,6 +136,7 @@ function AccountDetail({ account }: { account: Account }) {
       )}
       <QuotaSection account={account} platformAdmin={platformAdmin} onRequestGrant={() => setRequesting(true)} />
       <TimeLimitsSection slug={account.slug} />
+      <FeaturesSection slug={account.slug} />
       <BudgetSection slug={account.slug} platformAdmin={platformAdmin} accountAdmin={account.myRole === 'admin'} />
       <MembersSection slug={account.slug} canManage={canManage} resources={resources} suggestUsers={platformAdmin} />
       <ArchiveSection account={account} platformAdmin={platformAdmin} />

@@ -1,5 +1,13 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { getAccount, getDefaultLimits, getMemberLimits, getTimeLimits, listAccounts, listMembers } from '../../api/accounts';
+import {
+  getAccount,
+  getAccountFeatures,
+  getDefaultLimits,
+  getMemberLimits,
+  getTimeLimits,
+  listAccounts,
+  listMembers,
+} from '../../api/accounts';
 
 export const ACCOUNT_PAGE_SIZE = 50;
 
@@ -13,6 +21,7 @@ export const accountKeys = {
   defaultLimits: (slug: string) => [...accountKeys.detail(slug), 'limits'] as const,
   memberLimits: (slug: string, username: string) => [...accountKeys.members(slug), username, 'limits'] as const,
   timeLimits: (slug: string) => [...accountKeys.detail(slug), 'time-limits'] as const,
+  features: (slug: string) => [...accountKeys.detail(slug), 'features'] as const,
 };
 
 export const accountListQuery = (q: string) =>
@@ -47,3 +56,6 @@ export const limitsQuery = (slug: string, username: string | null) =>
     queryKey: (username === null ? accountKeys.defaultLimits(slug) : accountKeys.memberLimits(slug, username)) as readonly unknown[],
     queryFn: ({ signal }) => (username === null ? getDefaultLimits(slug, signal) : getMemberLimits(slug, username, signal)),
   });
+
+export const featuresQuery = (slug: string) =>
+  queryOptions({ queryKey: accountKeys.features(slug), queryFn: ({ signal }) => getAccountFeatures(slug, signal) });

@@ -15,6 +15,7 @@ import { btnPrimary, btnSecondary, card, inputClass, inputInvalid } from '../../
 import { useAcceleratorModels } from '../catalog/queries';
 import { useAccelerators } from '../cluster/queries';
 import { useCurrentAccount } from '../me/useCurrentAccount';
+import { featureOff, useAccountFeatures } from './accountFeatures';
 import { TemplatePicker } from '../templates/TemplatePicker';
 import { parseVersionParam } from '../templates/templateCard';
 import {
@@ -80,6 +81,8 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   const models = useAcceleratorModels();
   const fleet = useAccelerators();
   const [values, setValues] = useState<JobFormValues>(() => initial ?? defaultJobForm());
+  const { account, features } = useAccountFeatures();
+  const offText = t('accounts.features.kindOff', { account: account ?? '' });
   const [errors, setErrors] = useState<Record<string, UnitProblem>>({});
   const [envErrors, setEnvErrors] = useState<EnvLineError[]>([]);
 
@@ -145,11 +148,16 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   return (
     <form onSubmit={onSubmit} noValidate data-testid="job-form" className="flex flex-col gap-6">
       <section className={`${card} grid gap-4 sm:grid-cols-2`}>
-        <Field label={t('jobs.form.kind')} hint={t(`jobs.kindHints.${kind}`)} error={err('kind')}>
+        <Field
+          label={t('jobs.form.kind')}
+          hint={t(`jobs.kindHints.${kind}`)}
+          error={err('kind') ?? (featureOff(features, kind) ? offText : undefined)}
+        >
           <select data-testid="job-kind" className={cls('kind')} value={kind} onChange={(e) => set('kind', e.target.value as JobKind)}>
             {JOB_KINDS.map((k) => (
-              <option key={k} value={k}>
+              <option key={k} value={k} disabled={featureOff(features, k)}>
                 {t(`jobs.kinds.${k}`)}
+                {featureOff(features, k) ? ` · ${offText}` : ''}
               </option>
             ))}
           </select>
@@ -290,7 +298,10 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             onChange={(text) => set('timeLimit', text)}
           />
         </Field>
-        <Field label={t('jobs.form.priority')} error={err('priority')}>
+        <Field
+          label={t('jobs.form.priority')}
+          error={err('priority') ?? (values.priority === 'high' && featureOff(features, 'high-priority') ? offText : undefined)}
+        >
           <select
             data-testid="job-priority"
             className={cls('priority')}
@@ -298,7 +309,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             onChange={(e) => set('priority', e.target.value as JobPriority)}
           >
             {JOB_PRIORITIES.map((p) => (
-              <option key={p} value={p}>
+              <option key={p} value={p} disabled={p === 'high' && featureOff(features, 'high-priority')}>
                 {t(`jobs.priority.${p}`)}
               </option>
             ))}

@@ -21,6 +21,7 @@ import { jobKeys } from './queries';
 import { AccountProposals } from './AccountProposals';
 import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
+import { featureOff, useAccountFeatures } from './accountFeatures';
 
 /** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */
 type JobRequest = { mode: 'form'; body: SubmitTemplateJob } | { mode: 'yaml'; yaml: string };
@@ -64,6 +65,7 @@ function startValues(template: Template, clone: TemplateClone | undefined): Para
  * YAML to edit. A clone starts from the original's values and is submitted with it as its source.
  */
 function TemplateForm({ template, clone }: { template: Template; clone?: TemplateClone | undefined }) {
+  const { account, features } = useAccountFeatures();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -222,6 +224,12 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
           </Link>
         </div>
         {template.description && <p className="text-sm text-slate-600">{template.description}</p>}
+        {featureOff(features, template.kind) && (
+          <p role="alert" data-testid="template-kind-off" className="text-sm text-rose-700">
+            {t('jobs.kinds.' + template.kind, { defaultValue: template.kind })}:{' '}
+            {t('accounts.features.kindOff', { account: account ?? '' })}
+          </p>
+        )}
       </section>
 
       {advanced ? (

@@ -214,6 +214,13 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
       break;
     case 'InvalidSpec':
       return t('jobs.reason.InvalidSpec');
+    case 'FeatureDisabled':
+      if (a.feature && a.account)
+        return t('jobs.reason.FeatureDisabled', {
+          feature: t(`accounts.features.names.${a.feature}`, { defaultValue: a.feature }),
+          account: a.account,
+        });
+      break;
     case 'WaitsForBudget':
       if (a.periodEnds) return t('jobs.reason.WaitsForBudget', { periodEnds: a.periodEnds.slice(0, 16).replace('T', ' ') + ' UTC' });
       break;

@@ -511,6 +511,213 @@ class GovernanceTest {
                 .statusCode(200);
     }
 
+    static final String FEATURES = "/api/v1/accounts/gov-feat/features";
+
+    /** The annotations of every pod of a job, read from the in-process Kubernetes API once the pods exist. */
+    static List<Map<String, String>> podAnnotations(String job) {
+        try (var k8s =
+                io.crater.kube.KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            return await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(
+                            () -> k8s
+                                    .pods()
+                                    .inNamespace("crater-jobs")
+                                    .withLabel("crater.io/job-id", job)
+                                    .list()
+                                    .getItems()
+                                    .stream()
+                                    .map(p -> p.getMetadata().getAnnotations() == null
+                                            ? Map.<String, String>of()
+                                            : p.getMetadata().getAnnotations())
+                                    .toList(),
+                            pods -> !pods.isEmpty());
+        }
+    }
+
+    static long jobsIn(String account) throws Exception {
+        return io.crater.Db.count(
+                "SELECT count(*) FROM jobs j JOIN accounts a ON a.id = j.account_id WHERE a.slug = '" + account + "'");
+    }
+
+    @Test
+    void aPlatformAdminDecidesWhatAnAccountMayUseAndCapsItsBandwidth() throws Exception {
+        admin().body(Map.of("slug", "gov-feat", "name", "Feature Lab")).post("/api/v1/accounts");
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
+                .put("/api/v1/accounts/gov-feat/quota")
+                .then()
+                .statusCode(200);
+        String lead = Api.user("gov.feat.lead", PW);
+        String member = Api.user("gov.feat", PW);
+        admin().body(Map.of("role", "admin")).put("/api/v1/accounts/gov-feat/members/gov.feat.lead");
+        admin().body(Map.of("role", "member")).put("/api/v1/accounts/gov-feat/members/gov.feat");
+
+        // Without settings everything is on and the platform's caps apply (the tests' egress default is 1G).
+        as(member)
+                .get(FEATURES)
+                .then()
+                .statusCode(200)
+                .body("features.size()", equalTo(0))
+                .body("ingressBandwidth", nullValue())
+                .body(
+                        "effective.features.keySet()",
+                        hasItems("jupyter", "webide", "custom", "pytorch", "inference", "ssh", "high-priority"))
+                .body("effective.features.values()", everyItem(equalTo(true)))
+                .body("effective.ingressBandwidth", nullValue())
+                .body("effective.egressBandwidth", equalTo("1G"));
+        String early = as(member)
+                .header("X-Crater-Account", "gov-feat")
+                .body(cpuJob("early", "1"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        assertThat(podAnnotations(early))
+                .allSatisfy(a -> assertThat(a)
+                        .containsEntry("kubernetes.io/egress-bandwidth", "1G")
+                        .doesNotContainKey("kubernetes.io/ingress-bandwidth"));
+
+        // Only platform admins change them; a bad cap or an unknown feature is a 400 naming the field. None of it
+        // changes anything.
+        Map<String, Object> off = Map.of(
+                "features", Map.of("custom", false, "high-priority", false, "jupyter", true),
+                "ingressBandwidth", "100M",
+                "egressBandwidth", "500M");
+        for (String token : List.of(lead, member)) {
+            as(token)
+                    .body(off)
+                    .put(FEATURES)
+                    .then()
+                    .statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("code", equalTo("NotPlatformAdmin"));
+        }
+        admin().body(Map.of("features", Map.of("custom", false), "ingressBandwidth", "100Mbps"))
+                .put(FEATURES)
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("code", equalTo("InvalidAccountFeatures"))
+                .body("errors.field", equalTo(List.of("ingressBandwidth")));
+        admin().body(Map.of("features", Map.of("image-build", false), "egressBandwidth", "2P"))
+                .put(FEATURES)
+                .then()
+                .statusCode(400)
+                .body("errors.field", hasItems("features.image-build", "egressBandwidth"));
+        admin().get(FEATURES)
+                .then()
+                .body("features.size()", equalTo(0))
+                .body("ingressBandwidth", nullValue())
+                .body("effective.features.custom", equalTo(true));
+        assertThat(io.crater.Db.count("SELECT count(*) FROM audit_log WHERE action = 'account.features'"
+                        + " AND target_id = 'gov-feat'"))
+                .isZero();
+
+        admin().body(off)
+                .put(FEATURES)
+                .then()
+                .statusCode(200)
+                .body("features.custom", equalTo(false))
+                .body("features.jupyter", equalTo(true))
+                .body("features.webide", nullValue())
+                .body("ingressBandwidth", equalTo("100M"))
+                .body("effective.features.custom", equalTo(false))
+                .body("effective.features.high-priority", equalTo(false))
+                .body("effective.features.webide", equalTo(true))
+                .body("effective.egressBandwidth", equalTo("500M"));
+        as(member).get(FEATURES).then().statusCode(200).body("effective.features.custom", equalTo(false));
+        admin().get("/api/v1/audit?action=account.features")
+                .then()
+                .statusCode(200)
+                .body("items.find { it.targetId == 'gov-feat' }.after.features.custom", equalTo(false))
+                .body("items.find { it.targetId == 'gov-feat' }.after.ingressBandwidth", equalTo("100M"))
+                .body("items.find { it.targetId == 'gov-feat' }.before.features.size()", equalTo(0));
+
+        // A kind that is off is refused with the reason, for a dry run too, and no job row is written.
+        long jobs = jobsIn("gov-feat");
+        for (String dryRun : List.of("false", "true")) {
+            as(member)
+                    .header("X-Crater-Account", "gov-feat")
+                    .queryParam("dryRun", dryRun)
+                    .body(cpuJob("refused", "1"))
+                    .post("/api/v1/jobs")
+                    .then()
+                    .statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("code", equalTo("FeatureDisabled"))
+                    .body("detail", equalTo("'custom' is turned off in account 'gov-feat' by a platform admin"))
+                    .body("reasons[0].code", equalTo("FeatureDisabled"))
+                    .body("reasons[0].args.feature", equalTo("custom"))
+                    .body("reasons[0].args.account", equalTo("gov-feat"));
+        }
+        // High priority is off even for the account's admin, who may otherwise ask for it.
+        Map<String, Object> urgent = Map.of(
+                "name",
+                "urgent",
+                "kind",
+                "jupyter",
+                "priority",
+                "high",
+                "resources",
+                Map.of("cpu", "1", "memory", "2Gi"));
+        as(lead).header("X-Crater-Account", "gov-feat")
+                .body(urgent)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("FeatureDisabled"))
+                .body("reasons[0].args.feature", equalTo("high-priority"));
+        // Resubmitting goes through the same check.
+        as(member)
+                .body(Map.of())
+                .post("/api/v1/jobs/" + early + "/resubmit")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("FeatureDisabled"));
+        assertThat(jobsIn("gov-feat")).isEqualTo(jobs);
+
+        // A kind still on runs, and its pods carry the account's own caps.
+        String notebook = as(member)
+                .header("X-Crater-Account", "gov-feat")
+                .body(Map.of("name", "nb", "kind", "jupyter", "resources", Map.of("cpu", "1", "memory", "2Gi")))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        assertThat(podAnnotations(notebook))
+                .allSatisfy(a -> assertThat(a)
+                        .containsEntry("kubernetes.io/ingress-bandwidth", "100M")
+                        .containsEntry("kubernetes.io/egress-bandwidth", "500M"));
+
+        // "none" lifts even the platform's cap; a body without features turns every one back on.
+        admin().body(Map.of("egressBandwidth", "none"))
+                .put(FEATURES)
+                .then()
+                .statusCode(200)
+                .body("features.size()", equalTo(0))
+                .body("effective.features.custom", equalTo(true))
+                .body("effective.ingressBandwidth", nullValue())
+                .body("effective.egressBandwidth", nullValue());
+        String uncapped = as(member)
+                .header("X-Crater-Account", "gov-feat")
+                .body(cpuJob("uncapped", "1"))
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+        assertThat(podAnnotations(uncapped))
+                .allSatisfy(a -> assertThat(a)
+                        .doesNotContainKeys("kubernetes.io/ingress-bandwidth", "kubernetes.io/egress-bandwidth"));
+        // Someone outside the account reads nothing of it.
+        as(Api.user("gov.feat.out", PW)).get(FEATURES).then().statusCode(403);
+    }
+
     static Map<String, Object> cpuJob(String name, String cpu) {
         return Map.of(
                 "name",

@@ -234,6 +234,36 @@ class AdminCliTest {
     }
 
     @Test
+    void anAccountsFeaturesAndCapsAreShownAndMergedWithWhatIsThere() {
+        Flows.account("acli-feat", List.of(Flows.line("cpu", "4", "8")));
+        Cli.Run shown = cli.run("admin", "account", "features", "acli-feat");
+        assertThat(shown.exit()).as(shown.toString()).isZero();
+        assertThat(shown.out()).contains("FEATURE", "pytorch", "high-priority", "egress", "1G", "platform default");
+
+        Cli.Run set = cli.run(
+                "admin", "account", "features", "acli-feat", "--off", "pytorch,ssh", "--ingress", "100M", "-o", "json");
+        assertThat(set.exit()).as(set.toString()).isZero();
+        assertThat(Values.at(set.json(), "effective.features.pytorch")).isEqualTo(false);
+        // A second change keeps what the first set.
+        Cli.Run more = cli.run("admin", "account", "features", "acli-feat", "--on", "ssh", "--egress", "none");
+        assertThat(more.exit()).as(more.toString()).isZero();
+        admin().get("/api/v1/accounts/acli-feat/features")
+                .then()
+                .body("features.pytorch", org.hamcrest.Matchers.is(false))
+                .body("features.ssh", org.hamcrest.Matchers.is(true))
+                .body("ingressBandwidth", org.hamcrest.Matchers.is("100M"))
+                .body("egressBandwidth", org.hamcrest.Matchers.is("none"));
+
+        Cli.Run bad = cli.run("admin", "account", "features", "acli-feat", "--ingress", "fast", "--default", "pytorch");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).contains("ingressBandwidth");
+        admin().get("/api/v1/accounts/acli-feat/features")
+                .then()
+                .body("features.pytorch", org.hamcrest.Matchers.is(false))
+                .body("ingressBandwidth", org.hamcrest.Matchers.is("100M"));
+    }
+
+    @Test
     void badValuesAreRefusedWithTheServersWordsAndChangeNothing() {
         Flows.account("acli-bad", List.of(Flows.line("cpu", "4", "8")));
         Cli.Run bad = cli.run("admin", "quota", "set", "acli-bad", "cpu", "--max", "lots");

@@ -4,6 +4,7 @@ import static io.crater.Api.as;
 import static io.crater.interactive.OpenSsh.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
@@ -285,6 +286,34 @@ class InteractiveFlowTest {
         Result gone = run(ssh("tess", "tess+" + stopped, "true"));
         assertThat(gone.code()).isEqualTo(1);
         assertThat(gone.err()).contains("only a running job can be reached");
+    }
+
+    @Test
+    void sshAndTheTerminalAreRefusedWhereTheAccountTurnedThemOffWhileTheJobRunsOn() throws Exception {
+        Api.admin()
+                .body(Map.of("features", Map.of("ssh", false)))
+                .put("/api/v1/accounts/term/features")
+                .then()
+                .statusCode(200);
+        try {
+            Result refused = run(ssh("tess", "tess+" + job, "echo inside"));
+            assertThat(refused.code()).isEqualTo(1);
+            assertThat(refused.out()).isEmpty();
+            assertThat(refused.err())
+                    .contains("'ssh' is turned off in account 'term' by a platform admin (SSH and the web terminal)");
+            assertThat(refusal(owner, null, job)).isEqualTo(403);
+            // Turning it off stops nothing that runs.
+            as(owner).get("/api/v1/jobs/" + job).then().statusCode(200).body("job.state", equalTo("Running"));
+        } finally {
+            Api.admin()
+                    .body(Map.of())
+                    .put("/api/v1/accounts/term/features")
+                    .then()
+                    .statusCode(200);
+        }
+        Result again = run(ssh("tess", "tess+" + job, "echo back"));
+        assertThat(again.code()).isZero();
+        assertThat(again.out()).isEqualTo("back\n");
     }
 
     @Test

@@ -31,6 +31,13 @@ class JobManifestsTest {
     static final JobInputs.Owner OWNER = new JobInputs.Owner(7, "vision-lab", true, 42, "first-last", 100042, 200007);
     static final JobInputs.Placement PLACEMENT =
             new JobInputs.Placement("crater-jobs", "crater-vision-lab", "crater-shared", Duration.ofHours(1));
+    /** The same placement in an account whose pods' traffic is capped. */
+    static final JobInputs.Placement CAPPED = new JobInputs.Placement(
+            "crater-jobs",
+            "crater-vision-lab",
+            "crater-shared",
+            Duration.ofHours(1),
+            new JobInputs.Bandwidth("100M", "1G"));
 
     static JobInputs.Spec spec(JobKind kind) {
         return switch (kind) {
@@ -133,7 +140,9 @@ class JobManifestsTest {
     @ParameterizedTest
     @EnumSource(JobKind.class)
     void matchesGoldenYaml(JobKind kind) throws IOException {
-        String actual = yaml(JobManifests.build(spec(kind), OWNER, PLACEMENT, "app-token-value"));
+        // The multi-pod kind is built with bandwidth caps: its golden file shows them on every pod.
+        JobInputs.Placement placement = kind == JobKind.PYTORCH ? CAPPED : PLACEMENT;
+        String actual = yaml(JobManifests.build(spec(kind), OWNER, placement, "app-token-value"));
         Path golden = Path.of("src/test/resources/golden/job-" + kind.id() + ".yaml");
         if (Boolean.getBoolean("crater.golden.update")) {
             Files.writeString(golden, actual);
@@ -180,6 +189,40 @@ class JobManifestsTest {
                         "/crater/user:users/first-last:false",
                         "/crater/account:accounts/vision-lab:true",
                         "/crater/public:public:true");
+    }
+
+    @Test
+    void bandwidthCapsAnnotateEveryPodAndNoCapWritesNoAnnotation() {
+        VolcanoJob capped =
+                JobManifests.build(spec(JobKind.PYTORCH), OWNER, CAPPED, "t").volcanoJob();
+        assertThat(capped.getSpec().tasks)
+                .hasSize(2)
+                .allSatisfy(t -> assertThat(t.template.getMetadata().getAnnotations())
+                        .containsExactlyInAnyOrderEntriesOf(Map.of(
+                                "kubernetes.io/ingress-bandwidth", "100M", "kubernetes.io/egress-bandwidth", "1G")));
+        JobInputs.Placement egressOnly = new JobInputs.Placement(
+                "crater-jobs",
+                "crater-vision-lab",
+                "crater-shared",
+                Duration.ofHours(1),
+                new JobInputs.Bandwidth(null, "10M"));
+        assertThat(JobManifests.build(spec(JobKind.JUPYTER), OWNER, egressOnly, "t")
+                        .volcanoJob()
+                        .getSpec()
+                        .tasks
+                        .get(0)
+                        .template
+                        .getMetadata()
+                        .getAnnotations())
+                .containsExactlyEntriesOf(Map.of("kubernetes.io/egress-bandwidth", "10M"));
+        for (JobKind kind : JobKind.values()) {
+            assertThat(JobManifests.build(spec(kind), OWNER, PLACEMENT, "t")
+                            .volcanoJob()
+                            .getSpec()
+                            .tasks)
+                    .allSatisfy(t -> assertThat(t.template.getMetadata().getAnnotations())
+                            .isNullOrEmpty());
+        }
     }
 
     @Test
