@@ -5,7 +5,10 @@
 //   3. lab.lead selects vision-lab, adds stu.dent as member and limits stu.dent to 2 nvidia-a100-80gb;
 //   4. stu.dent selects vision-lab and requests a grant of 4 nvidia-a100-80gb until tomorrow;
 //   5. the admin approves it under Approvals → To review;
-//   6. stu.dent reloads the account and sees the effective max 16 + 4 = 20.
+//   6. stu.dent reloads the account and sees the effective max 16 + 4 = 20;
+//   7. a client starts a device sign-in; its link, opened signed out, goes through the sign-in page as stu.dent and
+//      back to /device with the code filled in, shows the client and the warning, and Approve hands the polling
+//      client a token that is stu.dent's.
 //
 // Environment:
 //   CRATER_URL       base URL of a running Crater server (e.g. http://127.0.0.1:8080)
@@ -239,6 +242,47 @@ async function main() {
         () => `quota-effective-max for ${MODEL} is ${JSON.stringify(last)}, expected "20"`,
       );
       log(`${STUDENT.username} sees effective max ${last}`);
+    });
+
+    await step(`a device sign-in is approved by ${STUDENT.username} after signing in on its link`, async () => {
+      const form = (fields) => ({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+      const started = await (await fetch(`${baseUrl}/api/v1/auth/device`, form({ client_name: 'e2e terminal' }))).json();
+      check(/^[B-Z]{4}-[B-Z]{4}$/.test(started.user_code), `user code ${started.user_code}`);
+      const poll = async () =>
+        (
+          await fetch(
+            `${baseUrl}/api/v1/auth/device/token`,
+            form({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code }),
+          )
+        ).json();
+      check((await poll()).error === 'authorization_pending', 'the first poll is pending');
+      const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      current = page;
+      await page.goto(started.verification_uri_complete, { waitUntil: 'domcontentloaded' });
+      await page.waitForURL((url) => url.pathname === '/login');
+      await page.getByTestId('login-username').fill(STUDENT.username);
+      await page.getByTestId('login-password').fill(STUDENT.password);
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL((url) => url.pathname === '/device' && url.searchParams.get('code') === started.user_code);
+      await page.getByTestId('device-client').filter({ hasText: 'e2e terminal' }).waitFor({ state: 'visible' });
+      await page.getByTestId('device-warning').waitFor({ state: 'visible' });
+      await page.getByTestId('device-approve').click();
+      await page.getByTestId('device-approved').waitFor({ state: 'visible' });
+      const issued = await poll();
+      check(
+        issued.username === STUDENT.username && /^crt_/.test(issued.access_token),
+        `the token: ${JSON.stringify(issued.error ?? issued.username)}`,
+      );
+      const me = await (await fetch(`${baseUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${issued.access_token}` } })).json();
+      check(me.username === STUDENT.username, `the token is ${me.username}'s`);
+      check((await poll()).error === 'invalid_grant', 'a second poll gets nothing');
+      log(`device sign-in ${started.user_code} approved; the token is ${me.username}'s`);
+      await context.close();
     });
 
     if (screenshot) {

@@ -14,6 +14,7 @@ import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
 import { FilesPage } from '../features/files/FilesPage';
 import { DataPage } from '../features/assets/DataPage';
+import { DevicePage } from '../features/device/DevicePage';
 import { FreeGpusPage } from '../features/gpus/FreeGpusPage';
 import { GpusPage } from '../features/gpus/GpusPage';
 import { JobDetailPage } from '../features/jobs/JobDetailPage';
@@ -53,6 +54,7 @@ export const router = createBrowserRouter([
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },
       { path: 'approvals', element: <ApprovalsPage /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'device', element: <DevicePage /> },
       { path: 'notifications', element: <NotificationSettingsPage /> },
       { path: 'prices', element: <PricesPage /> },
       {

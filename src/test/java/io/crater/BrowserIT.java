@@ -34,7 +34,9 @@ class BrowserIT {
 
     /**
      * An admin creates two users and an account with an A100 quota; the account admin adds the student and
-     * limits them to 2 GPUs; the student asks for a grant of 4; the admin approves; the student sees max 20.
+     * limits them to 2 GPUs; the student asks for a grant of 4; the admin approves; the student sees max 20; a device
+     * sign-in's link, opened signed out, goes through the sign-in page and back, and the student's approval hands the
+     * polling client a token of theirs, once.
      */
     @Test
     void accountAdminMemberAndGrantFlow() throws Exception {

@@ -36,7 +36,8 @@ class TableOwnershipTest {
                             "personal_access_tokens",
                             "ssh_keys",
                             "directory_syncs",
-                            "oidc_logins")),
+                            "oidc_logins",
+                            "device_logins")),
             Map.entry(
                     "account",
                     Set.of("accounts", "account_members", "quotas", "member_limits", "member_limit_resources")),

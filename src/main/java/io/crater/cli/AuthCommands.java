@@ -8,7 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** Signing in and out: a password becomes a personal access token kept in the configuration file. */
+/**
+ * Signing in and out: a password, or an approval in the browser (the device authorization grant), becomes a personal
+ * access token kept in the configuration file.
+ */
 final class AuthCommands {
 
     private AuthCommands() {}
@@ -17,7 +20,9 @@ final class AuthCommands {
             name = "login",
             description = {
                 "Sign in to a Crater server and keep a personal access token for it (mode 600).",
-                "The password is read from the terminal without echo, or from standard input with --password-stdin."
+                "With --device you approve the sign-in in a browser where you are signed in to the console (the way"
+                        + " for people who sign in with an OpenID provider or the directory); with -u the password is"
+                        + " read from the terminal without echo, or from standard input with --password-stdin."
             })
     static final class Login extends Verb {
 
@@ -43,6 +48,11 @@ final class AuthCommands {
         String token;
 
         @Option(
+                names = "--device",
+                description = "Sign in through the browser: open the page shown, enter the code, approve.")
+        boolean device;
+
+        @Option(
                 names = "--name",
                 paramLabel = "CONTEXT",
                 description = "The context's name (default: the server's host and port).")
@@ -53,7 +63,20 @@ final class AuthCommands {
             String url = serverUrl();
             String contextName = name != null ? name : contextName(url);
             Config.Context ctx;
-            if (token != null) {
+            if (device && (token != null || username != null || passwordStdin)) {
+                throw new CliException(Exit.USAGE, msg().get("login.deviceAlone"));
+            }
+            if (device) {
+                Problems problems = new Problems(msg());
+                DeviceSignIn.Result r = new DeviceSignIn(
+                                new Api(url, null, null, problems),
+                                msg(),
+                                err(),
+                                DeviceSignIn.threadSleeper(),
+                                java.time.Clock.systemUTC())
+                        .run("crater CLI on " + hostname());
+                ctx = new Config.Context(contextName, url, r.username(), r.token(), r.tokenId(), null);
+            } else if (token != null) {
                 String t = token.equals("-") ? readAll().strip() : token;
                 Map<String, Object> me = Values.map(new Api(url, t, null, new Problems(msg())).get("/api/v1/auth/me"));
                 ctx = new Config.Context(contextName, url, Values.str(me.get("username")), t, null, null);
@@ -79,6 +102,7 @@ final class AuthCommands {
                 if (!term().interactive()) {
                     throw new CliException(Exit.USAGE, msg().get("login.needUser"));
                 }
+                err().println(msg().get("login.deviceHint"));
                 err().print(msg().get("login.username"));
                 user = readLine();
             }

@@ -91,28 +91,29 @@ public class AccessTokens {
                             "the expiry must be in the future",
                             List.of(new Problem.FieldError("expiresAt", "must be in the future"))));
         }
+        return Panache.withTransaction(
+                () -> insert(caller.userId(), req.name().trim(), req.expiresAt(), caller.actor(null)));
+    }
+
+    /**
+     * Makes a token for a user in the caller's transaction and records its creation as {@code actor}'s: the token a
+     * password sign-in of the client asks for and the one a device sign-in hands out are the same kind.
+     */
+    Uni<NewToken> insert(long userId, String name, Instant expiresAt, io.crater.platform.Actor actor) {
         byte[] raw = new byte[32];
         RANDOM.nextBytes(raw);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
         String prefix = token.substring(0, 12);
         Instant now = clock.instant();
-        String sql = req.expiresAt() == null
+        String sql = expiresAt == null
                 ? "INSERT INTO personal_access_tokens (user_id, name, prefix, token_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id"
                 : "INSERT INTO personal_access_tokens (user_id, name, prefix, token_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
-        Object[] params = req.expiresAt() == null
-                ? new Object[] {caller.userId(), req.name().trim(), prefix, RefreshTokens.hash(token), now}
-                : new Object[] {
-                    caller.userId(), req.name().trim(), prefix, RefreshTokens.hash(token), now, req.expiresAt()
-                };
-        return Panache.withTransaction(() -> Sql.insertReturningId(sql, params)
-                        .call(id -> audit.record(
-                                caller.actor(null),
-                                "token.create",
-                                "token",
-                                prefix,
-                                null,
-                                Map.of("name", req.name().trim()))))
-                .map(id -> new NewToken(id, req.name().trim(), prefix, req.expiresAt(), now, token));
+        Object[] params = expiresAt == null
+                ? new Object[] {userId, name, prefix, RefreshTokens.hash(token), now}
+                : new Object[] {userId, name, prefix, RefreshTokens.hash(token), now, expiresAt};
+        return Sql.insertReturningId(sql, params)
+                .call(id -> audit.record(actor, "token.create", "token", prefix, null, Map.of("name", name)))
+                .map(id -> new NewToken(id, name, prefix, expiresAt, now, token));
     }
 
     public Uni<Void> revoke(long id, Caller caller) {

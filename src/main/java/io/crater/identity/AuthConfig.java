@@ -29,6 +29,22 @@ public interface AuthConfig {
     @WithDefault("15m")
     Duration failureWindow();
 
+    /** How long a device sign-in's codes stay usable (RFC 8628 {@code expires_in}). */
+    @WithDefault("10m")
+    Duration deviceCodeLifetime();
+
+    /** How long a device sign-in's client waits between polls, to begin with (RFC 8628 {@code interval}). */
+    @WithDefault("5s")
+    Duration devicePollInterval();
+
+    /** User codes a signed-in person may get wrong within {@link #failureWindow()} before lookups wait. */
+    @WithDefault("10")
+    int maxDeviceCodeMisses();
+
+    /** Device sign-ins one client address may start within {@link #failureWindow()}. */
+    @WithDefault("30")
+    int maxDeviceRequestsPerAddress();
+
     /** Mark cookies Secure; by default they are when the request came over HTTPS. */
     Optional<Boolean> secureCookies();
 

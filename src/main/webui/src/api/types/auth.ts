@@ -33,3 +33,15 @@ export interface SignInProvider {
 export interface SignInProviderList {
   items: SignInProvider[];
 }
+
+/** A device sign-in waiting for the signed-in person's decision (RFC 8628); never carries its device code. */
+export interface DeviceAuthorization {
+  /** As the person reads it: `BCDF-GHJK`. */
+  userCode: string;
+  /** What the client calls itself, e.g. "crater CLI on ada-laptop": its own words, not checked. */
+  clientName: string;
+  /** The address the request came from. */
+  clientAddress: string;
+  createdAt: string;
+  expiresAt: string;
+}

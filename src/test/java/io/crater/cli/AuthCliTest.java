@@ -260,4 +260,67 @@ class AuthCliTest {
                         .asString())
                 .contains("SharedClassListFile");
     }
+
+    /** The user code and complete URL the client prints for the person, once it has printed them. */
+    static java.util.regex.Matcher deviceCode(Cli.Running running) throws InterruptedException {
+        java.util.regex.Pattern code =
+                java.util.regex.Pattern.compile("\\s([B-Z]{4}-[B-Z]{4})\\s[\\s\\S]*?(http\\S+\\?code=\\S+?) directly");
+        for (int i = 0; i < 200; i++) {
+            java.util.regex.Matcher m = code.matcher(running.errSoFar());
+            if (m.find()) {
+                return m;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the client printed no code: " + running.errSoFar());
+    }
+
+    @Test
+    void loginWithDeviceIsApprovedInTheBrowserAndTheTokenWorks() throws Exception {
+        String dan = Api.user("clia-dan", PW);
+        Cli cli = new Cli();
+        Cli.Running login = cli.start("login", server(), "--device");
+        java.util.regex.Matcher printed = deviceCode(login);
+        String userCode = printed.group(1);
+        assertThat(login.errSoFar()).contains(server() + "/device ");
+        assertThat(printed.group(2)).isEqualTo(server() + "/device?code=" + userCode);
+        as(dan).get("/api/v1/auth/device/" + userCode)
+                .then()
+                .statusCode(200)
+                .body("clientName", org.hamcrest.Matchers.startsWith("crater CLI on "));
+        as(dan).post("/api/v1/auth/device/" + userCode + "/approve").then().statusCode(204);
+
+        Cli.Run done = login.await(java.time.Duration.ofSeconds(60));
+        assertThat(done.exit()).as(done.toString()).isZero();
+        assertThat(done.err()).contains("Signed in to " + server() + " as clia-dan");
+        String yaml = Files.readString(cli.home().resolve(".config/crater/config.yaml"));
+        assertThat(yaml).contains("token: crt_").contains("user: clia-dan").contains("token-id: ");
+
+        Cli.Run who = cli.run("whoami", "-o", "json");
+        assertThat(who.exit()).as(who.toString()).isZero();
+        assertThat(((Map<?, ?>) who.json()).get("username")).isEqualTo("clia-dan");
+        Cli.Run logout = cli.run("logout");
+        assertThat(logout.exit()).as(logout.toString()).isZero();
+        assertThat(as(dan).get("/api/v1/me/tokens").then().extract().<List<?>>path("items"))
+                .as("logout revoked the token the device sign-in made")
+                .isEmpty();
+    }
+
+    @Test
+    void loginWithDeviceFailsClearlyWhenDenied() throws Exception {
+        String eve = Api.user("clia-eve", PW);
+        Cli cli = new Cli();
+        Cli.Running login = cli.start("login", server(), "--device");
+        as(eve).post("/api/v1/auth/device/" + deviceCode(login).group(1) + "/deny")
+                .then()
+                .statusCode(204);
+        Cli.Run done = login.await(java.time.Duration.ofSeconds(60));
+        assertThat(done.exit()).isEqualTo(Exit.DENIED);
+        assertThat(done.err()).contains("The sign-in was denied in the browser");
+        assertThat(cli.home().resolve(".config/crater/config.yaml")).doesNotExist();
+
+        Cli.Run mixed = cli.run("login", server(), "--device", "-u", "clia-eve");
+        assertThat(mixed.exit()).isEqualTo(Exit.USAGE);
+        assertThat(mixed.err()).contains("--device signs in through the browser");
+    }
 }

@@ -94,4 +94,53 @@ public final class Cli {
         int exit = CraterCli.run(t, args);
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
+
+    /** A command line running on its own thread, whose standard error can be read while it runs. */
+    public static final class Running {
+        private final ByteArrayOutputStream err;
+        private final java.util.concurrent.CompletableFuture<Run> done;
+
+        Running(ByteArrayOutputStream err, java.util.concurrent.CompletableFuture<Run> done) {
+            this.err = err;
+            this.done = done;
+        }
+
+        /** What it has printed on standard error so far. */
+        public String errSoFar() {
+            return err.toString(StandardCharsets.UTF_8);
+        }
+
+        /** Waits for it to end. */
+        public Run await(java.time.Duration timeout) throws Exception {
+            return done.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Starts a command line on its own thread (for verbs that wait on something the test does meanwhile). */
+    public Running start(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Terminal t = new Terminal(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(new byte[0]),
+                Map.copyOf(env),
+                interactive,
+                0);
+        var done = new java.util.concurrent.CompletableFuture<Run>();
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        int exit = CraterCli.run(t, args);
+                        done.complete(new Run(
+                                exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)));
+                    } catch (Throwable e) {
+                        done.completeExceptionally(e);
+                    }
+                },
+                "crater-cli-test");
+        thread.setDaemon(true);
+        thread.start();
+        return new Running(err, done);
+    }
 }
