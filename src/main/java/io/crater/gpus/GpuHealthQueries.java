@@ -31,14 +31,37 @@ class GpuHealthQueries {
         }
     }
 
+    /** A card's stored mark. */
+    record MarkRow(String node, int gpu, GpuHealth.Mark mark) {
+        static MarkRow of(Object[] r) {
+            return new MarkRow(
+                    (String) r[0],
+                    ((Number) r[1]).intValue(),
+                    new GpuHealth.Mark(r[2] == null ? null : Sql.longOf(r[2]), r[3] == null ? null : Sql.longOf(r[3])));
+        }
+    }
+
+    /** A stored piece of evidence and its node. */
+    record EvidenceRow(String node, GpuHealth.Evidence evidence) {
+        static final String COLUMNS = "node, kind, at, gpu, value, job";
+
+        static EvidenceRow of(Object[] r) {
+            return new EvidenceRow(
+                    (String) r[0],
+                    new GpuHealth.Evidence(
+                            GpuHealth.Kind.valueOf((String) r[1]),
+                            Sql.instant(r[2]),
+                            Sql.intOrNull(r[3]),
+                            Sql.longOf(r[4]),
+                            (String) r[5]));
+        }
+    }
+
     /** Every card's mark by {@code node/gpu}. */
     Uni<Map<String, GpuHealth.Mark>> marks() {
         return Sql.rows("SELECT node, gpu, xid, ecc_dbe FROM gpu_health_marks").map(rows -> {
             Map<String, GpuHealth.Mark> out = new HashMap<>();
-            rows.forEach(r -> out.put(
-                    r[0] + "/" + ((Number) r[1]).intValue(),
-                    new GpuHealth.Mark(
-                            r[2] == null ? null : Sql.longOf(r[2]), r[3] == null ? null : Sql.longOf(r[3]))));
+            rows.stream().map(MarkRow::of).forEach(m -> out.put(m.node() + "/" + m.gpu(), m.mark()));
             return out;
         });
     }
@@ -77,8 +100,10 @@ class GpuHealthQueries {
                         since)
                 .map(rows -> {
                     Map<String, List<GpuHealth.Evidence>> out = new HashMap<>();
-                    rows.forEach(r -> out.computeIfAbsent((String) r[0], k -> new ArrayList<>())
-                            .add(evidenceOf(r)));
+                    rows.stream()
+                            .map(EvidenceRow::of)
+                            .forEach(e -> out.computeIfAbsent(e.node(), k -> new ArrayList<>())
+                                    .add(e.evidence()));
                     return out;
                 });
     }
@@ -115,12 +140,7 @@ class GpuHealthQueries {
     }
 
     private static GpuHealth.Evidence evidenceOf(Object[] r) {
-        return new GpuHealth.Evidence(
-                GpuHealth.Kind.valueOf((String) r[1]),
-                Sql.instant(r[2]),
-                Sql.intOrNull(r[3]),
-                Sql.longOf(r[4]),
-                (String) r[5]);
+        return EvidenceRow.of(r).evidence();
     }
 
     Uni<Map<String, NodeState>> states() {

@@ -81,6 +81,15 @@ final class JobSpecs {
         return check(req, catalogue, config, TimeLimits.of(config));
     }
 
+    /** The nodes the job names, checked; its faults added to {@code errors}. */
+    private static TargetNodes targets(JobViews.NodeTargets nodes, List<Problem.FieldError> errors) {
+        List<String> use = nodes == null ? null : nodes.use();
+        List<String> avoid = nodes == null ? null : nodes.avoid();
+        List<TargetNodes.Violation> faults = TargetNodes.check(use, avoid);
+        faults.forEach(v -> errors.add(new Problem.FieldError(v.field(), v.message())));
+        return faults.isEmpty() ? TargetNodes.of(use, avoid) : TargetNodes.ANY;
+    }
+
     /**
      * Refuses an allow list naming a node the cluster does not have (a typo would otherwise wait forever); a deny
      * list may name any node.
@@ -132,9 +141,7 @@ final class JobSpecs {
         int priority = priority(req.priority(), errors);
         io.crater.policy.DataMounts.check(JobMounts.wanted(req.mounts()))
                 .forEach(r -> errors.add(new Problem.FieldError(r.field(), r.message())));
-        List<String> use = req.nodes() == null ? null : req.nodes().use();
-        List<String> avoid = req.nodes() == null ? null : req.nodes().avoid();
-        TargetNodes.check(use, avoid).forEach(v -> errors.add(new Problem.FieldError(v.field(), v.message())));
+        TargetNodes targets = targets(req.nodes(), errors);
         if (!errors.isEmpty()) {
             throw ApiException.badRequest("InvalidJob", "the job cannot be submitted as given", errors);
         }
@@ -166,7 +173,7 @@ final class JobSpecs {
                 limit,
                 process.credentialEnv(),
                 List.of(),
-                TargetNodes.of(use, avoid));
+                targets);
         return demand(spec, sizes, priority, Boolean.TRUE.equals(req.backfill()));
     }
 
