@@ -197,6 +197,7 @@ const HISTORY: Record<string, { args?: Record<string, string | number>; quotes: 
   AccountArchived: { args: { account: 'course-101', by: 'ada' }, quotes: ['course-101', 'ada'] },
   BudgetStopped: { args: { graceMinutes: 10 }, quotes: ['10'] },
   NodeDrained: { args: { node: 'rtx4090-0', by: 'ada', reason: 'kernel upgrade' }, quotes: ['rtx4090-0', 'ada', 'kernel upgrade'] },
+  Requeued: { args: { from: 'jab12cd', node: 'a100-1' }, quotes: ['jab12cd', 'a100-1'] },
 };
 
 describe('every history code the server writes', () => {

@@ -153,6 +153,11 @@ public class AssetMounts {
         return all.replaceWithVoid();
     }
 
+    /** Gives a copy of a job (a requeued one) the entries the job mounts; call in the transaction that inserts it. */
+    public Uni<Void> copy(long fromJobId, long toJobId) {
+        return queries.copyMounts(fromJobId, toJobId).replaceWithVoid();
+    }
+
     /** The entries a job mounts, in the caller's session. */
     public Uni<List<Mount>> of(long jobId) {
         return queries.mountsOf(jobId).flatMap(rows -> {

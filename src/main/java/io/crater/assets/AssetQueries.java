@@ -240,6 +240,14 @@ class AssetQueries {
     }
 
     /** Records a job's mount; the entry is read {@code FOR KEY SHARE} by the foreign key, so a delete waits. */
+    Uni<Integer> copyMounts(long fromJobId, long toJobId) {
+        return Sql.update(
+                "INSERT INTO asset_mounts (job_id, mount_path, asset_id, kind, name) SELECT ?2, mount_path, asset_id,"
+                        + " kind, name FROM asset_mounts WHERE job_id = ?1",
+                fromJobId,
+                toJobId);
+    }
+
     Uni<Integer> addMount(long jobId, String mountPath, long assetId, String kind, String name) {
         return Sql.update(
                 "INSERT INTO asset_mounts (job_id, mount_path, asset_id, kind, name) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -60,7 +60,10 @@ public class NodeAdminService {
     @Inject
     Clock clock;
 
-    /** A cordon's or drain's body. {@code requeue} is refused: requeueing drained jobs is not there yet. */
+    /**
+     * A cordon's or drain's body. {@code requeue} (drain only): the stopped jobs' copies wait again in their places in
+     * line instead of their owners having to resubmit them.
+     */
     public record CordonRequest(String reason, Boolean requeue) {}
 
     /** Labels to set (key to value) and keys to remove. */
@@ -86,7 +89,8 @@ public class NodeAdminService {
             List<String> evicted,
             List<Blocked> blocked,
             List<Kept> kept,
-            List<String> stoppedJobs) {}
+            List<String> stoppedJobs,
+            Map<String, String> requeued) {}
 
     /** What a change left: the node's state before it (for the audit) and its view after. */
     private record Done(Map<String, Object> before, ClusterViews.NodeView view) {}
@@ -94,6 +98,12 @@ public class NodeAdminService {
     public Uni<ClusterViews.NodeView> cordon(String name, CordonRequest req, Caller caller) {
         requireAdmin(caller);
         String reason = checkedReason(req);
+        if (Boolean.TRUE.equals(req.requeue())) {
+            throw ApiException.badRequest(
+                    "InvalidCordon",
+                    "requeue applies to a drain: a cordon stops nothing",
+                    List.of(new Problem.FieldError("requeue", "only with a drain")));
+        }
         return blocking(() -> cordonNode(name, reason, caller.user().username()))
                 .flatMap(d -> audited(caller, "node.cordon", name, d.before(), Map.of("reason", reason))
                         .replaceWith(d.view()));
@@ -118,6 +128,7 @@ public class NodeAdminService {
     public Uni<DrainResult> drain(String name, CordonRequest req, Caller caller) {
         requireAdmin(caller);
         String reason = checkedReason(req);
+        boolean requeue = Boolean.TRUE.equals(req.requeue());
         String by = caller.user().username();
         return blocking(() -> {
                     ClusterViews.NodeView cordoned =
@@ -128,8 +139,11 @@ public class NodeAdminService {
                                     .map(NodeAdminService::drainPod)
                                     .toList()));
                 })
-                .flatMap(e -> jobs.markDrained(e.getValue().stopJobs(), name, by, reason)
-                        .flatMap(stopped -> blocking(() -> evictAll(e.getKey(), e.getValue(), stopped))))
+                .flatMap(e -> (requeue
+                                ? jobs.markDrainedAndRequeue(e.getValue().stopJobs(), name, by, reason)
+                                : jobs.markDrained(e.getValue().stopJobs(), name, by, reason)
+                                        .map(NodeAdminService::noCopies))
+                        .flatMap(moved -> blocking(() -> evictAll(e.getKey(), e.getValue(), moved))))
                 .flatMap(r -> audited(
                                 caller,
                                 "node.drain",
@@ -143,7 +157,9 @@ public class NodeAdminService {
                                         "blocked",
                                         r.blocked().size(),
                                         "stoppedJobs",
-                                        String.join(",", r.stoppedJobs())))
+                                        String.join(",", r.stoppedJobs()),
+                                        "requeued",
+                                        String.join(",", r.requeued().values())))
                         .replaceWith(r));
     }
 
@@ -258,12 +274,6 @@ public class NodeAdminService {
         if (problem != null) {
             throw ApiException.badRequest("InvalidCordon", problem, List.of(new Problem.FieldError("reason", problem)));
         }
-        if (req.requeue() != null && req.requeue()) {
-            throw ApiException.badRequest(
-                    "RequeueNotAvailable",
-                    "requeueing a drained node's jobs is not available yet: they are stopped with NodeDrained",
-                    List.of(new Problem.FieldError("requeue", "must be false or absent")));
-        }
         return req.reason().strip();
     }
 
@@ -285,8 +295,21 @@ public class NodeAdminService {
                         Map.of("metadata", Map.of("annotations", annotations), "spec", Map.of("unschedulable", true))));
     }
 
+    private static Map<String, String> noCopies(List<String> stopped) {
+        Map<String, String> out = new LinkedHashMap<>();
+        stopped.forEach(id -> out.put(id, null));
+        return out;
+    }
+
     /** Blocking: evicts the plan's pods, then deletes the stopped jobs' Volcano Jobs. */
-    private DrainResult evictAll(ClusterViews.NodeView node, NodeDrain.Plan plan, List<String> stopped) {
+    private DrainResult evictAll(ClusterViews.NodeView node, NodeDrain.Plan plan, Map<String, String> moved) {
+        List<String> stopped = List.copyOf(moved.keySet());
+        Map<String, String> requeued = new LinkedHashMap<>();
+        moved.forEach((from, to) -> {
+            if (to != null) {
+                requeued.put(from, to);
+            }
+        });
         List<String> evicted = new ArrayList<>();
         List<Blocked> blocked = new ArrayList<>();
         // A 429 from the Eviction API is the budget's answer, not a busy server: report it at once, do not retry.
@@ -323,7 +346,7 @@ public class NodeAdminService {
         List<Kept> kept = plan.kept().stream()
                 .map(k -> new Kept(k.namespace(), k.name(), k.why()))
                 .toList();
-        return new DrainResult(node, evicted, blocked, kept, stopped);
+        return new DrainResult(node, evicted, blocked, kept, stopped, requeued);
     }
 
     private static NodeDrain.Pod drainPod(Pod p) {

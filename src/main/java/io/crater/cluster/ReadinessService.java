@@ -41,7 +41,9 @@ public class ReadinessService {
     @ConfigProperty(name = "crater.idle.prometheus-timeout", defaultValue = "10s")
     Duration prometheusTimeout;
 
-    private final Clock clock = Clock.systemUTC();
+    @Inject
+    Clock clock;
+
     private final AtomicReference<ClusterReadiness.Report> last = new AtomicReference<>();
 
     void onStart(@Observes StartupEvent event) {

@@ -36,7 +36,9 @@ public enum HistoryCode {
     /** Stopped because its account's budget (stop policy) stayed spent past the grace period; {@code grace}. */
     BudgetStopped,
     /** Stopped because a platform admin drained its node; {@code node}, {@code by}, {@code reason}. */
-    NodeDrained;
+    NodeDrained,
+    /** A copy of a job drained off its node, in its place in line; {@code from} (the drained job), {@code node}. */
+    Requeued;
 
     /** Every code, in declaration order. */
     public static List<String> codes() {

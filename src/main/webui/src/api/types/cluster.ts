@@ -90,6 +90,8 @@ export interface NodeDrainResult {
   blocked: NodeDrainBlocked[];
   kept: NodeDrainKept[];
   stoppedJobs: string[];
+  /** With `requeue`: each stopped job's copy, waiting again in its place in line, by the stopped job's id. */
+  requeued: Record<string, string>;
 }
 
 export interface NodeLabelEdit {

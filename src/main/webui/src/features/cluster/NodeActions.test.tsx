@@ -67,6 +67,7 @@ describe('node administration on the nodes page', () => {
         blocked: [{ namespace: 'web', pod: 'w-2', message: 'evicting it would violate its PodDisruptionBudget' }],
         kept: [{ namespace: 'kube-system', name: 'exporter', why: 'DaemonSet' }],
         stoppedJobs: ['ab'],
+        requeued: {},
       }),
     });
     fireEvent.click(await screen.findByTestId('node-drain'));

@@ -62,6 +62,11 @@ function historySentence(code: string, args: Args, t: Translate, nameOf: NameOf)
       const reason = str(args, 'reason');
       return node && by && reason ? t('history.NodeDrained', { node, by, reason }) : t('history.NodeDrainedAny');
     }
+    case 'Requeued': {
+      const from = str(args, 'from');
+      const node = str(args, 'node');
+      return from && node ? t('history.Requeued', { from, node }) : t('history.RequeuedAny');
+    }
     case 'AccountArchived': {
       const account = str(args, 'account');
       const by = str(args, 'by');

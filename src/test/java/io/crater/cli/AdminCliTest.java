@@ -346,4 +346,47 @@ class AdminCliTest {
         assertThat(Values.items(cli.run("admin", "node", "list", "-o", "json").json()))
                 .isNotEmpty();
     }
+
+    @Test
+    void nodesAreCordonedGivenToAnAccountSharedAndTheirHealthReadAndCleared() {
+        Flows.account("acli-excl", List.of(Flows.line("cpu", "4", "8")));
+        String node = "cpu-1";
+        try {
+            Cli.Run cordoned = cli.run("admin", "node", "cordon", node, "--reason", "fan swap");
+            assertThat(cordoned.exit()).as(cordoned.toString()).isZero();
+            assertThat(cordoned.out()).contains(node).contains("Cordoned");
+            Object json =
+                    cli.run("admin", "node", "uncordon", node, "-o", "json").json();
+            assertThat(Values.at(json, "schedulable")).isEqualTo(true);
+            assertThat(cli.run("admin", "node", "cordon", node).err()).contains("--reason");
+
+            Object given = cli.run("admin", "node", "exclusive", node, "acli-excl", "-o", "json")
+                    .json();
+            assertThat(Values.text(given, "exclusive.account")).isEqualTo("acli-excl");
+            Cli.Run personal = cli.run("admin", "node", "exclusive", node, "u-admin");
+            assertThat(personal.exit()).as(personal.toString()).isNotZero();
+            assertThat(personal.err()).contains("InvalidExclusive");
+            assertThat(Values.at(
+                            cli.run("admin", "node", "share", node, "-o", "json")
+                                    .json(),
+                            "exclusive"))
+                    .isNull();
+
+            Cli.Run health = cli.run("admin", "node", "health", node);
+            assertThat(health.exit()).as(health.toString()).isZero();
+            assertThat(health.out()).contains("Node " + node + ": HEALTHY");
+            Cli.Run cleared = cli.run("admin", "node", "clear", node, "--reason", "checked the cards");
+            assertThat(cleared.exit()).as(cleared.toString()).isZero();
+            assertThat(Values.text(
+                            cli.run("admin", "node", "health", node, "-o", "json")
+                                    .json(),
+                            "clearedBy"))
+                    .isEqualTo("admin");
+            assertThat(cli.run("admin", "node", "health", "no-such-node").exit())
+                    .isEqualTo(Exit.NOT_FOUND);
+        } finally {
+            cli.run("admin", "node", "uncordon", node);
+            cli.run("admin", "node", "share", node);
+        }
+    }
 }

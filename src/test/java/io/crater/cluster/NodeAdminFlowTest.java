@@ -217,10 +217,11 @@ class NodeAdminFlowTest {
                 .statusCode(400)
                 .body("code", equalTo("InvalidCordon"));
         admin().body(Map.of("reason", "x", "requeue", true))
-                .post("/api/v1/admin/nodes/" + name + "/drain")
+                .post("/api/v1/admin/nodes/" + name + "/cordon")
                 .then()
                 .statusCode(400)
-                .body("code", equalTo("RequeueNotAvailable"));
+                .body("code", equalTo("InvalidCordon"))
+                .body("errors[0].field", equalTo("requeue"));
         assertThat(node(name).getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
         admin().body(Map.of("reason", "x"))
                 .post("/api/v1/admin/nodes/no-such-node/cordon")
@@ -351,11 +352,16 @@ class NodeAdminFlowTest {
             String host = nodeOf(cy, victim);
             node = host;
             String other = host.equals("h100-0") ? "h100-1" : "h100-0";
-            StringBuilder faults = new StringBuilder();
-            for (int i = 0; i < 8; i++) {
-                faults.append(i == 0 ? "" : ",").append(i).append(":xid=79");
-            }
-            annotate(host, faults.toString());
+            // The one card the job holds, as the GPUs page shows it; the fault goes on that card alone.
+            int card = await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> as(cy).get("/api/v1/cluster/gpus")
+                                    .then()
+                                    .extract()
+                                    .<Integer>path("nodes.find { it.name == '" + host
+                                            + "' }.cards.find { it.holder?.job == '" + victim + "' }.index"),
+                            java.util.Objects::nonNull);
+            annotate(host, card + ":xid=79");
 
             await().atMost(Duration.ofSeconds(40)).until(() -> "Failed".equals(state(cy, victim)));
             await().atMost(Duration.ofSeconds(30))
@@ -365,7 +371,7 @@ class NodeAdminFlowTest {
                             .body(
                                     "stateMessage",
                                     org.hamcrest.Matchers.matchesPattern(
-                                            "GPU [0-7] on node " + host + " reported XID 79(; .*)?")));
+                                            "GPU " + card + " on node " + host + " reported XID 79(; .*)?")));
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(() ->
                             assertThat(node(host).getSpec().getUnschedulable()).isTrue());
@@ -376,7 +382,8 @@ class NodeAdminFlowTest {
                     .then()
                     .statusCode(200)
                     .body("state", equalTo("QUARANTINED"))
-                    .body("reasons.code", hasItem("GpuXidFatal"))
+                    .body("reasons.code", equalTo(List.of("GpuXidFatal")))
+                    .body("reasons[0].numbers.gpu", equalTo(card))
                     .body("evidence.kind", hasItem("XID"))
                     .body("evidence.job", hasItem(victim));
             as(cy).get("/api/v1/admin/nodes/" + host + "/health").then().statusCode(403);
@@ -430,6 +437,53 @@ class NodeAdminFlowTest {
                             io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
                                     io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
                             io.crater.platform.Json.write(Map.of("metadata", Map.of("annotations", ann))));
+        }
+    }
+
+    @Test
+    void aDrainThatRequeuesPutsACopyOfEachJobInItsPlaceWhichStartsElsewhere() {
+        String dee = Api.user("nodes.dee", PW);
+        account(
+                "requeue-lab",
+                List.of(line(A100, "8", "8"), line("cpu", "64", "64"), line("memory", "256Gi", "256Gi")),
+                "nodes.dee");
+        String drainedNode = null;
+        try {
+            String first = submit(dee, "requeue-lab", on(Api.trainingJob("moved", A100, 1), "use", "a100-0", "a100-1"));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(dee, first)));
+            String host = nodeOf(dee, first);
+            drainedNode = host;
+            String other = host.equals("a100-0") ? "a100-1" : "a100-0";
+            String copy = admin().body(Map.of("reason", "memory test", "requeue", true))
+                    .post("/api/v1/admin/nodes/" + host + "/drain")
+                    .then()
+                    .statusCode(200)
+                    .body("stoppedJobs", hasItem(first))
+                    .extract()
+                    .path("requeued." + first);
+            assertThat(copy).isNotNull().isNotEqualTo(first);
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Stopped".equals(state(dee, first)));
+            as(dee).get("/api/v1/jobs/" + first).then().body("stateReason", equalTo("NodeDrained"));
+            await().atMost(Duration.ofSeconds(40)).until(() -> "Running".equals(state(dee, copy)));
+            assertThat(nodeOf(dee, copy)).isEqualTo(other);
+            as(dee).get("/api/v1/jobs/" + copy)
+                    .then()
+                    .body("job.owner", equalTo("nodes.dee"))
+                    .body("job.account", equalTo("requeue-lab"))
+                    .body("sourceJob", equalTo(first))
+                    .body("history.reason", hasItem("Requeued"))
+                    .body("history.find { it.reason == 'Requeued' }.args.from", equalTo(first))
+                    .body("history.find { it.reason == 'Requeued' }.args.node", equalTo(host))
+                    .body("spec.nodes.use", hasItems("a100-0", "a100-1"));
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> as(dee).get("/api/v1/me/notifications")
+                            .then()
+                            .body("items.find { it.kind == 'job.node-drained' }.args.requeued", equalTo(copy)));
+            as(dee).post("/api/v1/jobs/" + copy + "/stop");
+        } finally {
+            if (drainedNode != null) {
+                admin().post("/api/v1/admin/nodes/" + drainedNode + "/uncordon");
+            }
         }
     }
 }

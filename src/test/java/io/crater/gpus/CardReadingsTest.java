@@ -89,6 +89,21 @@ class CardReadingsTest {
         assertThat(card.pod()).isEqualTo("p");
         assertThat(PrometheusCards.query())
                 .isEqualTo("{__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED|DCGM_FI_DEV_FB_FREE"
-                        + "|DCGM_FI_DEV_POWER_USAGE|DCGM_FI_DEV_GPU_TEMP\"}");
+                        + "|DCGM_FI_DEV_POWER_USAGE|DCGM_FI_DEV_GPU_TEMP|DCGM_FI_DEV_XID_ERRORS"
+                        + "|DCGM_FI_DEV_ECC_DBE_VOL_TOTAL\"}");
+    }
+
+    @Test
+    void aCardsLastXidAndUncorrectableEccCountAreReadAndAbsentOnesStayNull() {
+        List<CardReading> cards =
+                CardReadings.of(ExpositionParser.parse("DCGM_FI_DEV_XID_ERRORS{gpu=\"3\",Hostname=\"a100-1\"} 79\n"
+                        + "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{gpu=\"3\",Hostname=\"a100-1\"} 2\n"
+                        + "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"a100-1\"} 5\n"));
+        assertThat(cards).hasSize(2);
+        assertThat(cards.get(0).index()).isZero();
+        assertThat(cards.get(0).xid()).isNull();
+        assertThat(cards.get(0).eccDbe()).isNull();
+        assertThat(cards.get(1).xid()).isEqualTo(79L);
+        assertThat(cards.get(1).eccDbe()).isEqualTo(2L);
     }
 }

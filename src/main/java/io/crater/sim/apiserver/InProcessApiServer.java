@@ -39,6 +39,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private static final long BOOKMARK_EVERY_MS = 30_000;
 
     private final Vertx vertx;
+    private final Clock clock;
     private final KubeStore store;
     private final Discovery discovery;
     private final WatchServing watches;
@@ -58,6 +59,7 @@ public final class InProcessApiServer implements AutoCloseable {
     }
 
     public InProcessApiServer(Clock clock) {
+        this.clock = clock;
         this.vertx = Vertx.vertx();
         this.store = new KubeStore(clock, KubeStore.DEFAULT_LOG);
         this.discovery = new Discovery(store);
@@ -239,7 +241,8 @@ public final class InProcessApiServer implements AutoCloseable {
                                 store,
                                 r,
                                 t.version(),
-                                store.get(r, ns, t.name()).json()));
+                                store.get(r, ns, t.name()).json(),
+                                clock.instant()));
             case "PUT" ->
                 answer(
                         req,
@@ -355,7 +358,7 @@ public final class InProcessApiServer implements AutoCloseable {
                 }
                 String list =
                         store.list(r, t.version(), t.namespace(), labels, fields, limit, req.getParam("continue"));
-                ok(req, 200, Tables.answer(req, store, r, t.version(), list));
+                ok(req, 200, Tables.answer(req, store, r, t.version(), list, clock.instant()));
             }
             case "POST" -> {
                 if (r.namespaced() && t.namespace() == null) {

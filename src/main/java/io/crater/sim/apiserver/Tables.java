@@ -91,7 +91,8 @@ final class Tables {
     }
 
     /** A read answered as the Table the request asks for, or as it is when it asks for none. */
-    static String answer(HttpServerRequest req, KubeStore store, ApiResource r, String version, String json) {
+    static String answer(
+            HttpServerRequest req, KubeStore store, ApiResource r, String version, String json, Instant now) {
         String tableVersion = requested(req.getHeader("Accept"));
         if (tableVersion == null) {
             return json;
@@ -102,7 +103,7 @@ final class Tables {
                     JSON.readTree(json),
                     tableVersion,
                     req.getParam("includeObject"),
-                    Instant.now());
+                    now);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

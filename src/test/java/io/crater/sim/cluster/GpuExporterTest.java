@@ -190,10 +190,12 @@ class GpuExporterTest {
                         java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).contains("text/plain; version=0.0.4; charset=utf-8");
-        Map<String, DcgmCounters.Family> defaults = DcgmCounters.defaults();
+        Map<String, DcgmCounters.Family> defaults = new java.util.LinkedHashMap<>(DcgmCounters.defaults());
+        DcgmExpositionTest.TURNED_ON.forEach(
+                name -> defaults.put(name, DcgmCounters.optional().get(name)));
         DcgmCounters.families(r.body())
                 .forEach((name, family) -> assertThat(defaults.get(name))
-                        .as(name + " is one of dcgm-exporter's default counters, with its type")
+                        .as(name + " is one of dcgm-exporter's default counters (or one turned on), with its type")
                         .isEqualTo(family));
         List<String> util = r.body()
                 .lines()
