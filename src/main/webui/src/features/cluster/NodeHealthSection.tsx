@@ -54,7 +54,11 @@ function EvidenceTable({ evidence }: { evidence: readonly GpuHealthEvidence[] })
         e.job === null ? (
           '—'
         ) : (
-          <Link to={`/jobs/${encodeURIComponent(e.job)}`} data-testid="node-evidence-job" className="font-medium text-indigo-700 hover:underline">
+          <Link
+            to={`/jobs/${encodeURIComponent(e.job)}`}
+            data-testid="node-evidence-job"
+            className="font-medium text-indigo-700 hover:underline"
+          >
             {e.job}
           </Link>
         ),
@@ -112,7 +116,9 @@ function HealthBody({ health }: { health: NodeHealth }) {
         )}
         <dt className="text-slate-500">{t('nodeHealth.lastCleared')}</dt>
         <dd data-testid="node-health-cleared">
-          {health.clearedAt ? t('nodeHealth.clearedBy', { by: health.clearedBy ?? '—', at: time(health.clearedAt) }) : t('nodeHealth.neverCleared')}
+          {health.clearedAt
+            ? t('nodeHealth.clearedBy', { by: health.clearedBy ?? '—', at: time(health.clearedAt) })
+            : t('nodeHealth.neverCleared')}
         </dd>
       </dl>
       <div className="flex flex-col gap-2">
@@ -177,7 +183,9 @@ function ClearDialog({ health, onClose }: { health: NodeHealth; onClose: () => v
           if (length > 0 && !tooLong) mutation.mutate();
         }}
       >
-        <p className="text-sm text-slate-600">{t(health.state === 'QUARANTINED' ? 'nodeHealth.clearExplainQuarantined' : 'nodeHealth.clearExplain')}</p>
+        <p className="text-sm text-slate-600">
+          {t(health.state === 'QUARANTINED' ? 'nodeHealth.clearExplainQuarantined' : 'nodeHealth.clearExplain')}
+        </p>
         <label>
           <span className={labelText}>{t('nodeAdmin.reason')}</span>
           <textarea

@@ -37,7 +37,10 @@ export function HealthBadge({ node, compact = false }: { node: ClusterNode; comp
         label={t(quarantined ? 'nodeMarks.quarantined' : 'nodeMarks.suspect')}
         value={h.state}
       />
-      <p data-testid="node-health-text" className={`${compact ? 'max-w-56' : ''} text-xs ${quarantined ? 'text-rose-700' : 'text-amber-700'}`}>
+      <p
+        data-testid="node-health-text"
+        className={`${compact ? 'max-w-56' : ''} text-xs ${quarantined ? 'text-rose-700' : 'text-amber-700'}`}
+      >
         {t(quarantined ? 'nodeMarks.quarantinedText' : 'nodeMarks.suspectText', values)}
       </p>
     </div>
