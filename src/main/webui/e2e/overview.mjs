@@ -214,6 +214,48 @@ async function main() {
       check(cpu === '2 cores', `the pod's CPU request reads "${cpu}", expected 2 cores`);
       check(memory === '8 GiB', `the pod's memory request reads "${memory}", expected 8 GiB`);
       await shoot(page, screenshot, 'node');
+    });
+
+    await step('the admin makes the node exclusive to the account, then shares it again', async () => {
+      const health = page.getByTestId('node-health-state');
+      await health.waitFor({ state: 'visible' });
+      check((await health.getAttribute('data-state')) === 'HEALTHY', `the node's GPU health is ${await health.getAttribute('data-state')}`);
+      await page.getByTestId('node-make-exclusive').click();
+      const dialog = page.getByTestId('node-exclusive-dialog');
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.getByTestId('node-exclusive-search').fill(ACCOUNT);
+      const select = dialog.getByTestId('node-exclusive-account');
+      await waitFor(
+        async () => (await select.locator(`option[value="${ACCOUNT}"]`).count()) === 1,
+        () => `${ACCOUNT} is not offered in the exclusive dialog`,
+      );
+      await select.selectOption(ACCOUNT);
+      await dialog.getByTestId('node-exclusive-submit').click();
+      const badge = page.getByTestId('node-exclusive');
+      await badge.waitFor({ state: 'visible' });
+      const badgeText = (await badge.innerText()).trim();
+      log(`exclusive badge: "${badgeText}"`);
+      check(badgeText === `Exclusive to ${ACCOUNT}`, `the badge reads "${badgeText}"`);
+      // The taint comes from the node as the server reads it again.
+      let taints = '';
+      await waitFor(
+        async () => {
+          taints = (await page.getByTestId('node-detail-taints').innerText()).trim();
+          return taints.includes('crater.io/exclusive=');
+        },
+        () => `the node's taints read "${taints}", without crater.io/exclusive`,
+      );
+      log(`taints: ${taints}`);
+      await shoot(page, screenshot, 'node-exclusive');
+      await page.getByTestId('node-share').click();
+      await page.getByTestId('node-make-exclusive').waitFor({ state: 'visible' });
+      await waitFor(
+        async () => {
+          taints = (await page.getByTestId('node-detail-taints').innerText()).trim();
+          return !taints.includes('crater.io/exclusive') && (await page.getByTestId('node-exclusive').count()) === 0;
+        },
+        () => `the node still reads exclusive after sharing (taints "${taints}")`,
+      );
       await page.getByTestId('nav-overview').click();
       await page.locator('[data-testid="accelerator-card"]').first().waitFor({ state: 'visible' });
     });

@@ -5,6 +5,7 @@ import type {
   ItemList,
   NodeDetail,
   NodeDrainResult,
+  NodeHealth,
   NodeLabelEdit,
   NodeTaintEdit,
   ReadinessLast,
@@ -52,4 +53,24 @@ export function editNodeLabels(name: string, edit: NodeLabelEdit): Promise<Clust
 
 export function editNodeTaints(name: string, edit: NodeTaintEdit): Promise<ClusterNode> {
   return requestJson<ClusterNode>(admin(name, 'taints'), { method: 'PATCH', body: edit });
+}
+
+/** Makes the node exclusive to a team account (its slug): only that account's jobs are placed there. */
+export function makeNodeExclusive(name: string, account: string): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'exclusive'), { method: 'PUT', body: { account } });
+}
+
+/** Shares an exclusive node with every account again. */
+export function shareNode(name: string): Promise<ClusterNode> {
+  return requestJson<ClusterNode>(admin(name, 'exclusive'), { method: 'DELETE' });
+}
+
+/** The node's GPU health: state, since, reasons, last clear and evidence (platform admins). */
+export function getNodeHealth(name: string, signal?: AbortSignal): Promise<NodeHealth> {
+  return requestJson<NodeHealth>(admin(name, 'health'), { signal });
+}
+
+/** Clears the node's GPU health with a reason: healthy again, the quarantine's cordon lifted. */
+export function clearNodeHealth(name: string, reason: string): Promise<NodeHealth> {
+  return requestJson<NodeHealth>(admin(name, 'health/clear'), { method: 'POST', body: { reason } });
 }

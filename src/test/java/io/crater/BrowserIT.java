@@ -18,7 +18,8 @@ class BrowserIT {
 
     /**
      * A wrong password is refused, the administrator signs in and sees the simulated fleet's accelerator totals,
-     * clicks the node a member's job runs on and sees the job and its pod there; the member's Free GPUs page shows the
+     * clicks the node a member's job runs on and sees the job and its pod there, makes the node exclusive to the
+     * member's account and shares it again; the member's Free GPUs page shows the
      * A100s free (the total less the job's card) and the one card the account may still use; the language switch
      * works.
      */

@@ -1,6 +1,6 @@
 /** Wire types of the Crater REST API (v1): the cluster's nodes and accelerators. */
 
-import type { JobState } from './jobs';
+import type { JobState, Reason } from './jobs';
 
 export interface NodeAccelerator {
   model: string;
@@ -53,6 +53,35 @@ export interface NodeHealthView {
   reason: string;
   /** RFC 3339 instant. */
   since: string;
+}
+
+/** GPU health of a node as `GET /admin/nodes/{name}/health` answers it (platform admins; docs/nodes.md, quarantine). */
+export interface NodeHealth {
+  node: string;
+  state: 'HEALTHY' | 'SUSPECT' | 'QUARANTINED';
+  /** RFC 3339 instant the state began; null when healthy. */
+  since: string | null;
+  /** Why, with the numbers (card, XID code, counts, thresholds). */
+  reasons: Reason[];
+  /** When and by whom a platform admin last cleared it; null when never. */
+  clearedAt: string | null;
+  clearedBy: string | null;
+  /** The newest evidence (at most 50), newest first. */
+  evidence: GpuHealthEvidence[];
+}
+
+/**
+ * One piece of evidence: an XID a card reported (`value` is its code), a rise of a card's uncorrectable ECC count
+ * (`value` new errors) or a Crater job that failed with a pod on the node (`gpu` null, `value` 0).
+ */
+export interface GpuHealthEvidence {
+  kind: 'XID' | 'ECC_DBE' | 'JOB_FAILED';
+  /** RFC 3339 instant. */
+  at: string;
+  gpu: number | null;
+  value: number;
+  /** The public id of the job involved; null when none is known. */
+  job: string | null;
 }
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';

@@ -83,6 +83,8 @@ export interface SubmitTemplateJob {
   template: TemplateRef;
   /** Replaces the working directory the template gives. */
   workingDir?: string;
+  /** Replaces the nodes the template names, if any. */
+  nodes?: NodeTargets;
   /** The job this one was cloned from (recorded as its source). */
   sourceJob?: string;
 }

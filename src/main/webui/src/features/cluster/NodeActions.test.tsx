@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import type { ClusterNode } from '../../api/types';
+import type { AccountSummary, ClusterNode } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
 import { json, mockFetch, problem } from '../../test/mockFetch';
 import { NodeSection } from './ClusterSections';
@@ -109,5 +109,101 @@ describe('node administration on the nodes page', () => {
     );
     expect(screen.getByText('Loading…')).toBeTruthy();
     expect(await screen.findByText('Could not load nodes.')).toBeTruthy();
+  });
+});
+
+const account = (slug: string, kind: AccountSummary['kind'], archivedAt: string | null = null): AccountSummary => ({
+  slug,
+  name: slug.replace('-', ' '),
+  kind,
+  gid: 5000,
+  expiresAt: null,
+  archivedAt,
+  members: 3,
+});
+
+/** A team account, a personal one and an archived team: only the first can be given a node. */
+const ACCOUNTS = {
+  items: [account('vision-lab', 'team'), account('u-ann', 'personal'), account('old-lab', 'team', '2026-01-01T00:00:00Z')],
+  nextCursor: null,
+};
+
+const exclusive = (name: string): ClusterNode =>
+  makeNode(name, {
+    exclusive: { accountId: 7, account: 'vision-lab' },
+    taints: [{ key: 'crater.io/exclusive', value: '7', effect: 'NoSchedule' }],
+  });
+
+describe('exclusive nodes and GPU health on the nodes page', () => {
+  it('shows a badge for a node exclusive to an account, and the GPU health of a suspect node in words', async () => {
+    section([
+      exclusive('a100-0'),
+      makeNode('a100-1', { health: { state: 'suspect', reason: 'GPU 1 reported hardware XID 63', since: '2026-12-02T06:00:00Z' } }),
+    ]);
+    const [first, second] = await screen.findAllByTestId('node-row');
+    expect(within(first!).getByTestId('node-exclusive').textContent).toBe('Exclusive to vision-lab');
+    expect(within(first!).queryByTestId('node-health')).toBeNull();
+    expect(within(second!).queryByTestId('node-exclusive')).toBeNull();
+    const health = within(second!).getByTestId('node-health');
+    expect(health.dataset.state).toBe('suspect');
+    expect(within(health).getByTestId('status-badge').textContent).toBe('GPUs suspect');
+    expect(within(health).getByTestId('node-health-text').textContent).toMatch(
+      /^A card may be failing: GPU 1 reported hardware XID 63 \(since .+\)\. Nothing is changed yet; more errors quarantine the node\.$/,
+    );
+  });
+
+  it('makes a node exclusive to a chosen team account, offering only active team accounts', async () => {
+    const sent = section([makeNode('a100-0')], {
+      'GET /api/v1/accounts': json(ACCOUNTS),
+      'PUT /api/v1/admin/nodes/a100-0/exclusive': json(exclusive('a100-0')),
+    });
+    fireEvent.click(await screen.findByTestId('node-make-exclusive'));
+    const dialog = screen.getByTestId('node-exclusive-dialog');
+    const select = within(dialog).getByTestId('node-exclusive-account') as HTMLSelectElement;
+    await waitFor(() => expect(Array.from(select.options).map((o) => o.value)).toEqual(['', 'vision-lab']));
+    const submit = within(dialog).getByTestId('node-exclusive-submit') as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.change(select, { target: { value: 'vision-lab' } });
+    fireEvent.click(submit);
+    await waitFor(() => expect(screen.getByTestId('node-exclusive').textContent).toBe('Exclusive to vision-lab'));
+    expect(screen.queryByTestId('node-exclusive-dialog')).toBeNull();
+    const put = sent.find((r) => r.method === 'PUT');
+    expect([put?.path, put?.body]).toEqual(['/api/v1/admin/nodes/a100-0/exclusive', { account: 'vision-lab' }]);
+    expect(screen.getByTestId('node-share')).toBeTruthy();
+  });
+
+  it('searches the accounts by the text typed, and says when no team account matches', async () => {
+    const sent = section([makeNode('a100-0')], {
+      'GET /api/v1/accounts': (req) => json(req.query.get('q') === 'zzz' ? { items: [], nextCursor: null } : ACCOUNTS),
+    });
+    fireEvent.click(await screen.findByTestId('node-make-exclusive'));
+    fireEvent.change(screen.getByTestId('node-exclusive-search'), { target: { value: 'zzz' } });
+    expect((await screen.findByTestId('node-exclusive-no-accounts')).textContent).toBe('No team account matches.');
+    expect(sent.some((r) => r.path === '/api/v1/accounts' && r.query.get('q') === 'zzz')).toBe(true);
+  });
+
+  it("shows the server's refusal with its field error", async () => {
+    section([makeNode('a100-0')], {
+      'GET /api/v1/accounts': json(ACCOUNTS),
+      'PUT /api/v1/admin/nodes/a100-0/exclusive': problem(409, 'AccountArchived', "account 'vision-lab' is archived", [
+        { field: 'account', message: 'an active team account' },
+      ]),
+    });
+    fireEvent.click(await screen.findByTestId('node-make-exclusive'));
+    const select = screen.getByTestId('node-exclusive-account') as HTMLSelectElement;
+    await waitFor(() => expect(select.options).toHaveLength(2));
+    fireEvent.change(select, { target: { value: 'vision-lab' } });
+    fireEvent.click(screen.getByTestId('node-exclusive-submit'));
+    expect((await screen.findByTestId('node-exclusive-error')).textContent).toBe("account 'vision-lab' is archived");
+    expect(screen.getByText('an active team account')).toBeTruthy();
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('shares an exclusive node again', async () => {
+    const sent = section([exclusive('a100-0')], { 'DELETE /api/v1/admin/nodes/a100-0/exclusive': json(makeNode('a100-0')) });
+    fireEvent.click(await screen.findByTestId('node-share'));
+    await waitFor(() => expect(screen.queryByTestId('node-exclusive')).toBeNull());
+    expect(sent.some((r) => r.method === 'DELETE' && r.path === '/api/v1/admin/nodes/a100-0/exclusive')).toBe(true);
+    expect(screen.getByTestId('node-make-exclusive')).toBeTruthy();
   });
 });

@@ -1,22 +1,27 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { cordonNode, drainNode, uncordonNode } from '../../api/cluster';
+import { cordonNode, drainNode, shareNode, uncordonNode } from '../../api/cluster';
 import type { ClusterNode, NodeDrainResult } from '../../api/types';
 import { Dialog } from '../../components/common/Dialog';
 import { describeError } from '../../components/common/errorText';
 import { btnDanger, btnPrimary, btnSecondary, btnSmall, inputClass, labelText } from '../../components/common/ui';
+import { ExclusiveDialog } from './ExclusiveDialog';
 import { NodeLabelsDialog } from './NodeLabelsDialog';
 import { isCordoned, useNodeUpdate } from './nodeAdmin';
 
-type Open = 'cordon' | 'drain' | 'labels' | null;
+type Open = 'cordon' | 'drain' | 'labels' | 'exclusive' | null;
 
-/** A node's administration: cordon with a reason, uncordon, drain (confirmed), labels and taints. */
+/**
+ * A node's administration: cordon with a reason, uncordon, drain (confirmed), labels and taints, making it exclusive
+ * to a team account and sharing it again.
+ */
 export function NodeActions({ node }: { node: ClusterNode }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<Open>(null);
   const update = useNodeUpdate();
   const uncordon = useMutation({ mutationFn: () => uncordonNode(node.name), onSuccess: update });
+  const share = useMutation({ mutationFn: () => shareNode(node.name), onSuccess: update });
   const cordoned = isCordoned(node);
   return (
     <div className="flex flex-col items-end gap-1">
@@ -47,14 +52,31 @@ export function NodeActions({ node }: { node: ClusterNode }) {
         <button type="button" data-testid="node-labels" className={btnSmall} onClick={() => setOpen('labels')}>
           {t('nodeAdmin.labelsAndTaints')}
         </button>
+        {node.exclusive ? (
+          <button
+            type="button"
+            data-testid="node-share"
+            className={btnSmall}
+            title={t('nodeExclusive.shareHint')}
+            disabled={share.isPending}
+            onClick={() => share.mutate()}
+          >
+            {share.isPending ? t('nodeAdmin.working') : t('nodeExclusive.share')}
+          </button>
+        ) : (
+          <button type="button" data-testid="node-make-exclusive" className={btnSmall} onClick={() => setOpen('exclusive')}>
+            {t('nodeExclusive.make')}
+          </button>
+        )}
       </div>
-      {uncordon.isError && (
-        <p role="alert" className="text-xs text-rose-700">
-          {describeError(uncordon.error, t('nodeAdmin.failed'))}
+      {(uncordon.isError || share.isError) && (
+        <p role="alert" data-testid="node-action-error" className="text-xs text-rose-700">
+          {describeError(uncordon.error ?? share.error, t('nodeAdmin.failed'))}
         </p>
       )}
       {(open === 'cordon' || open === 'drain') && <CordonDialog node={node} drain={open === 'drain'} onClose={() => setOpen(null)} />}
       {open === 'labels' && <NodeLabelsDialog node={node} onClose={() => setOpen(null)} />}
+      {open === 'exclusive' && <ExclusiveDialog node={node} onClose={() => setOpen(null)} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router';
-import type { NodeDetail } from '../../api/types';
+import type { NodeDetail, NodeHealth } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
 import { json, mockFetch, problem } from '../../test/mockFetch';
 import { NodeDetailPage } from './NodeDetailPage';
@@ -101,14 +101,24 @@ function renderAt(path: string, routes: FetchRoutes) {
   return sent;
 }
 
-const detailOf = (answer: FetchRoutes[string]): FetchRoutes => ({ 'GET /api/v1/admin/nodes/a100-0': answer });
+/** A node whose cards never reported anything. */
+const HEALTHY: NodeHealth = { node: 'a100-0', state: 'HEALTHY', since: null, reasons: [], clearedAt: null, clearedBy: null, evidence: [] };
+
+const detailOf = (answer: FetchRoutes[string], health: FetchRoutes[string] = json(HEALTHY)): FetchRoutes => ({
+  'GET /api/v1/admin/nodes/a100-0': answer,
+  'GET /api/v1/admin/nodes/a100-0/health': health,
+});
 
 describe('the node detail page', () => {
   it('is reached by clicking a node in the node table', async () => {
     const sent = renderAt('/admin/nodes', detailOf(json(DETAIL)));
     fireEvent.click(screen.getByTestId('node-link'));
     expect((await screen.findByTestId('page-title')).textContent).toBe('a100-0');
-    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/admin/nodes/a100-0']);
+    await screen.findByTestId('node-health-state');
+    expect(sent.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /api/v1/admin/nodes/a100-0',
+      'GET /api/v1/admin/nodes/a100-0/health',
+    ]);
   });
 
   it('shows the status, the allocation with units, the jobs, the pods with their requests and age, conditions and events', async () => {
@@ -172,9 +182,10 @@ describe('the node detail page', () => {
   it('says so when there are no pods, no jobs, no conditions and no events', async () => {
     const empty: NodeDetail = { ...DETAIL, node: makeNode('a100-0'), conditions: [], pods: [], jobs: [], events: [] };
     renderAt('/admin/nodes/a100-0', detailOf(json(empty)));
-    await screen.findByTestId('node-detail');
+    await screen.findByTestId('node-health-state');
     const texts = screen.getAllByTestId('empty-state').map((e) => e.textContent);
     expect(texts).toEqual([
+      'No card errors or failed jobs are recorded for this node.',
       'No Crater job has pods on this node.',
       'No pods are bound to this node.',
       'The node reports no conditions.',

@@ -9,6 +9,8 @@ import { card } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
 import { formatCores, formatGiB, formatGpuCount } from '../../lib/units';
 import { NodeActions } from './NodeActions';
+import { NodeHealthSection } from './NodeHealthSection';
+import { ExclusiveBadge, HealthBadge } from './NodeMarks';
 import { NodeConditionsTable, NodeEventsTable, NodeJobsTable, NodePodsTable } from './NodeDetailTables';
 import { labelLines, taintText } from './nodeDetailText';
 import { nodeStatus, nodeStatusTone } from './nodeStatus';
@@ -48,6 +50,18 @@ function StatusCard({ node }: { node: ClusterNode }) {
                     at: formatDateTime(node.cordon.at, i18n.language),
                   })
                 : t('nodeAdmin.cordonedOutside')}
+            </dd>
+          </>
+        )}
+        <dt className="text-slate-500">{t('nodeDetail.exclusive')}</dt>
+        <dd data-testid="node-detail-exclusive">
+          {node.exclusive ? <ExclusiveBadge node={node} /> : <span className="text-slate-500">{t('nodeDetail.shared')}</span>}
+        </dd>
+        {node.health && (
+          <>
+            <dt className="text-slate-500">{t('nodeDetail.gpuHealth')}</dt>
+            <dd>
+              <HealthBadge node={node} />
             </dd>
           </>
         )}
@@ -163,6 +177,7 @@ function NodeDetailBody({ detail }: { detail: NodeDetail }) {
         <StatusCard node={node} />
         <AllocationCard node={node} />
       </div>
+      <NodeHealthSection name={node.name} />
       <NodeJobsTable jobs={detail.jobs} />
       <NodePodsTable pods={detail.pods} accelerator={accelerator} />
       <NodeConditionsTable conditions={detail.conditions} />

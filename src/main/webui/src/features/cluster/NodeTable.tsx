@@ -5,6 +5,7 @@ import type { ClusterNode } from '../../api/types';
 import { ResourceBar } from '../../components/common/ResourceBar';
 import { StatusBadge } from '../../components/common/StatusBadge';
 import { formatCoresPair, formatGiBPair, formatGpuPair } from '../../lib/units';
+import { ExclusiveBadge, HealthBadge } from './NodeMarks';
 import { nodeStatus, nodeStatusTone } from './nodeStatus';
 
 const byName = new Intl.Collator('en', { numeric: true });
@@ -25,7 +26,15 @@ function NodeRow({ node, actions }: { node: ClusterNode; actions?: (node: Cluste
         </Link>
       </td>
       <td className="px-4 py-3">
-        <StatusBadge tone={nodeStatusTone(status)} label={t(`status.${status}`)} value={status} />
+        <div className="flex flex-wrap items-center gap-1">
+          <StatusBadge tone={nodeStatusTone(status)} label={t(`status.${status}`)} value={status} />
+          <ExclusiveBadge node={node} />
+        </div>
+        {node.health && (
+          <div className="mt-1">
+            <HealthBadge node={node} compact />
+          </div>
+        )}
         {node.cordon && (
           <p data-testid="node-cordon-reason" className="mt-1 max-w-56 text-xs text-amber-700">
             {node.cordon.by !== ''

@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getNodeDetail, getReadiness, listAccelerators, listNodes } from '../../api/cluster';
+import { getNodeDetail, getNodeHealth, getReadiness, listAccelerators, listNodes } from '../../api/cluster';
 
 /** Query-key factory for everything under /api/v1/cluster. */
 export const clusterKeys = {
   all: ['cluster'] as const,
   nodes: () => [...clusterKeys.all, 'nodes'] as const,
   node: (name: string) => [...clusterKeys.all, 'node', name] as const,
+  /** Under the node's key: refreshing the node refreshes its health too. */
+  health: (name: string) => [...clusterKeys.node(name), 'health'] as const,
   accelerators: () => [...clusterKeys.all, 'accelerators'] as const,
   readiness: () => [...clusterKeys.all, 'readiness'] as const,
 };
@@ -20,6 +22,12 @@ export const nodeDetailQuery = (name: string) =>
   queryOptions({
     queryKey: clusterKeys.node(name),
     queryFn: ({ signal }) => getNodeDetail(name, signal),
+  });
+
+export const nodeHealthQuery = (name: string) =>
+  queryOptions({
+    queryKey: clusterKeys.health(name),
+    queryFn: ({ signal }) => getNodeHealth(name, signal),
   });
 
 export const acceleratorsQuery = () =>
@@ -47,4 +55,8 @@ export const NODE_DETAIL_REFRESH_MS = 30_000;
 
 export function useNodeDetail(name: string) {
   return useQuery({ ...nodeDetailQuery(name), refetchInterval: NODE_DETAIL_REFRESH_MS });
+}
+
+export function useNodeHealth(name: string) {
+  return useQuery({ ...nodeHealthQuery(name), refetchInterval: NODE_DETAIL_REFRESH_MS });
 }

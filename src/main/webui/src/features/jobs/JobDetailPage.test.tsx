@@ -317,6 +317,22 @@ describe('JobDetailPage', () => {
     expect(within(dir).queryByRole('link')).toBeNull();
   });
 
+  it('shows the nodes a job names, and nothing when it names none', async () => {
+    api.getJob.mockResolvedValue({ ...running, spec: { ...running.spec, nodes: { avoid: ['a100-4', 'a100-7'] } } });
+    renderAt('/jobs/j1');
+    const nodes = await screen.findByTestId('job-nodes');
+    expect(nodes.textContent).toBe('never a100-4, a100-7');
+    cleanup();
+    api.getJob.mockResolvedValue({ ...running, spec: { ...running.spec, nodes: { use: ['a100-1'] } } });
+    renderAt('/jobs/j1');
+    expect((await screen.findByTestId('job-nodes')).textContent).toBe('only a100-1');
+    cleanup();
+    api.getJob.mockResolvedValue(running);
+    renderAt('/jobs/j1');
+    await screen.findByTestId('job-detail');
+    expect(screen.queryByTestId('job-nodes')).toBeNull();
+  });
+
   it('saves the job as a template shared with its account', async () => {
     api.getJob.mockResolvedValue(running);
     api.saveJobAsTemplate.mockResolvedValue({

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/errors';
-import type { JobDetail } from '../../api/types';
+import type { JobDetail, NodeTargets } from '../../api/types';
 import { NotFoundPage } from '../../app/NotFoundPage';
 import { PageHeader } from '../../app/PageHeader';
 import { StatusBadge } from '../../components/common/StatusBadge';
@@ -35,6 +35,21 @@ function Meta({ label, children, testId }: { label: string; children: ReactNode;
       <dt className="text-slate-400">{label}</dt>
       <dd data-testid={testId}>{children}</dd>
     </div>
+  );
+}
+
+/** The nodes the job's spec names: only these, or never these (a resubmission away from a faulty node avoids it). */
+function TargetNodes({ nodes }: { nodes: NodeTargets | undefined }) {
+  const { t } = useTranslation();
+  const use = nodes?.use ?? [];
+  const avoid = nodes?.avoid ?? [];
+  if (use.length === 0 && avoid.length === 0) return null;
+  return (
+    <Meta label={t('jobs.targetNodes')} testId="job-nodes">
+      <span className="font-mono" data-mode={use.length > 0 ? 'use' : 'avoid'}>
+        {use.length > 0 ? t('jobs.nodesUse', { nodes: use.join(', ') }) : t('jobs.nodesAvoid', { nodes: avoid.join(', ') })}
+      </span>
+    </Meta>
   );
 }
 
@@ -114,6 +129,7 @@ function JobView({ detail }: { detail: JobDetail }) {
                 )}
               </Meta>
             )}
+            <TargetNodes nodes={detail.spec.nodes} />
           </dl>
           <Origin detail={detail} />
         </div>

@@ -45,14 +45,20 @@ import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
 import { MountPicker } from '../assets/MountPicker';
+import { NodeTargetsField } from './NodeTargetsField';
+import { ANY_NODE, nodeFieldErrorText } from './nodeTargets';
 
-/** Server field errors grouped by the form input that shows them ("env.FOO" → env, with the name). */
-function serverFieldErrors(error: unknown): Record<string, string> {
+/** Server field errors grouped by the form input that shows them ("env.FOO" → env, "nodes.use[1]" → nodes, with the name). */
+function serverFieldErrors(error: unknown, nodeNames: readonly string[]): Record<string, string> {
   if (!isApiError(error)) return {};
   const out: Record<string, string[]> = {};
   for (const f of error.fieldErrors) {
     const field = formFieldOf(f.field);
-    const text = f.field.startsWith('env.') ? `${f.field.slice(4)}: ${f.message}` : f.message;
+    const text = f.field.startsWith('env.')
+      ? `${f.field.slice(4)}: ${f.message}`
+      : field === 'nodes'
+        ? nodeFieldErrorText(f.field, f.message, nodeNames)
+        : f.message;
     (out[field] ??= []).push(text);
   }
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.join('; ')]));
@@ -123,7 +129,7 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
   };
 
   const serverError = submit.error ?? dryRun.error;
-  const server = serverFieldErrors(serverError);
+  const server = serverFieldErrors(serverError, values.nodes?.names ?? []);
   const err = (field: string) => {
     const local = errors[field];
     return local ? unitProblemText(t, local) : server[field];
@@ -315,6 +321,9 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             ))}
           </select>
         </Field>
+        <div className="sm:col-span-3">
+          <NodeTargetsField value={values.nodes ?? ANY_NODE} onChange={(nodes) => set('nodes', nodes)} error={err('nodes')} />
+        </div>
       </section>
 
       {Object.keys(errors).length > 0 && (

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { fieldError } from '../../api/errors';
+import { fieldError, isApiError } from '../../api/errors';
 import { dryRunTemplateJob, submitJobYaml, submitTemplateJob } from '../../api/jobs';
 import { renderTemplate } from '../../api/templates';
 import type { DryRunResult, JobPriority, JobSummary, SubmitTemplateJob, Template } from '../../api/types';
@@ -22,6 +22,15 @@ import { AccountProposals } from './AccountProposals';
 import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { featureOff, useAccountFeatures } from './accountFeatures';
+import { NodeTargetsField } from './NodeTargetsField';
+import { ANY_NODE, isNodesField, nodeFieldErrorText, nodeTargetsBody, nodeTargetsProblem, type NodeTargetsForm } from './nodeTargets';
+
+/** The server's errors of the nodes field, each naming the node it is about, in one line. */
+function nodesServerError(error: unknown, names: readonly string[]): string | undefined {
+  if (!isApiError(error)) return undefined;
+  const texts = error.fieldErrors.filter((f) => isNodesField(f.field)).map((f) => nodeFieldErrorText(f.field, f.message, names));
+  return texts.length > 0 ? texts.join('; ') : undefined;
+}
 
 /** What check and submit send: the form (template, values, name, priority) or, in the advanced view, YAML. */
 type JobRequest = { mode: 'form'; body: SubmitTemplateJob } | { mode: 'yaml'; yaml: string };
@@ -75,6 +84,8 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
   const [priority, setPriority] = useState<JobPriority>(clone?.priority ?? 'normal');
   const [workingDir, setWorkingDir] = useState(clone?.workingDir ?? '');
   const [workingDirError, setWorkingDirError] = useState<UnitProblem | null>(null);
+  const [nodes, setNodes] = useState<NodeTargetsForm>(clone?.nodes ?? ANY_NODE);
+  const [nodesError, setNodesError] = useState<UnitProblem | null>(null);
   const [values, setValues] = useState<ParameterValues>(() => startValues(template, clone));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [amountErrors, setAmountErrors] = useState<Record<string, UnitProblem>>({});
@@ -127,7 +138,9 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
     setAmountErrors(amounts.errors);
     setNameError(problem);
     setWorkingDirError(dirProblem);
-    const fine = problem === null && dirProblem === null && Object.keys(amounts.errors).length === 0;
+    const nodesProblem = nodeTargetsProblem(nodes);
+    setNodesError(nodesProblem);
+    const fine = problem === null && dirProblem === null && nodesProblem === null && Object.keys(amounts.errors).length === 0;
     return fine ? built.parameters : null;
   };
 
@@ -146,6 +159,9 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
     };
     // Empty: the directory the template gives (its placeholder); given: it replaces the template's.
     if (workingDir.trim() !== '') body.workingDir = workingDir.trim();
+    // Any node: the nodes the template names, if any; a list: it replaces theirs.
+    const targets = nodeTargetsBody(nodes);
+    if (targets) body.nodes = targets;
     if (clone) body.sourceJob = clone.sourceJob;
     return { mode: 'form', body };
   };
@@ -200,10 +216,16 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
   const nameMessage = shownNameError ? unitProblemText(t, shownNameError) : fieldError(serverError, 'name');
   const priorityMessage = fieldError(serverError, 'priority');
   const workingDirMessage = workingDirError ? unitProblemText(t, workingDirError) : fieldError(serverError, 'workingDir');
+  const nodesMessage = nodesError ? unitProblemText(t, nodesError) : nodesServerError(serverError, nodes.names);
   const templateDir = typeof template.spec?.workingDir === 'string' ? template.spec.workingDir : '';
   const busy = dryRun.isPending || submit.isPending || render.isPending;
   const invalid =
-    !advanced && (nameError !== null || workingDirError !== null || Object.keys(errors).length > 0 || Object.keys(amountErrors).length > 0);
+    !advanced &&
+    (nameError !== null ||
+      workingDirError !== null ||
+      nodesError !== null ||
+      Object.keys(errors).length > 0 ||
+      Object.keys(amountErrors).length > 0);
 
   return (
     <form onSubmit={onSubmit} noValidate data-testid="template-form" data-template={template.id} className="flex flex-col gap-6">
@@ -300,6 +322,17 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
                 }}
               />
             </Field>
+            <div className="sm:col-span-2">
+              <NodeTargetsField
+                value={nodes}
+                onChange={(v) => {
+                  setNodes(v);
+                  touched();
+                }}
+                error={nodesMessage}
+                hint={t('jobs.nodes.templateHint')}
+              />
+            </div>
           </section>
           <section className={`${card} flex flex-col gap-4`}>
             <h2 className="text-sm font-semibold text-slate-900">{t('jobs.form.parameters')}</h2>
@@ -324,7 +357,7 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
       {submit.error || dryRun.error ? (
         <SubmitError
           error={submit.error ?? dryRun.error}
-          shownFields={advanced ? undefined : (f) => f === 'workingDir' || server.shown(f)}
+          shownFields={advanced ? undefined : (f) => f === 'workingDir' || isNodesField(f) || server.shown(f)}
         />
       ) : null}
       {dryRun.data && <DryRunPanel result={dryRun.data} />}

@@ -176,6 +176,8 @@ describe('jobFormFromSpec', () => {
     priority: 'high',
     template: { id: 'pytorch-ddp', version: 2, parameters: { workers: '2' } },
     sourceJob: 'j-older',
+    // A resubmission away from a node whose card failed.
+    nodes: { avoid: ['a100-4'] },
   };
 
   it('fills every input from the spec, with the copy suffix on the name', () => {
@@ -195,6 +197,7 @@ describe('jobFormFromSpec', () => {
       timeLimit: '3d',
       priority: 'high',
       mounts: '',
+      nodes: { mode: 'avoid', names: ['a100-4'] },
     });
   });
 
@@ -212,6 +215,7 @@ describe('jobFormFromSpec', () => {
       workers: 2,
       timeLimit: '3d',
       priority: 'high',
+      nodes: { avoid: ['a100-4'] },
     });
   });
 
@@ -225,6 +229,7 @@ describe('jobFormFromSpec', () => {
       workers: null,
       timeLimit: null,
       priority: null,
+      nodes: null,
     } as unknown as SubmitJob;
     expect(jobFormFromSpec(sparse, ' (副本)')).toEqual({
       ...defaultJobForm('jupyter'),
@@ -268,6 +273,7 @@ describe('templateClone', () => {
       resources: {},
       priority: 'high',
       workingDir: '/data/run',
+      nodes: { use: ['a100-1', 'a100-2'] },
       template: { id: 'pytorch-ddp', version: 3, parameters: { workers: 2, fp16: true, image: 'pt:2', none: null } },
     } as unknown as SubmitJob;
     expect(templateClone(spec, 'j-1')).toEqual({
@@ -278,6 +284,7 @@ describe('templateClone', () => {
       priority: 'high',
       parameters: { workers: '2', fp16: 'true', image: 'pt:2' },
       workingDir: '/data/run',
+      nodes: { mode: 'use', names: ['a100-1', 'a100-2'] },
     });
   });
 
@@ -294,6 +301,7 @@ describe('templateClone', () => {
       priority: 'normal',
       parameters: {},
       workingDir: '',
+      nodes: { mode: 'any', names: [] },
     });
   });
 });

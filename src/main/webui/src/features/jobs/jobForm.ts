@@ -4,6 +4,7 @@ import { JOB_LIMITS, MAX_JOB_NAME } from '../../lib/limits';
 import { parseCount, parseCpu, parseDuration, parseMemoryGiB, quantityToField, type Parsed, type UnitProblem } from '../../lib/units';
 import { formatCommandLine, parseCommandLine } from './commandLine';
 import { envValueText, parseEnvLines, type EnvLineError } from './envLines';
+import { ANY_NODE, isNodesField, nodeTargetsBody, nodeTargetsFromSpec, nodeTargetsProblem, type NodeTargetsForm } from './nodeTargets';
 
 export const JOB_KINDS: readonly JobKind[] = ['custom', 'pytorch', 'jupyter', 'webide', 'inference'];
 export const JOB_PRIORITIES: readonly JobPriority[] = ['low', 'normal', 'high'];
@@ -62,6 +63,8 @@ export interface JobFormValues {
   priority: JobPriority;
   /** Datasets and models, one a line: `dataset <name> <path>` or `model <name> <path>`. */
   mounts?: string;
+  /** Any node, only these nodes, or never these (absent: any node). */
+  nodes?: NodeTargetsForm;
 }
 
 export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
@@ -81,6 +84,7 @@ export function defaultJobForm(kind: JobKind = 'custom'): JobFormValues {
     workers: '',
     timeLimit: '',
     priority: 'normal',
+    nodes: ANY_NODE,
   };
 }
 
@@ -160,6 +164,9 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
 
   const timeLimit = amount('timeLimit', v.timeLimit, JOB_FIELD_PARSERS.timeLimit)?.api ?? '';
 
+  const nodesProblem = v.nodes ? nodeTargetsProblem(v.nodes) : null;
+  if (nodesProblem) errors.nodes = nodesProblem;
+
   if (Object.keys(errors).length > 0) return { body: null, errors, envErrors };
 
   const body: SubmitJob = { name, kind: v.kind, resources: {} };
@@ -177,6 +184,8 @@ export function buildSubmitJob(v: JobFormValues): BuiltJob {
   if (sharedMemory !== undefined) body.resources.sharedMemory = sharedMemory;
   if (workers !== undefined) body.workers = workers;
   if (timeLimit !== '') body.timeLimit = timeLimit;
+  const nodes = v.nodes ? nodeTargetsBody(v.nodes) : undefined;
+  if (nodes) body.nodes = nodes;
   body.priority = v.priority;
   return { body, errors, envErrors };
 }
@@ -198,6 +207,7 @@ export const SPEC_FORM_FIELDS = new Set([
   'timeLimit',
   'priority',
   'mounts',
+  'nodes',
 ]);
 
 /** Which form input shows a server field error: "env.FOO" → "env", "args" → "command", others as named. */
@@ -205,6 +215,7 @@ export function formFieldOf(serverField: string): string {
   if (serverField.startsWith('env.')) return 'env';
   if (serverField === 'args') return 'command';
   if (serverField.startsWith('mounts')) return 'mounts';
+  if (isNodesField(serverField)) return 'nodes';
   return serverField;
 }
 
@@ -268,6 +279,7 @@ export function jobFormFromSpec(spec: SubmitJob, suffix: string = COPY_SUFFIX): 
     timeLimit: spec.timeLimit ?? '',
     priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',
     mounts: mountLines(spec.mounts),
+    nodes: nodeTargetsFromSpec(spec.nodes),
   };
 }
 
@@ -281,6 +293,8 @@ export interface TemplateClone {
   /** The values the original was rendered with, each as the form types it ("2", "true"). */
   parameters: Record<string, string>;
   workingDir: string;
+  /** The nodes the original named (the template's, or those given with it). */
+  nodes: NodeTargetsForm;
 }
 
 /**
@@ -302,5 +316,6 @@ export function templateClone(spec: SubmitJob, sourceJob: string, suffix: string
     priority: spec.priority && JOB_PRIORITIES.includes(spec.priority) ? spec.priority : 'normal',
     parameters,
     workingDir: spec.workingDir ?? '',
+    nodes: nodeTargetsFromSpec(spec.nodes),
   };
 }
