@@ -43,8 +43,8 @@ export function uncordonNode(name: string): Promise<ClusterNode> {
   return requestJson<ClusterNode>(admin(name, 'uncordon'), { method: 'POST' });
 }
 
-export function drainNode(name: string, reason: string): Promise<NodeDrainResult> {
-  return requestJson<NodeDrainResult>(admin(name, 'drain'), { method: 'POST', body: { reason } });
+export function drainNode(name: string, reason: string, requeue = false): Promise<NodeDrainResult> {
+  return requestJson<NodeDrainResult>(admin(name, 'drain'), { method: 'POST', body: { reason, requeue } });
 }
 
 export function editNodeLabels(name: string, edit: NodeLabelEdit): Promise<ClusterNode> {

@@ -81,6 +81,28 @@ describe('node administration on the nodes page', () => {
     expect(outcome.textContent).toContain('kube-system/exporter (DaemonSet)');
   });
 
+  it('drains with requeue when asked and names the copy of each stopped job', async () => {
+    const sent = section([makeNode('a100-0')], {
+      'POST /api/v1/admin/nodes/a100-0/drain': json({
+        node: cordoned('a100-0'),
+        evicted: ['crater-jobs/c-ab-0'],
+        blocked: [],
+        kept: [],
+        stoppedJobs: ['jab', 'jcd'],
+        requeued: { jab: 'jxy' },
+      }),
+    });
+    fireEvent.click(await screen.findByTestId('node-drain'));
+    fireEvent.click(screen.getByTestId('node-drain-requeue'));
+    fireEvent.change(screen.getByTestId('node-reason'), { target: { value: 'memory test' } });
+    fireEvent.click(screen.getByTestId('node-reason-submit'));
+    const stopped = await screen.findByTestId('node-drain-stopped');
+    expect(stopped.textContent).toContain('jab → jxy (waits again)');
+    expect(stopped.textContent).toContain('jcd');
+    const drain = sent.find((r) => r.method === 'POST' && r.path === '/api/v1/admin/nodes/a100-0/drain');
+    expect(drain?.body).toEqual({ reason: 'memory test', requeue: true });
+  });
+
   it('shows a refused label edit with its field errors, and an empty taint list as such', async () => {
     section([makeNode('cpu-0', { labels: { zone: 'a' } })], {
       'PATCH /api/v1/admin/nodes/cpu-0/labels': problem(400, 'InvalidLabels', 'the labels cannot be changed as given', [

@@ -85,12 +85,13 @@ export function NodeActions({ node }: { node: ClusterNode }) {
 function CordonDialog({ node, drain, onClose }: { node: ClusterNode; drain: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
+  const [requeue, setRequeue] = useState(false);
   const [result, setResult] = useState<NodeDrainResult | null>(null);
   const update = useNodeUpdate();
   const mutation = useMutation({
     mutationFn: async () => {
       if (drain) {
-        const r = await drainNode(node.name, reason.trim());
+        const r = await drainNode(node.name, reason.trim(), requeue);
         setResult(r);
         return r.node;
       }
@@ -124,7 +125,21 @@ function CordonDialog({ node, drain, onClose }: { node: ClusterNode; drain: bool
         }}
       >
         <p className="text-sm text-slate-600">{t(drain ? 'nodeAdmin.drainExplain' : 'nodeAdmin.cordonExplain')}</p>
-        {drain && <p className="text-xs text-slate-500">{t('nodeAdmin.requeueUnavailable')}</p>}
+        {drain && (
+          <label className="flex items-start gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              data-testid="node-drain-requeue"
+              className="mt-1"
+              checked={requeue}
+              onChange={(e) => setRequeue(e.target.checked)}
+            />
+            <span>
+              {t('nodeAdmin.requeue')}
+              <span className="block text-xs text-slate-500">{t('nodeAdmin.requeueHint')}</span>
+            </span>
+          </label>
+        )}
         <label>
           <span className={labelText}>{t('nodeAdmin.reason')}</span>
           <textarea
@@ -166,7 +181,13 @@ function DrainOutcome({ result }: { result: NodeDrainResult }) {
     <div className="flex flex-col gap-2 text-sm text-slate-700" data-testid="node-drain-outcome">
       <p>{t('nodeAdmin.evicted', { count: result.evicted.length })}</p>
       <p>{t('nodeAdmin.stoppedJobs', { count: result.stoppedJobs.length })}</p>
-      {result.stoppedJobs.length > 0 && <p className="font-mono text-xs">{result.stoppedJobs.join(', ')}</p>}
+      {result.stoppedJobs.length > 0 && (
+        <ul className="font-mono text-xs" data-testid="node-drain-stopped">
+          {result.stoppedJobs.map((id) => (
+            <li key={id}>{result.requeued?.[id] ? t('nodeAdmin.requeuedAs', { job: id, copy: result.requeued[id] }) : id}</li>
+          ))}
+        </ul>
+      )}
       {result.blocked.length > 0 && (
         <div className="rounded-md bg-amber-50 p-2 text-amber-800" data-testid="node-drain-blocked">
           <p>{t('nodeAdmin.blocked', { count: result.blocked.length })}</p>
