@@ -44,6 +44,9 @@ function SideNav() {
         <NavLink to="/data" data-testid="nav-data" className={navClass}>
           {t('nav.data')}
         </NavLink>
+        <NavLink to="/images" data-testid="nav-images" className={navClass}>
+          {t('nav.images')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

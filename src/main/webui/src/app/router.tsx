@@ -14,6 +14,7 @@ import { NodesPage } from '../features/cluster/NodesPage';
 import { OverviewPage } from '../features/cluster/OverviewPage';
 import { FilesPage } from '../features/files/FilesPage';
 import { DataPage } from '../features/assets/DataPage';
+import { ImagesPage } from '../features/images/ImagesPage';
 import { DevicePage } from '../features/device/DevicePage';
 import { FreeGpusPage } from '../features/gpus/FreeGpusPage';
 import { GpusPage } from '../features/gpus/GpusPage';
@@ -49,6 +50,7 @@ export const router = createBrowserRouter([
       { path: 'files', element: <FilesPage /> },
       { path: 'files/:space/*', element: <FilesPage /> },
       { path: 'data', element: <DataPage /> },
+      { path: 'images', element: <ImagesPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },

@@ -23,6 +23,9 @@ final class Commands {
         m.put("template", TemplateCommands::new);
         m.put("quota", QuotaCommands::new);
         m.put("files", FileCommands::new);
+        m.put("dataset", AssetCommands.Datasets::new);
+        m.put("model", AssetCommands.Models::new);
+        m.put("image", ImageCommands::new);
         m.put("approval", ApprovalCommands::new);
         m.put("cluster", ClusterCommands::new);
         m.put("usage", UsageCommand::new);

@@ -16,8 +16,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * Shell completion written from the command model: every verb, subcommand, option and fixed option value is
- * spelt out in the script, so completing never starts a JVM. Names that change (jobs, templates, accounts)
- * come from the {@link NameCache} files and contexts from the configuration file; a cache older than ten
+ * spelt out in the script, so completing never starts a JVM. Names that change (jobs, templates, datasets, models,
+ * images, accounts) come from the {@link NameCache} files and contexts from the configuration file; a cache older than ten
  * minutes is refreshed by {@code crater __names KIND} in the background, and this completion answers from the
  * cache at once.
  *
@@ -32,6 +32,9 @@ public final class Completion {
     /** What a positional parameter or option value completes, by its paramLabel. */
     static final Map<String, String> KINDS = Map.of(
             "JOB", "__crater_names jobs",
+            // A dataset's or a model's: the family's own ids ("dataset get" completes datasets).
+            "ASSET", "__crater_names \"${1%% *}s\"",
+            "IMAGE", "__crater_names images",
             "TEMPLATE", "__crater_names templates",
             "ACCOUNT", "__crater_names accounts",
             "SLUG", "__crater_names accounts",

@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
             "bash: source <(crater completion bash) in ~/.bashrc.",
             "zsh: source <(crater completion zsh) after compinit in ~/.zshrc (or save it as _crater in $fpath).",
             "fish: crater completion fish > ~/.config/fish/completions/crater.fish.",
-            "Job, template and account names come from the lists you ran last, refreshed in the background."
+            "Job, template, dataset, model, image and account names come from the lists you ran last, refreshed in"
+                    + " the background."
         })
 final class CompletionCommands extends Verb {
 
@@ -39,12 +40,12 @@ final class CompletionCommands extends Verb {
 
     /**
      * Lists and remembers the names completion offers: the current account's jobs of mine (newest first), the
-     * templates I can use, my accounts. The scripts run it detached when a cache is older than ten minutes.
+     * templates I can use, the datasets, models and images I see (newest first), my accounts. The scripts run it detached when a cache is older than ten minutes.
      */
     @Command(name = "__names", hidden = true)
     static final class Names extends Verb {
 
-        @Parameters(paramLabel = "KIND", description = "jobs, templates or accounts.")
+        @Parameters(paramLabel = "KIND", description = "jobs, templates, datasets, models, images or accounts.")
         String kind;
 
         @Override
@@ -53,8 +54,13 @@ final class CompletionCommands extends Verb {
                 case NameCache.JOBS -> jobs();
                 case NameCache.TEMPLATES -> ids(api().get("/api/v1/templates"), "id");
                 case NameCache.ACCOUNTS -> ids(Values.at(api().get("/api/v1/me"), "accounts"), "slug");
+                case NameCache.DATASETS -> assets("dataset");
+                case NameCache.MODELS -> assets("model");
+                case NameCache.IMAGES -> ids(api().get(ImageCommands.PATH, Map.of("limit", 200)), "id");
                 default ->
-                    throw new CliException(Exit.USAGE, "unknown kind '" + kind + "': use jobs, templates or accounts");
+                    throw new CliException(
+                            Exit.USAGE,
+                            "unknown kind '" + kind + "': use jobs, templates, datasets, models, images or accounts");
             };
             NameCache.remember(term(), kind, names);
             names.forEach(out()::println);
@@ -67,6 +73,10 @@ final class CompletionCommands extends Verb {
             query.put("account", api().account());
             query.put("limit", 200);
             return ids(api().get("/api/v1/jobs", query), "id");
+        }
+
+        private List<String> assets(String assetKind) {
+            return ids(api().get(AssetCommands.PATH, Map.of("kind", assetKind, "limit", 200)), "id");
         }
 
         private static List<String> ids(Object listOrPage, String field) {

@@ -8,7 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 
 /**
- * Names the shell completion offers (job ids, template ids, account slugs), remembered from the lists a command
+ * Names the shell completion offers (job, template, dataset, model and image ids, account slugs), remembered from the lists a command
  * has just fetched: {@code $XDG_CACHE_HOME/crater/names/<kind>} (else {@code ~/.cache/crater/names}), one name
  * per line. The completion scripts read these files, so completing never starts a JVM; a failure to write is
  * ignored, completion is a convenience.
@@ -20,6 +20,9 @@ public final class NameCache {
 
     public static final String TEMPLATES = "templates";
     public static final String ACCOUNTS = "accounts";
+    public static final String DATASETS = "datasets";
+    public static final String MODELS = "models";
+    public static final String IMAGES = "images";
 
     private NameCache() {}
 

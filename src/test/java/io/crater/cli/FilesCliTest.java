@@ -22,7 +22,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code crater files …} against the running server: bytes both ways, moves, the trash, refusals and exit codes. */
+/**
+ * {@code crater files …} against the running server: bytes both ways, moves, the trash, refusals and exit codes; and
+ * {@code crater dataset|model …}, which register places of those spaces.
+ */
 @QuarkusTest
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
 class FilesCliTest {
@@ -194,6 +197,95 @@ class FilesCliTest {
         Cli.Run bad = cli.run("files", "ls", "/data");
         assertThat(bad.exit()).isEqualTo(Exit.USAGE);
         assertThat(bad.err()).contains("write SPACE:/PATH");
+    }
+
+    @Test
+    void datasetsAndModelsNameAPlaceOfASpaceAndAreSeenOnlyByThoseTheyAreSharedWith() throws Exception {
+        Files.write(dir.resolve("part-0.bin"), new byte[1000]);
+        ok("files", "mkdir", "user:/fc-imagenet");
+        ok("files", "put", dir.resolve("part-0.bin").toString(), "user:/fc-imagenet/");
+        Cli.Run made =
+                ok("dataset", "create", "fc-imagenet", "user:/fc-imagenet", "--tag", "vision", "--licence", "CC0");
+        String id = made.out().replaceAll("(?s).* as (ds_[a-z0-9]+) .*", "$1");
+        assertThat(made.out())
+                .startsWith("Registered dataset fc-imagenet as ds_")
+                .contains("(1000 B in 2 files)");
+        assertThat(ok("dataset", "list").out())
+                .startsWith("ID")
+                .containsPattern(id + "\\s+fc-imagenet\\s+fc.user\\s+1000 B\\s+private\\s+vision");
+        Object json = ok("dataset", "list", "--mine", "-o", "json").json();
+        assertThat(Values.text(json, "items.0.id")).isEqualTo(id);
+        assertThat(Values.text(json, "items.0.sizeBytes")).isEqualTo("1000");
+        assertThat(Values.text(json, "items.0.path")).isEqualTo("/fc-imagenet");
+        assertThat(Files.readString(cli.home().resolve(".cache/crater/names/datasets")))
+                .contains(id);
+        assertThat(ok("model", "list", "-o", "name").out()).doesNotContain(id);
+        assertThat(ok("dataset", "get", "fc-imagenet").out())
+                .containsPattern("ID:\\s+" + id)
+                .containsPattern("Place:\\s+user:[a-z.-]+:/fc-imagenet \\(folder\\)")
+                .containsPattern("Licence:\\s+CC0");
+
+        Cli.Run bad = cli.run("dataset", "create", "Not A Name", "user:/fc-imagenet", "--tag", "Bad Tag!");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).contains("(InvalidAsset)", "name: ", "tags");
+        Cli.Run gone = cli.run("dataset", "create", "fc-nothing", "user:/fc-not-there");
+        assertThat(gone.exit()).as(gone.toString()).isEqualTo(Exit.USAGE);
+        assertThat(gone.err()).contains("(InvalidAsset)", "path: ");
+        assertThat(Values.items(ok("dataset", "list", "--mine", "-o", "json").json()))
+                .hasSize(1);
+
+        Api.user("fc.member", PW);
+        Api.admin().body(Map.of("role", "member")).put("/api/v1/accounts/fc-lab/members/fc.member");
+        Cli member = new Cli().server(base.toString()).token(Api.login("fc.member", PW));
+        Cli outsider = new Cli().server(base.toString()).token(Api.user("fc.outsider", PW));
+        assertThat(member.run("dataset", "get", id).exit()).isEqualTo(Exit.NOT_FOUND);
+        assertThat(ok("dataset", "share", "fc-imagenet", "--with-account", "fc-lab")
+                        .out())
+                .isEqualTo("dataset fc-imagenet is now account (fc-lab).\n");
+        Cli.Run seen = member.run("dataset", "get", "fc.user/fc-imagenet", "-o", "json");
+        assertThat(Values.text(seen.json(), "visibility")).isEqualTo("account");
+        assertThat(Values.text(seen.json(), "mayEdit")).isEqualTo("false");
+        Cli.Run notHis = member.run("dataset", "update", id, "--description", "mine now");
+        assertThat(notHis.exit()).as(notHis.toString()).isEqualTo(Exit.DENIED);
+        assertThat(notHis.err()).contains("(NotAssetOwner)");
+        Cli.Run hidden = outsider.run("dataset", "get", id);
+        assertThat(hidden.exit()).as(hidden.toString()).isEqualTo(Exit.NOT_FOUND);
+        assertThat(outsider.run("dataset", "get", "fc-imagenet").err())
+                .contains("no dataset fc-imagenet that you can see");
+        assertThat(outsider.run("dataset", "list", "-o", "name").out()).doesNotContain(id);
+        assertThat(outsider.run("dataset", "delete", id, "--yes").exit()).isEqualTo(Exit.NOT_FOUND);
+
+        Files.write(dir.resolve("part-1.bin"), new byte[24]);
+        ok("files", "put", dir.resolve("part-1.bin").toString(), "user:/fc-imagenet/");
+        assertThat(ok("dataset", "refresh", id).out())
+                .isEqualTo("Measured dataset fc-imagenet again: 1.0 KiB in 3 files.\n");
+        assertThat(ok("dataset", "update", id, "--tags", "images,vision", "-o", "json")
+                        .json())
+                .extracting(o -> Values.at(o, "tags"))
+                .isEqualTo(List.of("images", "vision"));
+        assertThat(ok("dataset", "unshare", id).out()).isEqualTo("dataset fc-imagenet is now private.\n");
+        assertThat(member.run("dataset", "get", id).exit()).isEqualTo(Exit.NOT_FOUND);
+
+        String model = ok("model", "create", "fc-weights", "user:/fc-imagenet/part-0.bin", "-o", "name")
+                .out()
+                .strip();
+        assertThat(model).startsWith("md_");
+        assertThat(ok("model", "get", "fc-weights").out())
+                .containsPattern("Place:.*/fc-imagenet/part-0.bin \\(file\\)");
+        assertThat(ok("dataset", "list", "-o", "name").out()).doesNotContain(model);
+
+        Cli.Run unasked = cli.run("dataset", "delete", id);
+        assertThat(unasked.exit()).isEqualTo(Exit.USAGE);
+        assertThat(unasked.err()).contains("add --yes");
+        assertThat(ok("dataset", "delete", "fc-imagenet", "--yes").err())
+                .isEqualTo("Deleted dataset fc-imagenet from the catalogue; its files are where they were.\n");
+        assertThat(cli.run("dataset", "get", id).exit()).isEqualTo(Exit.NOT_FOUND);
+        ok("model", "delete", model, "--yes");
+        assertThat(Files.size(CraterTestResource.home()
+                        .resolve("spaces/users")
+                        .resolve(Values.text(seen.json(), "space").substring(5))
+                        .resolve("fc-imagenet/part-0.bin")))
+                .isEqualTo(1000);
     }
 
     static List<String> zipNames(byte[] zip) throws Exception {
