@@ -5,7 +5,7 @@ import type {
   ItemList,
   NodeDetail,
   NodeDrainResult,
-  NodeHealth,
+  GpuHealth,
   NodeLabelEdit,
   NodeTaintEdit,
   ReadinessLast,
@@ -66,11 +66,11 @@ export function shareNode(name: string): Promise<ClusterNode> {
 }
 
 /** The node's GPU health: state, since, reasons, last clear and evidence (platform admins). */
-export function getNodeHealth(name: string, signal?: AbortSignal): Promise<NodeHealth> {
-  return requestJson<NodeHealth>(admin(name, 'health'), { signal });
+export function getNodeHealth(name: string, signal?: AbortSignal): Promise<GpuHealth> {
+  return requestJson<GpuHealth>(admin(name, 'health'), { signal });
 }
 
 /** Clears the node's GPU health with a reason: healthy again, the quarantine's cordon lifted. */
-export function clearNodeHealth(name: string, reason: string): Promise<NodeHealth> {
-  return requestJson<NodeHealth>(admin(name, 'health/clear'), { method: 'POST', body: { reason } });
+export function clearNodeHealth(name: string, reason: string): Promise<GpuHealth> {
+  return requestJson<GpuHealth>(admin(name, 'health/clear'), { method: 'POST', body: { reason } });
 }

@@ -56,7 +56,7 @@ export interface NodeHealthView {
 }
 
 /** GPU health of a node as `GET /admin/nodes/{name}/health` answers it (platform admins; docs/nodes.md, quarantine). */
-export interface NodeHealth {
+export interface GpuHealth {
   node: string;
   state: 'HEALTHY' | 'SUSPECT' | 'QUARANTINED';
   /** RFC 3339 instant the state began; null when healthy. */

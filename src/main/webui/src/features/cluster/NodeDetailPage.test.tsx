@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router';
-import type { NodeDetail, NodeHealth } from '../../api/types';
+import type { NodeDetail, GpuHealth } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
 import { json, mockFetch, problem } from '../../test/mockFetch';
 import { NodeDetailPage } from './NodeDetailPage';
@@ -102,7 +102,7 @@ function renderAt(path: string, routes: FetchRoutes) {
 }
 
 /** A node whose cards never reported anything. */
-const HEALTHY: NodeHealth = { node: 'a100-0', state: 'HEALTHY', since: null, reasons: [], clearedAt: null, clearedBy: null, evidence: [] };
+const HEALTHY: GpuHealth = { node: 'a100-0', state: 'HEALTHY', since: null, reasons: [], clearedAt: null, clearedBy: null, evidence: [] };
 
 const detailOf = (answer: FetchRoutes[string], health: FetchRoutes[string] = json(HEALTHY)): FetchRoutes => ({
   'GET /api/v1/admin/nodes/a100-0': answer,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import type { ClusterNode, NodeDetail, NodeHealth } from '../../api/types';
+import type { ClusterNode, NodeDetail, GpuHealth } from '../../api/types';
 import { makeNode } from '../../test/fixtures';
 import { json, mockFetch, problem } from '../../test/mockFetch';
 import { NodeDetailPage } from './NodeDetailPage';
@@ -21,7 +21,7 @@ const QUARANTINED: ClusterNode = makeNode('a100-4', {
 const detail = (node: ClusterNode): NodeDetail => ({ node, conditions: [], pods: [], jobs: [], events: [], eventsUnavailable: null });
 
 /** Its health: XID 79 on GPU 3 and three failed jobs, cleared once before. */
-const HEALTH: NodeHealth = {
+const HEALTH: GpuHealth = {
   node: 'a100-4',
   state: 'QUARANTINED',
   since: SINCE,
@@ -46,7 +46,7 @@ const HEALTH: NodeHealth = {
   ],
 };
 
-const HEALED: NodeHealth = {
+const HEALED: GpuHealth = {
   ...HEALTH,
   state: 'HEALTHY',
   since: null,

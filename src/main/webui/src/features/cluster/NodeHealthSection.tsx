@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { clearNodeHealth } from '../../api/cluster';
 import { fieldError } from '../../api/errors';
-import type { GpuHealthEvidence, NodeHealth } from '../../api/types';
+import type { GpuHealthEvidence, GpuHealth } from '../../api/types';
 import { DataTable, type Column, type TableQuery } from '../../components/common/DataTable';
 import { Dialog } from '../../components/common/Dialog';
 import { describeError } from '../../components/common/errorText';
@@ -21,7 +21,7 @@ const READ: TableQuery = { isPending: false, isError: false, error: null, refetc
 /** The longest reason the server takes. */
 const MAX_REASON = 256;
 
-const TONES: Record<NodeHealth['state'], BadgeTone> = { HEALTHY: 'success', SUSPECT: 'warning', QUARANTINED: 'danger' };
+const TONES: Record<GpuHealth['state'], BadgeTone> = { HEALTHY: 'success', SUSPECT: 'warning', QUARANTINED: 'danger' };
 
 /** The evidence behind a node's GPU health: when, what kind, which card, the value (XID code or errors), the job. */
 function EvidenceTable({ evidence }: { evidence: readonly GpuHealthEvidence[] }) {
@@ -78,7 +78,7 @@ function EvidenceTable({ evidence }: { evidence: readonly GpuHealthEvidence[] })
   );
 }
 
-function HealthBody({ health }: { health: NodeHealth }) {
+function HealthBody({ health }: { health: GpuHealth }) {
   const { t, i18n } = useTranslation();
   const [clearing, setClearing] = useState(false);
   const time = (iso: string | null) => formatDateTime(iso, i18n.language);
@@ -157,7 +157,7 @@ export function NodeHealthSection({ name }: { name: string }) {
 }
 
 /** Asks why the quarantine is lifted (required), then clears it; the node and its list are read again. */
-function ClearDialog({ health, onClose }: { health: NodeHealth; onClose: () => void }) {
+function ClearDialog({ health, onClose }: { health: GpuHealth; onClose: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [reason, setReason] = useState('');
