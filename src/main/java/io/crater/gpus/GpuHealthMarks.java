@@ -57,12 +57,12 @@ class GpuHealthMarks {
     AuditTrail audit;
 
     /** Blocking: each change shown on its node; quarantines told to the platform admins and audited. */
-    void apply(List<GpuHealthWatch.Change> changes, Instant now) throws Throwable {
+    void apply(List<GpuHealthWatch.Change> changes) throws Throwable {
         for (GpuHealthWatch.Change c : changes) {
             GpuHealth.Decision d = c.decision();
             String reason = d.reasons().isEmpty() ? "" : d.reasons().get(0).message();
             try {
-                mark(c.node(), d.state(), reason, now);
+                mark(c.node(), d.state(), reason, c.since());
             } catch (KubernetesClientException e) {
                 LOG.warnf("GPU health: node %s could not be marked %s (%s)", c.node(), d.state(), e.getMessage());
                 continue;
@@ -95,10 +95,10 @@ class GpuHealthMarks {
      * Blocking: the node's health annotations set (or removed when healthy); a quarantined node is cordoned too,
      * unless someone cordoned it already (their reason stays).
      */
-    void mark(String node, GpuHealth.State state, String reason, Instant now) {
+    void mark(String node, GpuHealth.State state, String reason, Instant since) {
         Map<String, Object> annotations = new LinkedHashMap<>();
         Map<String, Object> patch = new LinkedHashMap<>();
-        String at = now.truncatedTo(ChronoUnit.SECONDS).toString();
+        String at = since.truncatedTo(ChronoUnit.SECONDS).toString();
         if (state == GpuHealth.State.HEALTHY) {
             annotations.put(NodeMarks.HEALTH, null);
             annotations.put(NodeMarks.HEALTH_REASON, null);

@@ -57,6 +57,15 @@ class GpuHealthQueries {
         }
     }
 
+    /** The advisory lock that serialises rounds: two replicas that both lead for a moment never read one mark twice. */
+    static final long ROUND_LOCK = 0x6770_7548_6c74_6801L;
+
+    /** Takes the round's lock for the rest of the transaction. */
+    Uni<Void> lockRound() {
+        return Sql.count("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(?1)) AS locked", ROUND_LOCK)
+                .replaceWithVoid();
+    }
+
     /** Every card's mark by {@code node/gpu}. */
     Uni<Map<String, GpuHealth.Mark>> marks() {
         return Sql.rows("SELECT node, gpu, xid, ecc_dbe FROM gpu_health_marks").map(rows -> {

@@ -76,7 +76,7 @@ public class GpuHealthWatch {
     record Found(String node, GpuHealth.Evidence evidence) {}
 
     /** A node whose judged state or reasons changed in a round. */
-    record Change(String node, GpuHealth.State from, GpuHealth.Decision decision) {}
+    record Change(String node, GpuHealth.State from, GpuHealth.Decision decision, Instant since) {}
 
     void onStart(@Observes @Priority(85) StartupEvent event) {
         if (!config.enabled()) {
@@ -106,7 +106,7 @@ public class GpuHealthWatch {
             Instant now = clock.instant();
             List<Change> changes = VertxContextSupport.subscribeAndAwait(
                     () -> Panache.withTransaction(() -> round(cards, failures, now)));
-            marks.apply(changes, now);
+            marks.apply(changes);
         } catch (Throwable e) {
             if (!worker.isShutdown()) {
                 LOG.warn("GPU health check failed; the next one retries", e);
@@ -132,7 +132,9 @@ public class GpuHealthWatch {
 
     /** One round in one transaction: the readings' evidence stored, then every node with evidence judged. */
     Uni<List<Change>> round(List<CardReading> cards, List<Found> failures, Instant now) {
-        return queries.marks()
+        // Serialised: a replica that still leads for a moment after another took over reads the marks it wrote.
+        return queries.lockRound()
+                .flatMap(x -> queries.marks())
                 .flatMap(known -> observe(cards, known, now))
                 .map(found -> {
                     List<Found> all = new ArrayList<>(found);
@@ -233,9 +235,15 @@ public class GpuHealthWatch {
                                         evidence.getOrDefault(node, List.of()),
                                         rules(),
                                         now);
+                                // A change, or a node that does not show its state yet (a failed patch is retried).
                                 if (d.state() != current
-                                        || st == null && !d.reasons().isEmpty()) {
-                                    changes.add(new Change(node, current, d));
+                                        || st == null && !d.reasons().isEmpty()
+                                        || !shown(node, d.state())) {
+                                    changes.add(new Change(
+                                            node,
+                                            current,
+                                            d,
+                                            d.state() == current && st != null ? st.since() : now));
                                 }
                                 if (st != null || !d.reasons().isEmpty()) {
                                     writes.add(queries.decided(node, d.state(), d.reasons(), now));
@@ -243,6 +251,19 @@ public class GpuHealthWatch {
                             }
                             return Unis.sequentially(writes, u -> u).replaceWith(changes);
                         }));
+    }
+
+    /** Whether the node's annotation shows the state (a healthy node none). */
+    private boolean shown(String node, GpuHealth.State state) {
+        var n = cache.node(node);
+        if (n == null) {
+            return true; // gone: nothing to show it on
+        }
+        String marked = Objects.requireNonNullElse(n.getMetadata().getAnnotations(), Map.<String, String>of())
+                .get(io.crater.cluster.NodeMarks.HEALTH);
+        return state == GpuHealth.State.HEALTHY
+                ? marked == null
+                : state.name().toLowerCase(java.util.Locale.ROOT).equals(marked);
     }
 
     /** The public id of the Crater job whose pod holds a card; null for a free card or another pod. */

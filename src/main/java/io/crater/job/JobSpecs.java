@@ -92,9 +92,12 @@ final class JobSpecs {
 
     /**
      * Refuses an allow list naming a node the cluster does not have (a typo would otherwise wait forever); a deny
-     * list may name any node.
+     * list may name any node. Nothing is refused while no node is known.
      */
     static void requireKnownNodes(TargetNodes target, java.util.Collection<String> nodes) {
+        if (nodes.isEmpty()) {
+            return; // the cluster's nodes are not known yet (before the first sync): placement will tell
+        }
         List<String> unknown =
                 target.allow().stream().filter(n -> !nodes.contains(n)).sorted().toList();
         if (!unknown.isEmpty()) {

@@ -49,4 +49,24 @@ describe('notifications', () => {
       notificationText(failed({ job: 'ab12cd', name: 'sweep', reason: 'VolcanoJobDeleted', detail: 'deleted outside Crater' }), t),
     ).toBe('Your job sweep (ab12cd) failed: VolcanoJobDeleted: deleted outside Crater.');
   });
+
+  it('names the copy that waits in its place when a drain requeued the job', () => {
+    const drained = (args: Record<string, string>) => ({
+      id: '2',
+      kind: 'job.node-drained',
+      message: 'server',
+      args,
+      link: null,
+      createdAt: '',
+      readAt: null,
+    });
+    const base = { job: 'jab12cd', name: 'sweep', node: 'a100-1', reason: 'memory test' };
+    expect(notificationText(drained(base), i18n.getFixedT('en'))).toBe(
+      'Your job sweep (jab12cd) is being stopped: node a100-1 was drained (memory test).',
+    );
+    expect(notificationText(drained({ ...base, requeued: 'jxy34ab' }), i18n.getFixedT('en'))).toBe(
+      'Your job sweep (jab12cd) is being stopped: node a100-1 was drained (memory test). A copy, jxy34ab, waits in its place in line.',
+    );
+    expect(notificationText(drained({ ...base, requeued: 'jxy34ab' }), i18n.getFixedT('zh-CN'))).toContain('jxy34ab');
+  });
 });

@@ -55,6 +55,9 @@ export function notificationText(n: Notification, t: Translate, nameOf: (key: st
     values.exitReasonText = typeof args.exitReason === 'string' && args.exitReason !== '' ? ` (${args.exitReason})` : '';
     return t(`${key}WithExit`, values);
   }
+  if (n.kind === 'job.node-drained' && typeof args.requeued === 'string' && args.requeued !== '') {
+    return t(`${key}Requeued`, values);
+  }
   if (n.kind.startsWith('approval.') && typeof args.comment === 'string' && args.comment !== '') {
     return t(`${key}WithComment`, values);
   }
