@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import type { AcceleratorModel, Image, JobSummary, SubmitJob } from '../../api/types';
+import type { AcceleratorModel, Image, JobSummary, SubmitJob, Template } from '../../api/types';
 import { json, mockFetch, problem, type SentRequest } from '../../test/mockFetch';
 import { NewJobPage } from './NewJobPage';
 
@@ -101,12 +101,39 @@ function listImages(req: SentRequest) {
 
 type Routes = Parameters<typeof mockFetch>[0];
 
-function renderForm(routes: Routes = {}): SentRequest[] {
+/** A template whose image and accelerator model are its parameters. */
+const TRAIN: Template = {
+  id: 'train',
+  name: 'Training run',
+  description: '',
+  kind: 'pytorch',
+  builtin: false,
+  visibility: 'public',
+  account: null,
+  owner: 'ada',
+  version: 1,
+  updatedAt: '2026-12-01T00:00:00Z',
+  canEdit: false,
+  spec: {
+    kind: 'pytorch',
+    name: 'train',
+    image: '${image}',
+    command: ['python', 'train.py'],
+    resources: { acceleratorModel: '${model}', accelerators: 1 },
+  },
+  parameters: [
+    { name: 'image', label: 'Image', description: null, type: 'string', default: null, required: true, options: null },
+    { name: 'model', label: 'Accelerator model', description: null, type: 'model', default: null, required: true, options: null },
+  ],
+};
+
+function renderForm(routes: Routes = {}, url = '/jobs/new'): SentRequest[] {
   const sent = mockFetch({
     'GET /api/v1/templates': json({ items: [] }),
     'GET /api/v1/accelerator-models': json({ items: MODELS }),
     'GET /api/v1/cluster/accelerators': json({ items: [] }),
     'GET /api/v1/images': listImages,
+    'GET /api/v1/templates/train': json(TRAIN),
     'POST /api/v1/jobs': json(CREATED, 201),
     ...routes,
   });
@@ -116,7 +143,7 @@ function renderForm(routes: Routes = {}): SentRequest[] {
       { path: '/jobs/new', element: <NewJobPage /> },
       { path: '/jobs/:id', element: <p data-testid="job-page" /> },
     ],
-    { initialEntries: ['/jobs/new'] },
+    { initialEntries: [url] },
   );
   render(
     <QueryClientProvider client={client}>
@@ -227,5 +254,21 @@ describe("the job form's image picker", () => {
     fireEvent.click(within(error).getByText('Retry'));
     await waitFor(() => expect(shown()).toEqual(['docker.io/library/python:3.12']));
     expect(imageLists(sent)).toHaveLength(2);
+  });
+
+  it("fills a template's image parameter from the images that fit the template's kind and chosen model", async () => {
+    const sent = renderForm({}, '/jobs/new?template=train');
+    const model = await screen.findByTestId('param-model');
+    await waitFor(() => expect(within(model).getByRole('option', { name: /Ascend 910B/ })).toBeTruthy());
+    type('param-model', '910b');
+    fireEvent.click(screen.getByTestId('image-pick-toggle'));
+    fireEvent.click(await screen.findByText('registry.lab/ascend/torch:latest'));
+    expect(Object.fromEntries(imageLists(sent).at(-1)!.query)).toEqual({ kind: 'pytorch', accelerator: '910b', limit: '100' });
+    expect((screen.getByTestId('param-image') as HTMLInputElement).value).toBe('registry.lab/ascend/torch:latest');
+    type('job-name', 'train');
+    fireEvent.click(screen.getByTestId('job-submit'));
+    await screen.findByTestId('job-page');
+    const body = sent.find((r) => r.method === 'POST' && r.path === '/api/v1/jobs')!.body as SubmitJob;
+    expect(body.template?.parameters).toEqual({ image: 'registry.lab/ascend/torch:latest', model: '910b' });
   });
 });
