@@ -45,6 +45,7 @@ import { useRecheckOnAccountChange } from './useRecheckOnAccountChange';
 import { DryRunPanel, SubmitError } from './SubmitFeedback';
 import { TemplateJobForm } from './TemplateJobForm';
 import { MountPicker } from '../assets/MountPicker';
+import { ImagePicker } from '../images/ImagePicker';
 import { NodeTargetsField } from './NodeTargetsField';
 import { ANY_NODE, nodeFieldErrorText } from './nodeTargets';
 
@@ -177,20 +178,27 @@ function JobSpecForm({ initial, extras }: { initial?: JobFormValues; extras?: Sp
             onChange={(e) => set('name', e.target.value)}
           />
         </Field>
-        <Field
-          label={requiresImage(kind) ? t('jobs.form.image') : t('jobs.form.imageOptional')}
-          hint={requiresImage(kind) ? undefined : t('jobs.form.imageDefault')}
-          error={err('image')}
-          className="sm:col-span-2"
-        >
-          <input
-            data-testid="job-image"
-            className={`${cls('image')} font-mono`}
-            placeholder={IMAGE_PLACEHOLDERS[kind]}
+        <div className="sm:col-span-2">
+          <Field
+            label={requiresImage(kind) ? t('jobs.form.image') : t('jobs.form.imageOptional')}
+            hint={requiresImage(kind) ? undefined : t('jobs.form.imageDefault')}
+            error={err('image')}
+          >
+            <input
+              data-testid="job-image"
+              className={`${cls('image')} font-mono`}
+              placeholder={IMAGE_PLACEHOLDERS[kind]}
+              value={values.image}
+              onChange={(e) => set('image', e.target.value)}
+            />
+          </Field>
+          <ImagePicker
+            kind={kind}
+            acceleratorModel={values.acceleratorModel}
             value={values.image}
-            onChange={(e) => set('image', e.target.value)}
+            onChoose={(text) => set('image', text)}
           />
-        </Field>
+        </div>
         {!isInteractiveKind(kind) && (
           <Field
             label={requiresCommand(kind) ? t('jobs.form.command') : t('jobs.form.commandOptional')}

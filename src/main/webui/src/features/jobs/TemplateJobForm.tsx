@@ -14,7 +14,8 @@ import { buildParameters, initialParameterValues, type ParameterValues } from '.
 import { templateQuery } from '../templates/queries';
 import { TemplateParameterForm } from '../templates/TemplateParameterForm';
 import { JOB_PRIORITIES, MAX_JOB_NAME, checkWorkingDir, nameTooLong, type TemplateClone } from './jobForm';
-import { amountParameter, checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
+import { amountParameter, checkAmountParameters, imageParameter, parameterTargets, templateFieldErrors } from './templateTargets';
+import { ImagePicker } from '../images/ImagePicker';
 import { understoodText, unitProblemText } from '../../components/common/quantityText';
 import type { UnitProblem } from '../../lib/units';
 import { jobKeys } from './queries';
@@ -211,6 +212,18 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
       ? understoodText(t, parsed, memory || amount.unitKey === 'units.hours' ? undefined : amount.unitKey || undefined)
       : unitProblemText(t, parsed.problem);
   }
+  const image = imageParameter(template.parameters, template.spec ?? {}, targets, values);
+  const imagePick = image && {
+    name: image.name,
+    picker: (
+      <ImagePicker
+        kind={template.kind}
+        acceleratorModel={image.acceleratorModel}
+        value={values[image.name] ?? ''}
+        onChoose={(text) => onParameter(image.name, text)}
+      />
+    ),
+  };
   const longName = name.trim().length > MAX_JOB_NAME ? nameTooLong(name.trim()) : null;
   const shownNameError = nameError ?? longName;
   const nameMessage = shownNameError ? unitProblemText(t, shownNameError) : fieldError(serverError, 'name');
@@ -343,6 +356,7 @@ function TemplateForm({ template, clone }: { template: Template; clone?: Templat
               notes={notes}
               units={units}
               onChange={onParameter}
+              below={imagePick ? { [imagePick.name]: imagePick.picker } : undefined}
             />
           </section>
         </>

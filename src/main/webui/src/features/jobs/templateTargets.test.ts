@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
 import type { TemplateParameter } from '../../api/types';
-import { checkAmountParameters, parameterTargets, templateFieldErrors } from './templateTargets';
+import { checkAmountParameters, imageParameter, parameterTargets, templateFieldErrors } from './templateTargets';
 
 const SPEC = {
   kind: 'custom',
@@ -58,5 +58,39 @@ describe('templateFieldErrors', () => {
     const { byParameter, shown } = templateFieldErrors(error, parameterTargets(SPEC));
     expect(byParameter).toEqual({ gpus: 'must not be negative', mem: 'a quantity such as 4, 500m or 16Gi' });
     expect(['resources.accelerators', 'parameters.mem', 'name', 'workingDir'].map(shown)).toEqual([true, true, true, false]);
+  });
+});
+
+describe('imageParameter', () => {
+  const param = (name: string, type: TemplateParameter['type']): TemplateParameter => ({
+    name,
+    label: name,
+    description: null,
+    type,
+    default: null,
+    required: false,
+    options: null,
+  });
+  const PARAMS = [param('image', 'string'), param('model', 'model'), param('gpus', 'integer')];
+
+  it("is the string parameter filling the image, with the model parameter's value", () => {
+    expect(imageParameter(PARAMS, SPEC, parameterTargets(SPEC), { image: '', model: ' a100 ' })).toEqual({
+      name: 'image',
+      acceleratorModel: 'a100',
+    });
+    expect(imageParameter(PARAMS, SPEC, parameterTargets(SPEC), {})).toEqual({ name: 'image', acceleratorModel: '' });
+  });
+
+  it("takes the spec's own model when no parameter fills it", () => {
+    const spec = { kind: 'pytorch', image: '${image}', resources: { acceleratorModel: '910b', accelerators: 8 } };
+    expect(imageParameter(PARAMS, spec, parameterTargets(spec), { model: 'a100' })).toEqual({ name: 'image', acceleratorModel: '910b' });
+  });
+
+  it('is null when the image is written in the spec or filled only in part', () => {
+    for (const image of ['python:3.12', 'ghcr.io/lab/${image}']) {
+      const spec = { kind: 'custom', image };
+      expect(imageParameter(PARAMS, spec, parameterTargets(spec), {})).toBeNull();
+    }
+    expect(imageParameter([param('image', 'choice')], SPEC, parameterTargets(SPEC), {})).toBeNull();
   });
 });

@@ -88,3 +88,23 @@ export function templateFieldErrors(
   const shown = (field: string) => field === 'name' || field === 'priority' || parameterOf(field) !== undefined;
   return { byParameter, shown };
 }
+
+/**
+ * The parameter that alone fills the spec's image (a `string` one), with the accelerator model the job would ask
+ * for: the value of the parameter that fills `resources.acceleratorModel`, else the spec's own model ("" for none).
+ * Null when no parameter fills the image by itself.
+ */
+export function imageParameter(
+  parameters: readonly TemplateParameter[],
+  spec: Record<string, unknown>,
+  targets: Record<string, string>,
+  values: Record<string, string>,
+): { name: string; acceleratorModel: string } | null {
+  const p = parameters.find((x) => targets[x.name] === 'image' && x.type === 'string');
+  if (!p) return null;
+  const modelParam = Object.keys(targets).find((n) => targets[n] === 'resources.acceleratorModel');
+  const resources = spec.resources as Record<string, unknown> | undefined;
+  const literal =
+    typeof resources?.acceleratorModel === 'string' && !resources.acceleratorModel.includes('${') ? resources.acceleratorModel : '';
+  return { name: p.name, acceleratorModel: modelParam !== undefined ? (values[modelParam] ?? '').trim() : literal };
+}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AcceleratorModel, TemplateParameter } from '../../api/types';
@@ -18,6 +19,8 @@ export interface TemplateParameterFormProps {
   /** Parameter name → the unit its value is read in, added to its label ("GiB"). */
   units?: Record<string, string | undefined>;
   disabled?: boolean;
+  /** Parameter name → what to show under its field (a picker that fills it). */
+  below?: Record<string, ReactNode>;
 }
 
 interface InputProps {
@@ -112,6 +115,7 @@ export function TemplateParameterForm({
   notes = {},
   units = {},
   disabled = false,
+  below = {},
 }: TemplateParameterFormProps) {
   const { t, i18n } = useTranslation();
   const needsModels = parameters.some((p) => p.type === 'model');
@@ -158,7 +162,7 @@ export function TemplateParameterForm({
             </div>
           );
         }
-        return (
+        const field = (
           <Field
             key={p.name}
             label={p.required ? label : t('templates.param.optional', { label })}
@@ -175,6 +179,13 @@ export function TemplateParameterForm({
               onChange={(v) => onChange(p.name, v)}
             />
           </Field>
+        );
+        if (below[p.name] === undefined) return field;
+        return (
+          <div key={p.name} className="sm:col-span-2">
+            {field}
+            {below[p.name]}
+          </div>
         );
       })}
     </div>
