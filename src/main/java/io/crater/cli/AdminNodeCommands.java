@@ -99,10 +99,14 @@ final class AdminNodeCommands {
         }
     }
 
-    @Command(name = "cordon", description = "Cordon a node with a reason: no new pods; waiting jobs name it.")
-    static final class Cordon extends OnNode {
+    /** A verb on one node that asks why. */
+    abstract static class WithReason extends OnNode {
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (at most 256 characters).")
         String reason;
+    }
+
+    @Command(name = "cordon", description = "Cordon a node with a reason: no new pods; waiting jobs name it.")
+    static final class Cordon extends WithReason {
 
         @Override
         protected int execute() {
@@ -125,9 +129,7 @@ final class AdminNodeCommands {
             description =
                     "Cordon a node and evict its pods; Crater's jobs there stop with NodeDrained, or wait again in"
                             + " their places with --requeue.")
-    static final class Drain extends OnNode {
-        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (at most 256 characters).")
-        String reason;
+    static final class Drain extends WithReason {
 
         @Option(names = "--requeue", description = "Put a copy of each stopped job in its place in line.")
         boolean requeue;
@@ -211,9 +213,7 @@ final class AdminNodeCommands {
     @Command(
             name = "clear",
             description = "Clear a node's GPU quarantine: healthy again, its quarantine cordon lifted.")
-    static final class Clear extends OnNode {
-        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (at most 256 characters).")
-        String reason;
+    static final class Clear extends WithReason {
 
         @Override
         protected int execute() {

@@ -240,10 +240,7 @@ public class GpuHealthWatch {
                                         || st == null && !d.reasons().isEmpty()
                                         || !shown(node, d.state())) {
                                     changes.add(new Change(
-                                            node,
-                                            current,
-                                            d,
-                                            d.state() == current && st != null ? st.since() : now));
+                                            node, current, d, d.state() == current && st != null ? st.since() : now));
                                 }
                                 if (st != null || !d.reasons().isEmpty()) {
                                     writes.add(queries.decided(node, d.state(), d.reasons(), now));

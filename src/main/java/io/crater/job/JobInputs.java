@@ -189,6 +189,29 @@ public final class JobInputs {
                     targetNodes);
         }
 
+        /** The same job asking for these nodes. */
+        public Spec withTargetNodes(TargetNodes nodes) {
+            return new Spec(
+                    publicId,
+                    displayName,
+                    kind,
+                    image,
+                    command,
+                    args,
+                    workingDir,
+                    env,
+                    cpuMilli,
+                    memoryBytes,
+                    accelerator,
+                    acceleratorsPerPod,
+                    sharedMemoryBytes,
+                    workers,
+                    timeLimit,
+                    credentialEnv,
+                    dataMounts,
+                    nodes);
+        }
+
         /** The same job running another command line. */
         public Spec withCommandLine(List<String> newCommand, List<String> newArgs) {
             return new Spec(

@@ -304,25 +304,7 @@ class JobManifestsTest {
     @Test
     void namedNodesBecomeRequiredAffinityOnTheNodeNameAndEveryPodToleratesItsAccountsExclusiveNodes() {
         JobInputs.Spec base = spec(JobKind.PYTORCH);
-        JobInputs.Spec only = new JobInputs.Spec(
-                base.publicId(),
-                base.displayName(),
-                base.kind(),
-                base.image(),
-                base.command(),
-                base.args(),
-                base.workingDir(),
-                base.env(),
-                base.cpuMilli(),
-                base.memoryBytes(),
-                base.accelerator(),
-                base.acceleratorsPerPod(),
-                base.sharedMemoryBytes(),
-                base.workers(),
-                base.timeLimit(),
-                Map.of(),
-                List.of(),
-                TargetNodes.of(List.of("a100-2", "a100-1"), null));
+        JobInputs.Spec only = base.withTargetNodes(TargetNodes.of(List.of("a100-2", "a100-1"), null));
         for (var task :
                 JobManifests.build(only, OWNER, PLACEMENT, "t").volcanoJob().getSpec().tasks) {
             PodSpec pod = task.template.getSpec();
@@ -343,28 +325,7 @@ class JobManifestsTest {
             });
         }
         PodSpec avoiding = JobManifests.build(
-                        new JobInputs.Spec(
-                                base.publicId(),
-                                base.displayName(),
-                                base.kind(),
-                                base.image(),
-                                base.command(),
-                                base.args(),
-                                base.workingDir(),
-                                base.env(),
-                                base.cpuMilli(),
-                                base.memoryBytes(),
-                                base.accelerator(),
-                                base.acceleratorsPerPod(),
-                                base.sharedMemoryBytes(),
-                                base.workers(),
-                                base.timeLimit(),
-                                Map.of(),
-                                List.of(),
-                                TargetNodes.ANY.avoiding("a100-4")),
-                        OWNER,
-                        PLACEMENT,
-                        "t")
+                        base.withTargetNodes(TargetNodes.ANY.avoiding("a100-4")), OWNER, PLACEMENT, "t")
                 .volcanoJob()
                 .getSpec()
                 .tasks
