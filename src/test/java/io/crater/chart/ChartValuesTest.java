@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,6 +116,39 @@ class ChartValuesTest {
                 .hasMessageContaining("replicas");
         assertThatThrownBy(() -> HelmChart.strict(good.replace("kind: Deployment", "kind: Deploymint")))
                 .isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void thePrometheusOperatorsKindsAreReadAsStrictly() {
+        String monitor = """
+                apiVersion: monitoring.coreos.com/v1
+                kind: ServiceMonitor
+                metadata: {name: m, namespace: n}
+                spec:
+                  selector: {matchLabels: {a: b}}
+                  endpoints:
+                    - port: http
+                      path: /q/metrics
+                      interval: 30s
+                """;
+        assertThat(HelmChart.strict(monitor)).isInstanceOf(ServiceMonitor.class);
+        assertThatThrownBy(() -> HelmChart.strict(monitor.replace("interval:", "intervall:")))
+                .hasMessageContaining("intervall");
+        String rule = """
+                apiVersion: monitoring.coreos.com/v1
+                kind: PrometheusRule
+                metadata: {name: r, namespace: n}
+                spec:
+                  groups:
+                    - name: g
+                      rules:
+                        - alert: A
+                          expr: up == 0
+                          for: 5m
+                """;
+        assertThat(HelmChart.strict(rule)).isInstanceOf(PrometheusRule.class);
+        assertThatThrownBy(() -> HelmChart.strict(rule.replace("for: 5m", "during: 5m")))
+                .hasMessageContaining("during");
     }
 
     @Test

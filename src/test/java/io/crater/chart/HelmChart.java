@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * Crater's chart (charts/crater) driven through the real helm of {@code make k8s-tools}, and its output read back
  * with fabric8's models <em>strictly</em>: fabric8 keeps unknown fields in every model's {@code additionalProperties};
  * this reader turns that off, so a misspelt or misplaced field is refused instead of silently dropped by the API
- * server. Kinds fabric8 has no model of (the Prometheus Operator's) are read as generic resources.
+ * server. The Prometheus Operator's kinds (ServiceMonitor, PrometheusRule) are read the same way, with fabric8's
+ * models of them ({@code openshift-model-monitoring}, generated from the operator's CRDs).
  */
 final class HelmChart {
 
@@ -31,7 +32,6 @@ final class HelmChart {
     static final Path DIR = Path.of(System.getProperty("crater.chart.dir", "charts/crater"));
 
     private static final KubernetesSerialization STRICT = new KubernetesSerialization(strictMapper(), true);
-    private static final KubernetesSerialization LENIENT = new KubernetesSerialization();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private HelmChart() {}
@@ -118,9 +118,6 @@ final class HelmChart {
             throw new IllegalArgumentException("not YAML: " + e.getMessage(), e);
         }
         String apiVersion = String.valueOf(tree.get("apiVersion"));
-        if (apiVersion.startsWith("monitoring.coreos.com/")) {
-            return LENIENT.unmarshal(yaml, GenericKubernetesResource.class);
-        }
         Object o = STRICT.unmarshal(yaml);
         if (!(o instanceof HasMetadata h) || o instanceof GenericKubernetesResource) {
             throw new IllegalArgumentException("no model of " + apiVersion + " " + tree.get("kind"));
