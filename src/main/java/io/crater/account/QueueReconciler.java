@@ -2,6 +2,8 @@ package io.crater.account;
 
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
+import io.crater.platform.Leadership;
+import io.crater.platform.PgNotifications;
 import io.crater.platform.Sql;
 import io.crater.platform.Threads;
 import io.crater.policy.Quantities;
@@ -39,7 +41,9 @@ import org.jboss.logging.Logger;
  * {@code capability} only (Σ max + active grants of the models sharing a resource name, plus cpu and memory),
  * one {@code crater-personal} for all personal accounts, one reclaimable {@code crater-backfill}. A hand-edited
  * queue is put back, a missing one recreated, and a queue Crater no longer wants is deleted only once no
- * PodGroup uses it. Runs at start, after every quota change, when a queue changes, and every 30 seconds.
+ * PodGroup uses it. Runs on the leader only ({@link Leadership}), so two replicas never write different
+ * capabilities one after the other: when it starts to lead, after every quota change (on any replica: the change
+ * reaches the leader through {@code NOTIFY crater_queues}), when a queue changes, and every 30 seconds.
  */
 @ApplicationScoped
 public class QueueReconciler {
@@ -48,6 +52,13 @@ public class QueueReconciler {
     static final String MANAGED = "crater.io/managed-by";
     static final String PERSONAL = "crater-personal";
     static final String BACKFILL = "crater-backfill";
+    static final String CHANNEL = "crater_queues";
+
+    @Inject
+    Leadership leadership;
+
+    @Inject
+    PgNotifications notifications;
 
     @Inject
     QuotaGrants grants;
@@ -66,7 +77,9 @@ public class QueueReconciler {
     private volatile Watch watch;
 
     void onStart(@Observes @Priority(50) StartupEvent event) {
-        request();
+        notifications.listen(CHANNEL, payload -> request());
+        notifications.onReconnect(this::request);
+        leadership.whenLeading(this::request);
         worker.execute(this::watchQueues);
     }
 
@@ -77,8 +90,18 @@ public class QueueReconciler {
         worker.shutdownNow();
     }
 
+    /** A quota changed on this replica: tells the leader, wherever it runs. */
     void onQuotaChanged(@ObservesAsync AccountService.QuotaChanged event) {
-        request();
+        if (leadership.leading()) {
+            request();
+            return;
+        }
+        try {
+            VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(
+                    () -> Sql.rows("SELECT 1 FROM pg_notify('" + CHANNEL + "', ?1)", event.account())));
+        } catch (Throwable e) {
+            LOG.debugf("telling the leader of a quota change failed (%s); its 30 s resync covers it", e.getMessage());
+        }
     }
 
     @Scheduled(every = "30s", delayed = "30s")
@@ -116,6 +139,9 @@ public class QueueReconciler {
 
     private void run() {
         pending.set(false);
+        if (!leadership.leading()) {
+            return;
+        }
         try {
             apply(desired());
         } catch (Throwable e) {

@@ -6,6 +6,7 @@ import io.crater.cluster.ClusterConfig;
 import io.crater.job.JobAdmissions;
 import io.crater.job.JobsConfig;
 import io.crater.job.TimeLimitService;
+import io.crater.platform.Leadership;
 import io.crater.platform.Sql;
 import io.crater.platform.Threads;
 import io.crater.policy.AdmissionRound;
@@ -40,7 +41,7 @@ import org.jboss.logging.Logger;
  * blocked job does not hold back smaller ones behind it. Objects are created after the commit.
  */
 @ApplicationScoped
-public class AdmissionService implements io.crater.platform.Leadership {
+public class AdmissionService implements Leadership {
 
     private static final Logger LOG = Logger.getLogger(AdmissionService.class);
     static final long LOCK_KEY = 0x637261746572L;
@@ -192,7 +193,7 @@ public class AdmissionService implements io.crater.platform.Leadership {
     @Inject
     AdmissionMetrics metrics;
 
-    private void startLeading() {
+    void startLeading() {
         try {
             Long next = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.rows(
                             "UPDATE leader_epochs SET epoch = epoch + 1, holder = ?1, updated_at = now() WHERE name = 'admission' RETURNING epoch, holder",
@@ -202,6 +203,7 @@ public class AdmissionService implements io.crater.platform.Leadership {
             epoch = next;
             LOG.infof("admission: leading with epoch %d", next);
             wake();
+            onLeading.forEach(worker::execute);
         } catch (Throwable e) {
             LOG.error("admission: could not take the epoch", e);
         }
@@ -253,7 +255,7 @@ public class AdmissionService implements io.crater.platform.Leadership {
             }
         } catch (Throwable e) {
             jobs.forgetWritten(); // the round's writes may have been rolled back: write every reason again next time
-            if (e instanceof FencedException || e.getCause() instanceof FencedException) {
+            if (Leadership.Fenced.in(e)) {
                 LOG.warnf("admission: epoch %d is no longer current; standing down", mine);
                 epoch = -1;
                 return;
@@ -262,18 +264,41 @@ public class AdmissionService implements io.crater.platform.Leadership {
         }
     }
 
-    /** Fails the round unless this replica's epoch is still the current one; holds it for the transaction. */
+    /**
+     * Fails the round unless this replica's epoch is still the current one; holds it for the transaction, and
+     * serialises rounds.
+     */
     private Uni<Void> fence(long mine) {
-        return Sql.rows("SELECT epoch, holder FROM leader_epochs WHERE name = 'admission' FOR SHARE")
-                .map(r -> {
-                    if (Sql.longOf(r.get(0)[0]) != mine) {
-                        throw new FencedException();
-                    }
-                    return null;
-                })
+        return epochHeld(mine)
                 .flatMap(v -> Sql.count("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(?1)) AS locked", LOCK_KEY))
                 .replaceWithVoid();
     }
+
+    /** Fails with {@link Leadership.Fenced} unless {@code mine} is the current epoch; holds its row FOR SHARE. */
+    private static Uni<Void> epochHeld(long mine) {
+        return Sql.rows("SELECT epoch, holder FROM leader_epochs WHERE name = 'admission' FOR SHARE")
+                .map(r -> {
+                    if (mine < 0 || Sql.longOf(r.get(0)[0]) != mine) {
+                        throw new Leadership.Fenced();
+                    }
+                    return null;
+                });
+    }
+
+    @Override
+    public Uni<Void> fenced() {
+        return Uni.createFrom().deferred(() -> epochHeld(leading() ? epoch : -1));
+    }
+
+    @Override
+    public void whenLeading(Runnable action) {
+        onLeading.add(action);
+        if (leading()) {
+            worker.execute(action);
+        }
+    }
+
+    private final List<Runnable> onLeading = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** What a round did: the jobs it admitted and those it took back for an account within its guarantee. */
     record Outcome(List<Long> admitted, List<String> reclaimed, AdmissionRound.Outcome decided) {}
@@ -346,12 +371,5 @@ public class AdmissionService implements io.crater.platform.Leadership {
                                     outcome, running, freed, clock.instant(), config.reclaimMinRunTime());
                             return found == null ? Uni.createFrom().item(List.<String>of()) : jobs.markReclaimed(found);
                         }));
-    }
-
-    /** This replica's epoch is no longer the current one. */
-    static final class FencedException extends RuntimeException {
-        FencedException() {
-            super("fenced", null, false, false);
-        }
     }
 }

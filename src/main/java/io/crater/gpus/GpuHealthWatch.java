@@ -108,7 +108,9 @@ public class GpuHealthWatch {
                     () -> Panache.withTransaction(() -> round(cards, failures, now)));
             marks.apply(changes);
         } catch (Throwable e) {
-            if (!worker.isShutdown()) {
+            if (Leadership.Fenced.in(e)) {
+                LOG.info("GPU health check: no longer the leader; nothing written");
+            } else if (!worker.isShutdown()) {
                 LOG.warn("GPU health check failed; the next one retries", e);
             }
         }
@@ -132,8 +134,11 @@ public class GpuHealthWatch {
 
     /** One round in one transaction: the readings' evidence stored, then every node with evidence judged. */
     Uni<List<Change>> round(List<CardReading> cards, List<Found> failures, Instant now) {
-        // Serialised: a replica that still leads for a moment after another took over reads the marks it wrote.
-        return queries.lockRound()
+        // Fenced by the leader's epoch, and serialised: a replica that still leads for a moment after another took
+        // over writes nothing, and the next leader reads the marks the last one wrote.
+        return leadership
+                .fenced()
+                .flatMap(x -> queries.lockRound())
                 .flatMap(x -> queries.marks())
                 .flatMap(known -> observe(cards, known, now))
                 .map(found -> {

@@ -100,14 +100,16 @@ class IdleReclaimer {
             IdlePolicy.Decision d = idle.decide(c, metrics, now)
                     .await()
                     .atMost(config.prometheusTimeout().plusSeconds(5));
-            boolean stopped =
-                    VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> idle.act(c, d, now)));
+            boolean stopped = VertxContextSupport.subscribeAndAwait(() ->
+                    Panache.withTransaction(() -> admission.fenced().flatMap(x -> idle.act(c, d, now))));
             if (stopped) {
                 LOG.infof("idle reclamation: stopped job %s (%s)", c.publicId(), d.message());
                 jobs.release(c.publicId());
             }
         } catch (Throwable e) {
-            if (!worker.isShutdown()) {
+            if (io.crater.platform.Leadership.Fenced.in(e)) {
+                LOG.infof("idle check of job %s: no longer the leader; nothing done", c.publicId());
+            } else if (!worker.isShutdown()) {
                 LOG.warnf("idle check of job %s failed (%s); the next check retries", c.publicId(), e.getMessage());
             }
         }
