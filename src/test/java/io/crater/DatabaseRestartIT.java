@@ -70,6 +70,10 @@ class DatabaseRestartIT {
                 assertThat(load.unexpected)
                         .as("answers other than 201, 200 or a 503 problem")
                         .isEmpty();
+                assertThat(load.unavailable.get() + load.broken.get())
+                        .as("submissions that met the restart (a 503 problem or a lost connection): else nothing here"
+                                + " tested an outage")
+                        .isPositive();
                 assertThat(load.accepted.get()).isEqualTo(load.keys.get());
                 try (Connection c = DriverManager.getConnection(db.jdbcUrl(), "postgres", "postgres");
                         Statement s = c.createStatement();

@@ -29,12 +29,14 @@ import org.junit.jupiter.api.Test;
  * Two packaged Crater replicas in kubernetes mode against a simulated cluster run by {@code crater sim}, sharing
  * one PostgreSQL. While 80 one-GPU jobs are submitted to both against a quota of 8 GPUs, the replica leading
  * admission is killed with SIGKILL. The other takes the Lease over; usage never exceeds the quota, exactly 8
- * jobs run, each once in the cluster, and the rest wait with their reason.
+ * jobs run, each once in the cluster, and the rest wait with their reason. Followers of the job and node events on
+ * both replicas miss nothing, the killed replica's resuming on the survivor from its last event id.
  */
 class FailoverIT {
 
     static final int QUOTA = 8;
     static final int JOBS = 80;
+    static final String TOPICS = "/api/v1/events?topics=jobs,nodes";
 
     @Test
     void quotasHoldWhenTheLeaderIsKilledMidBurst() throws Exception {
@@ -61,9 +63,12 @@ class FailoverIT {
                 setUp(a, token);
                 PackagedApp leader = awaitLeader(List.of(a, b), 1, Duration.ofSeconds(60));
                 PackagedApp survivor = leader == a ? b : a;
-                // Live job events followed on both replicas; the leader's follower resumes on the survivor.
-                SseFollower ofSurvivor = SseFollower.open(survivor.url() + "/api/v1/events?topics=jobs", token, null);
-                SseFollower ofLeader = SseFollower.open(leader.url() + "/api/v1/events?topics=jobs", token, null);
+                // Live job and node events followed on both replicas; the leader's follower resumes on the survivor.
+                SseFollower ofSurvivor = SseFollower.open(survivor.url() + TOPICS, token, null);
+                SseFollower ofLeader = SseFollower.open(leader.url() + TOPICS, token, null);
+                // A node cordoned through the leader before the kill (its event may reach the leader's follower or
+                // only the resumed one), another through the survivor after it.
+                expect(post(leader, "/api/v1/admin/nodes/ascend-0/cordon", token, "{\"reason\":\"before\"}"), 200);
                 // A terminal in a running job (the administrator's own, outside fo-lab) through each replica.
                 String shell = runningShellJob(a, token);
                 JobTerminal termOfSurvivor = JobTerminal.open(survivor.url(), token, shell);
@@ -139,6 +144,7 @@ class FailoverIT {
                     leader.kill9();
                     killedAt = System.nanoTime();
                     resumed = resumeOnSurvivor(ofLeader, survivor, token);
+                    expect(post(survivor, "/api/v1/admin/nodes/ascend-1/cordon", token, "{\"reason\":\"after\"}"), 200);
                     terminalsOutliveTheKill(termOfSurvivor, termOfLeader, survivor, token, shell);
                     for (Future<?> f : done) {
                         f.get();
@@ -183,6 +189,12 @@ class FailoverIT {
                         .isEmpty();
                 seesEveryFinalState("the survivor's follower", ofSurvivor, ofSurvivor.events, finals);
                 seesEveryFinalState("the follower that resumed", resumed, acrossTheKill, finals);
+                seesCordons("the survivor's follower", () -> ofSurvivor.events);
+                seesCordons("the follower that resumed", () -> {
+                    List<SseFollower.Event> all = new ArrayList<>(ofLeader.events);
+                    all.addAll(resumed.events);
+                    return all;
+                });
                 ofSurvivor.close();
                 resumed.close();
                 try (KubernetesClient k8s = KubeClients.forUrl(api)) {
@@ -263,7 +275,22 @@ class FailoverIT {
             }
         }
         assertThat(last).as("events seen before the kill").isNotNull();
-        return SseFollower.open(survivor.url() + "/api/v1/events?topics=jobs", token, last);
+        return SseFollower.open(survivor.url() + TOPICS, token, last);
+    }
+
+    /** Both cordons reached the follower as node events: the one before the kill and the one after it. */
+    static void seesCordons(String who, java.util.function.Supplier<List<SseFollower.Event>> events) throws Exception {
+        long deadline = System.currentTimeMillis() + 15_000;
+        java.util.Set<String> cordoned = new java.util.TreeSet<>();
+        while (cordoned.size() < 2 && System.currentTimeMillis() < deadline) {
+            for (SseFollower.Event e : events.get()) {
+                if (e.name().equals("node") && !e.json().getBoolean("node.schedulable")) {
+                    cordoned.add(e.json().getString("node.name"));
+                }
+            }
+            Thread.sleep(200);
+        }
+        assertThat(cordoned).as(who + ": nodes seen cordoned").contains("ascend-0", "ascend-1");
     }
 
     static Map<String, String> finalStates(EmbeddedDatabase db) throws Exception {

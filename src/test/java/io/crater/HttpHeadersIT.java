@@ -140,4 +140,43 @@ class HttpHeadersIT {
             secured(r);
         }
     }
+
+    /**
+     * On an app origin Crater's own answers (here: a request without the app's session, and an entry without its
+     * ticket) are locked down, and carry none of the console's framing or script rules an app would break on.
+     */
+    @Test
+    void cratersOwnAnswersOnAnAppOriginAreLockedDown() throws Exception {
+        String served = app.output().stream()
+                .filter(l -> l.contains("app origins served at http://<job>.apps.localhost:"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the app origins' port is not in the log"));
+        Matcher port = Pattern.compile("apps\\.localhost:(\\d+)").matcher(served);
+        assertThat(port.find()).isTrue();
+        for (String path : new String[] {"/", "/_crater/enter"}) {
+            String head = rawHead(Integer.parseInt(port.group(1)), "j0nope.apps.localhost:" + port.group(1), path);
+            assertThat(head).as(path).matches("(?s)HTTP/1\\.1 4\\d\\d .*");
+            assertThat(head.toLowerCase(java.util.Locale.ROOT))
+                    .as(path)
+                    .contains("x-content-type-options: nosniff")
+                    .contains("referrer-policy: no-referrer")
+                    .contains("cache-control: no-store")
+                    .contains("content-security-policy: " + HeaderPolicy.BACKEND_CSP.toLowerCase(java.util.Locale.ROOT))
+                    .doesNotContain("strict-transport-security")
+                    .doesNotContain("x-frame-options");
+        }
+    }
+
+    /** The status line and headers of a GET sent with the given Host (Java's HTTP client will not set one). */
+    static String rawHead(int port, String host, String path) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String all = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int end = all.indexOf("\r\n\r\n");
+            return end < 0 ? all : all.substring(0, end);
+        }
+    }
 }

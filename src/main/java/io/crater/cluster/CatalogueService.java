@@ -112,7 +112,7 @@ public class CatalogueService {
                 && (m.memoryResource() == null || Objects.equals(m.memoryMiB(), req.memoryMiB()));
     }
 
-    private static Map<String, Object> mappingOf(NewModel req) {
+    static Map<String, Object> mappingOf(NewModel req) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("resource", req.resource());
         m.put("label", req.labelKey() == null ? "" : req.labelKey() + "=" + req.labelValue());

@@ -5,6 +5,7 @@ import io.crater.identity.TokenService;
 import io.crater.job.JobNames;
 import io.crater.job.PodAccess;
 import io.crater.platform.Hashes;
+import io.crater.platform.HeaderPolicy;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -251,17 +252,15 @@ public class AppProxy {
                                         "this link was used already or has expired: open the app again from Crater's console");
                                 return;
                             }
-                            boolean secure = config.publicScheme().equals("https");
+                            boolean secure = secure();
                             // Host-only (no Domain), script-proof, and not sent on cross-site subrequests.
                             String cookie =
                                     COOKIE + "=" + entered.token() + "; Path=/; HttpOnly; SameSite=Lax; Max-Age="
                                             + config.sessionTtl().toSeconds() + (secure ? "; Secure" : "");
-                            req.response()
-                                    .setStatusCode(303)
-                                    .putHeader("Set-Cookie", cookie)
-                                    .putHeader("Location", entered.path())
-                                    .putHeader("Cache-Control", "no-store")
-                                    .putHeader("Referrer-Policy", "no-referrer")
+                            own(req.response()
+                                            .setStatusCode(303)
+                                            .putHeader("Set-Cookie", cookie)
+                                            .putHeader("Location", entered.path()))
                                     .end();
                         },
                         e -> {
@@ -306,6 +305,11 @@ public class AppProxy {
                                             }
                                             if (!AppHeaders.DROPPED.contains(n) || n.equals("content-length")) {
                                                 out.headers().add(k, v);
+                                            }
+                                        });
+                                        HeaderPolicy.appProxied(secure()).forEach((k, v) -> {
+                                            if (!out.headers().contains(k)) {
+                                                out.putHeader(k, v);
                                             }
                                         });
                                         if (resp.getHeader("Content-Length") == null) {
@@ -415,15 +419,22 @@ public class AppProxy {
         });
     }
 
-    private static void plain(HttpServerRequest req, int status, String message) {
+    private void plain(HttpServerRequest req, int status, String message) {
         if (req.response().ended()) {
             return;
         }
         req.resume();
-        req.response()
-                .setStatusCode(status)
-                .putHeader("Content-Type", "text/plain; charset=utf-8")
-                .putHeader("Cache-Control", "no-store")
-                .end(message + "\n");
+        var response = req.response().setStatusCode(status).putHeader("Content-Type", "text/plain; charset=utf-8");
+        own(response).end(message + "\n");
+    }
+
+    /** Crater's own answer on an app origin, with its headers ({@link HeaderPolicy#appOwn}). */
+    private io.vertx.core.http.HttpServerResponse own(io.vertx.core.http.HttpServerResponse response) {
+        HeaderPolicy.appOwn(secure()).forEach(response::putHeader);
+        return response;
+    }
+
+    private boolean secure() {
+        return config.publicScheme().equals("https");
     }
 }

@@ -8,8 +8,9 @@ import java.util.regex.Pattern;
 /**
  * The caching and security headers of the console origin, decided from a response's path, type and scheme
  * (pure; {@link ResponseHeaders} applies it to every answer of the main server). The app origins are served
- * by the app proxy on their own server and get none of these: a notebook frames itself and loads its own
- * scripts, which this policy would forbid.
+ * by the app proxy on their own server and get none of these on an app's answers: a notebook frames itself and
+ * loads its own scripts, which this policy would forbid; there the proxy adds only HSTS over TLS ({@link
+ * #appProxied}), and Crater's own answers on an app origin (the entry, refusals) get {@link #appOwn}.
  *
  * <ul>
  *   <li>The console's HTML (every console route answers with {@code index.html}) is revalidated on every load,
@@ -79,5 +80,29 @@ public final class HeaderPolicy {
             out.put("Strict-Transport-Security", HSTS);
         }
         return out;
+    }
+
+    /** HSTS on an app origin: its own host only (the app domain's other hosts are other jobs). */
+    public static final String APP_HSTS = "max-age=31536000";
+
+    /**
+     * Crater's own answers on an app origin (the entry's redirect, a refusal, a gateway error): never cached or
+     * sniffed, no referrer (the entry's URL held a ticket), nothing in them may run or be framed.
+     */
+    public static Map<String, String> appOwn(boolean secure) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("X-Content-Type-Options", "nosniff");
+        out.put("Referrer-Policy", "no-referrer");
+        out.put("Cache-Control", "no-store");
+        out.put("Content-Security-Policy", BACKEND_CSP);
+        if (secure) {
+            out.put("Strict-Transport-Security", APP_HSTS);
+        }
+        return out;
+    }
+
+    /** What the proxy adds to an app's own answers: HSTS over TLS, unless the app sets its own; nothing else. */
+    public static Map<String, String> appProxied(boolean secure) {
+        return secure ? Map.of("Strict-Transport-Security", APP_HSTS) : Map.of();
     }
 }

@@ -1035,4 +1035,73 @@ class AccountingFlowTest {
         }
         return out;
     }
+
+    @jakarta.inject.Inject
+    PriceSeed priceSeed;
+
+    @jakarta.inject.Inject
+    com.fasterxml.jackson.databind.ObjectMapper json;
+
+    List<String> seed(String declared) throws Throwable {
+        var prices = PriceSeed.prices(java.util.Optional.of(declared), json);
+        return io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(
+                () -> io.quarkus.hibernate.reactive.panache.Panache.withTransaction(() -> priceSeed.apply(prices)));
+    }
+
+    static Map<String, Object> currentPrice(String resource) {
+        List<Map<String, Object>> current = admin().get("/api/v1/accounting/prices")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("current");
+        return current.stream()
+                .filter(p -> resource.equals(p.get("resource")))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * Prices a deployment declares (the chart's {@code accounting.prices}): set while the resource has none or the
+     * current one was declared too; once a platform admin sets one, the declaration no longer touches it.
+     */
+    @Test
+    @Order(12)
+    void declaredPricesApplyUntilAnAdminSetsOne() throws Throwable {
+        assertThat(seed("{\"prices\": [{\"resource\": \"seed-card\", \"pricePerHour\": \"1.2\"}]}"))
+                .containsExactly("seed-card");
+        assertThat(currentPrice("seed-card"))
+                .containsEntry("microsPerHour", 1_200_000)
+                .containsEntry("by", "crater:seed");
+        assertThat(seed("{\"prices\": [{\"resource\": \"seed-card\", \"pricePerHour\": \"1.2\"}]}"))
+                .as("the same declaration again")
+                .isEmpty();
+        Thread.sleep(5);
+        assertThat(seed("{\"prices\": [{\"resource\": \"seed-card\", \"pricePerHour\": \"1.5\"}]}"))
+                .as("a changed declaration")
+                .containsExactly("seed-card");
+        assertThat(currentPrice("seed-card")).containsEntry("microsPerHour", 1_500_000);
+        assertThat(Db.count("SELECT count(*) FROM audit_log WHERE action = 'price.set' AND target_id = 'seed-card'"
+                        + " AND actor = 'crater:seed'"))
+                .isEqualTo(2);
+
+        admin().body(Map.of("resource", "seed-card", "pricePerHour", "2"))
+                .post("/api/v1/accounting/prices")
+                .then()
+                .statusCode(201);
+        assertThat(seed("{\"prices\": [{\"resource\": \"seed-card\", \"pricePerHour\": \"1.7\"}]}"))
+                .as("an admin's price stands")
+                .isEmpty();
+        assertThat(currentPrice("seed-card"))
+                .containsEntry("microsPerHour", 2_000_000)
+                .containsEntry("by", "admin");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PriceSeed.prices(
+                        java.util.Optional.of("{\"prices\": [{\"resource\": \"a b\", \"pricePerHour\": \"-1\"},"
+                                + " {\"resource\": \"cpu\", \"pricePerHour\": \"1\"},"
+                                + " {\"resource\": \"cpu\", \"pricePerHour\": \"2\"}]}"),
+                        json))
+                .hasMessageContaining("prices[0].resource")
+                .hasMessageContaining("prices[0].pricePerHour")
+                .hasMessageContaining("prices[2].resource: cpu is declared twice");
+    }
 }

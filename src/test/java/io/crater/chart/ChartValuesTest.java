@@ -118,6 +118,32 @@ class ChartValuesTest {
                 .isInstanceOf(RuntimeException.class);
     }
 
+    /** The environment the chart gives Crater's pods. */
+    static java.util.Map<String, String> environment(String values) {
+        return HelmChart.objects(HelmChart.template("crater", HelmChart.DIR.resolve(values))).stream()
+                .filter(o -> o instanceof io.fabric8.kubernetes.api.model.ConfigMap m
+                        && m.getData() != null
+                        && m.getData().containsKey("CRATER_CLUSTER_MODE"))
+                .map(o -> ((io.fabric8.kubernetes.api.model.ConfigMap) o).getData())
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void theDeclaredCatalogueAndPricesReachCraterAsItReadsThem() {
+        var seed = java.util.Optional.ofNullable(
+                environment("examples/catalogue-and-prices.yaml").get("CRATER_SEED"));
+        assertThat(seed).isPresent();
+        var mapper = new ObjectMapper();
+        assertThat(io.crater.cluster.CatalogueSeed.models(seed, mapper))
+                .extracting(m -> m.key())
+                .containsExactly("nvidia-h100-80gb", "nvidia-a30-mig-1g6gb", "hygon-dcu");
+        assertThat(io.crater.accounting.PriceSeed.prices(seed, mapper))
+                .extracting(p -> p.resource() + "=" + p.micros())
+                .containsExactly("nvidia-h100-80gb=3200000", "cpu=20000");
+        assertThat(environment("examples/minimal.yaml")).doesNotContainKey("CRATER_SEED");
+    }
+
     @Test
     void thePrometheusOperatorsKindsAreReadAsStrictly() {
         String monitor = """

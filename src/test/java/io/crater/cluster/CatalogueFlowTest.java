@@ -84,6 +84,63 @@ class CatalogueFlowTest {
                 Map.of("cpu", "2", "memory", "8Gi", "acceleratorModel", model, "accelerators", count));
     }
 
+    @jakarta.inject.Inject
+    CatalogueSeed seeder;
+
+    @jakarta.inject.Inject
+    com.fasterxml.jackson.databind.ObjectMapper json;
+
+    /**
+     * The models a deployment declares (the chart's {@code catalogue.models}): added once, audited, left alone
+     * afterwards (an admin's edit stands), and a declaration with bad fields is refused naming each.
+     */
+    @Test
+    void declaredModelsAreAddedOnceAndThenCuratedByAdmins() throws Throwable {
+        String declared = """
+                {"models": [{"key": "seed-dcu", "resource": "example.com/seed-dcu", "displayName": "Seed DCU",
+                             "vendor": "Hygon", "memoryMiB": 32768}],
+                 "prices": [{"resource": "seed-dcu", "pricePerHour": "1.2"}]}
+                """;
+        var models = CatalogueSeed.models(java.util.Optional.of(declared), json);
+        assertThat(seedOnce(models)).containsExactly("seed-dcu");
+        assertThat(listed("seed-dcu")).containsEntry("displayName", "Seed DCU").containsEntry("memoryMiB", 32768);
+        assertThat(Db.count("SELECT count(*) FROM audit_log WHERE action = 'accelerator-model.create'"
+                        + " AND target_id = 'seed-dcu' AND actor = 'crater:seed'"))
+                .isEqualTo(1);
+        admin().body(Map.of("displayName", "Z100 (lab)"))
+                .patch("/api/v1/accelerator-models/seed-dcu")
+                .then()
+                .statusCode(200);
+        assertThat(seedOnce(models))
+                .as("a model the catalogue has is left alone")
+                .isEmpty();
+        assertThat(listed("seed-dcu")).containsEntry("displayName", "Z100 (lab)");
+
+        String bad = "{\"models\": [{\"key\": \"Bad Key\", \"resource\": \"dcu\", \"displayName\": \"x\","
+                + " \"vendor\": \"x\"}]}";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CatalogueSeed.models(java.util.Optional.of(bad), json))
+                .hasMessageContaining("models[0].key")
+                .hasMessageContaining("models[0].resource");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> CatalogueSeed.models(java.util.Optional.of("{\"models\": 3}"), json))
+                .hasMessageContaining("crater.seed");
+        admin().delete("/api/v1/accelerator-models/seed-dcu").then().statusCode(204);
+    }
+
+    static Map<String, Object> listed(String key) {
+        List<Map<String, Object>> all = admin().get("/api/v1/accelerator-models")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("items");
+        return all.stream().filter(m -> key.equals(m.get("key"))).findFirst().orElseThrow();
+    }
+
+    List<String> seedOnce(List<CatalogueService.NewModel> models) throws Throwable {
+        return io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(
+                () -> io.quarkus.hibernate.reactive.panache.Panache.withTransaction(() -> seeder.apply(models)));
+    }
+
     @Test
     void addEditRetireAndDeleteOnlyWhatNothingUses() throws Exception {
         String user = Api.user("cat.user", PW);

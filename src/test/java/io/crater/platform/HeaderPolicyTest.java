@@ -132,4 +132,20 @@ class HeaderPolicyTest {
                 .doesNotContain("unsafe-eval")
                 .doesNotContain("script-src 'self' 'unsafe-inline'");
     }
+
+    @org.junit.jupiter.api.Test
+    void onAnAppOriginCratersOwnAnswersAreLockedDownAndTheAppsGetOnlyHsts() {
+        assertThat(HeaderPolicy.appOwn(false))
+                .containsEntry("X-Content-Type-Options", "nosniff")
+                .containsEntry("Referrer-Policy", "no-referrer")
+                .containsEntry("Cache-Control", "no-store")
+                .containsEntry("Content-Security-Policy", HeaderPolicy.BACKEND_CSP)
+                .doesNotContainKey("Strict-Transport-Security");
+        assertThat(HeaderPolicy.appOwn(true)).containsEntry("Strict-Transport-Security", "max-age=31536000");
+        // An app frames itself and runs its own scripts: nothing the console's policy would forbid is added.
+        assertThat(HeaderPolicy.appProxied(false)).isEmpty();
+        assertThat(HeaderPolicy.appProxied(true))
+                .containsOnlyKeys("Strict-Transport-Security")
+                .containsEntry("Strict-Transport-Security", "max-age=31536000");
+    }
 }
