@@ -256,6 +256,12 @@ class InteractiveFlowTest {
         assertThat(io.crater.Db.count("SELECT count(*)" + mine)).isEqualTo(3);
         assertThat(io.crater.Db.count("SELECT count(*)" + mine + " AND bytes_out > 0"))
                 .isEqualTo(3);
+
+        // The end of what the client pipes in reaches the command (v5.channel.k8s.io closes its stdin): a shell
+        // reading piped lines ends without an `exit` (over v4 it would wait for more until the client gave up).
+        Result ended = run(ssh("tess", "tess+" + job), "echo input-ended\n");
+        assertThat(ended.out()).contains("input-ended");
+        assertThat(ended.code()).isZero();
     }
 
     @Test
