@@ -96,6 +96,26 @@ public class AdmissionService implements Leadership {
         // Submits and job ends on any replica wake the leader; a lost listening connection is made up by a round.
         notifications.listen(JobAdmissions.CHANNEL, payload -> wake());
         notifications.onReconnect(this::wake);
+        elect();
+        leaseWatch.scheduleWithFixedDelay(
+                this::watchLease, RETRY_PERIOD.toMillis(), RETRY_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        worker.scheduleWithFixedDelay(
+                this::round,
+                config.admissionInterval().toMillis(),
+                config.admissionInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Joins the leader election. fabric8's elector ends for good once it has lost the Lease (its renewals failed for
+     * the renew deadline, or another replica holds it), so whenever it ends while Crater runs, a new one joins after
+     * a retry period: a replica that lost the Lease to an API server's outage competes again, and a lone replica
+     * leads again once the API server is back.
+     */
+    private synchronized void elect() {
+        if (stopping) {
+            return;
+        }
         var lock = new LeaseLock(cluster.namespace(), LEASE, identity);
         election = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
@@ -109,16 +129,21 @@ public class AdmissionService implements Leadership {
                         .build())
                 .build()
                 .start();
-        leaseWatch.scheduleWithFixedDelay(
-                this::watchLease, RETRY_PERIOD.toMillis(), RETRY_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-        worker.scheduleWithFixedDelay(
-                this::round,
-                config.admissionInterval().toMillis(),
-                config.admissionInterval().toMillis(),
-                TimeUnit.MILLISECONDS);
+        election.whenComplete((v, e) -> {
+            if (!stopping) {
+                epoch = -1;
+                LOG.warnf(
+                        "admission: the leader election ended (%s); joining it again",
+                        e == null ? "the Lease was lost" : e.getMessage());
+                leaseWatch.schedule(this::elect, RETRY_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
     }
 
+    private volatile boolean stopping;
+
     void onStop(@Observes ShutdownEvent event) {
+        stopping = true;
         if (election != null) {
             election.cancel(true);
         }

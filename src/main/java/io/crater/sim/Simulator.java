@@ -245,6 +245,11 @@ public final class Simulator implements AutoCloseable {
         return apiServer.accessReviews();
     }
 
+    /** Requests the API server answers 503 while a test wants it to (none unless one is set). */
+    public io.crater.sim.apiserver.Outages outages() {
+        return apiServer.outages();
+    }
+
     public PodLogs logs() {
         return pods.logs();
     }

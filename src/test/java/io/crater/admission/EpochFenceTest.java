@@ -79,4 +79,32 @@ class EpochFenceTest {
                 .isTrue();
         execute("DELETE FROM leader_epochs WHERE name LIKE 'fence-probe-%'");
     }
+
+    /**
+     * An API server that refuses the Lease's renewals for longer than the renew deadline (a control plane restarting):
+     * the leader stops leading; once the API server serves again, the replica joins the election again and leads with
+     * a new epoch, although fabric8's elector ends for good when it loses the Lease.
+     */
+    @Test
+    void aLeaderWhoseRenewalsFailStopsAndLeadsAgainOnceTheyPass() throws Throwable {
+        await().atMost(Duration.ofSeconds(60)).until(admission::leading);
+        long before = Db.count("SELECT epoch FROM leader_epochs WHERE name = 'admission'");
+        var outages = CraterTestResource.simulator().outages();
+        outages.fail(new io.crater.sim.apiserver.Outages.Rule(
+                java.util.Set.of("PUT", "PATCH", "POST"), "leases", "crater-server"));
+        try {
+            await().atMost(Duration.ofSeconds(40)).until(() -> !admission.leading());
+            assertThat(Leadership.Fenced.in(catchThrowable(() -> fencedWrite("fence-probe-5"))))
+                    .as("nothing written while not leading")
+                    .isTrue();
+        } finally {
+            outages.end();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(admission::leading);
+        assertThat(Db.count("SELECT epoch FROM leader_epochs WHERE name = 'admission'"))
+                .as("a new epoch")
+                .isGreaterThan(before);
+        assertThat(fencedWrite("fence-probe-6")).isTrue();
+        execute("DELETE FROM leader_epochs WHERE name LIKE 'fence-probe-%'");
+    }
 }

@@ -45,6 +45,7 @@ public final class InProcessApiServer implements AutoCloseable {
     private final WatchServing watches;
     private final Writes writes;
     private final AccessReviews accessReviews = new AccessReviews();
+    private final Outages outages = new Outages();
     private final Evictions evictions;
     private PodLogServing logServing;
     private PodExec exec;
@@ -116,6 +117,11 @@ public final class InProcessApiServer implements AutoCloseable {
         return accessReviews;
     }
 
+    /** Requests answered 503 while a test wants the API server to refuse them. */
+    public Outages outages() {
+        return outages;
+    }
+
     /** The Vert.x instance serving the API, shared by the simulated cluster's other listeners. */
     public Vertx vertx() {
         return vertx;
@@ -181,6 +187,7 @@ public final class InProcessApiServer implements AutoCloseable {
             return;
         }
         Target t = target(seg);
+        outages.check(req, t.resource());
         uses.record(req, t.resource(), t.namespace(), t.name(), t.subresource(), t.watch());
         String sub = t.subresource();
         if (t.resource().key().equals("/pods") && sub != null && podSubresource(req, body, t)) {
