@@ -97,7 +97,11 @@ class InteractiveBench {
         byte[] mb = new byte[1 << 20];
         HttpServer app = vertx.createHttpServer()
                 .requestHandler(r -> {
-                    if (r.path().equals("/download")) {
+                    if (r.path().equals("/mib")) {
+                        r.response()
+                                .putHeader("Content-Length", Integer.toString(mb.length))
+                                .end(Buffer.buffer(mb));
+                    } else if (r.path().equals("/download")) {
                         var resp = r.response().putHeader("Content-Length", Long.toString((long) DOWNLOAD_MB << 20));
                         write(resp, Buffer.buffer(mb), DOWNLOAD_MB);
                     } else {
@@ -160,6 +164,7 @@ class InteractiveBench {
 
         terminals(token, job);
         ssh(token, job);
+        forwards(token, job);
         client.close();
         app.close();
     }
@@ -227,6 +232,56 @@ class InteractiveBench {
         Files.deleteIfExists(out);
         Files.deleteIfExists(file);
         Files.deleteIfExists(back);
+    }
+
+    /** {@code ssh -W} transfers at once ({@code -Dbench.forwards=N}). */
+    static final int FORWARDS = Integer.getInteger("bench.forwards", 200);
+
+    /**
+     * {@link #FORWARDS} OpenSSH clients at once, each logging in and fetching 1 MiB from the job's port 8888 through
+     * {@code ssh -W} ({@code direct-tcpip} over {@code pods/portforward}): how many got nothing (silent), how many
+     * got less than the whole answer (short), and how long the whole took.
+     */
+    void forwards(String token, String job) throws Exception {
+        OpenSsh openssh = new OpenSsh(gateway.port());
+        openssh.keygen("bench-w");
+        openssh.register(token, "bench-w");
+        String login = "bench.interactive+" + job;
+        byte[] request = "GET /mib HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        List<Process> running = new java.util.ArrayList<>();
+        List<Path> outputs = new java.util.ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < FORWARDS; i++) {
+            Path out = Files.createTempFile("crater-bench-w", ".out");
+            Process p = new ProcessBuilder(openssh.ssh("bench-w", login, "-W", "localhost:8888"))
+                    .redirectOutput(out.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            p.getOutputStream().write(request);
+            p.getOutputStream().close();
+            running.add(p);
+            outputs.add(out);
+        }
+        int silent = 0;
+        int shortOnes = 0;
+        for (int i = 0; i < FORWARDS; i++) {
+            Process p = running.get(i);
+            if (!p.waitFor(600, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+            long got = Files.size(outputs.get(i));
+            if (got == 0) {
+                silent++;
+            } else if (got < (1 << 20)) {
+                shortOnes++;
+            }
+            Files.deleteIfExists(outputs.get(i));
+        }
+        System.out.printf(
+                "interactive ssh -W at once: %d clients each fetching 1 MiB through its own login, %d silent, %d short,"
+                        + " all done in %.1f s%n",
+                FORWARDS, silent, shortOnes, (System.nanoTime() - t0) / 1e9);
     }
 
     private static void write(io.vertx.core.http.HttpServerResponse resp, Buffer chunk, int left) {
