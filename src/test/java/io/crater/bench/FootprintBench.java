@@ -62,6 +62,13 @@ class FootprintBench {
                     load.peakRssKib.get() >> 10);
             Thread.sleep(SETTLE_MS);
             print("idle again " + SETTLE_MS / 1000 + " s after the load", Sample.of(app));
+            if (Boolean.getBoolean("bench.footprint.histogram")) {
+                // What the heap holds after the load: the live objects (the histogram runs a full GC first).
+                jcmd(app.pid(), "GC.class_histogram")
+                        .lines()
+                        .limit(30)
+                        .forEach(l -> System.out.println("footprint histogram " + l));
+            }
         }
     }
 
