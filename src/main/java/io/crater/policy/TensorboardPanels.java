@@ -64,6 +64,7 @@ public final class TensorboardPanels {
             }
             if (s.job() != null && (s.space() != null || !JOB.matcher(s.job()).matches())) {
                 out.add(new Refusal(field + ".job", "a job's id, without a space"));
+                continue;
             }
             if (s.path() != null) {
                 FilePaths.Checked p = FilePaths.check(s.path());
