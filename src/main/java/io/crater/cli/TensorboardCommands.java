@@ -41,7 +41,8 @@ final class TensorboardCommands {
                 return PATH + "/" + Api.seg(Values.text(p, "id"));
             }
         }
-        throw new CliException(Exit.NOT_FOUND, v.msg().get("catalogue.none", v.msg().get("tensorboard.noun"), word));
+        throw new CliException(
+                Exit.NOT_FOUND, v.msg().get("catalogue.none", v.msg().get("tensorboard.noun"), word));
     }
 
     static List<Output.Column> columns(Messages msg) {
@@ -185,7 +186,10 @@ final class TensorboardCommands {
         }
     }
 
-    @Command(name = "delete", aliases = "rm", description = "Stop and delete a panel; the log folders are never touched.")
+    @Command(
+            name = "delete",
+            aliases = "rm",
+            description = "Stop and delete a panel; the log folders are never touched.")
     static final class Delete extends Verb {
         @Parameters(paramLabel = "PANEL", description = "Its id or its name.")
         String ref;

@@ -65,9 +65,16 @@ public class AppActivity {
                         String.join(",", jobs))
                 .map(rows -> {
                     Map<String, Instant> out = new HashMap<>();
-                    rows.forEach(r -> out.put((String) r[0], Sql.instant(r[1])));
+                    rows.stream().map(LastRequest::of).forEach(l -> out.put(l.job(), l.at()));
                     return out;
                 });
+    }
+
+    /** A job's last request as written down. */
+    record LastRequest(String job, Instant at) {
+        static LastRequest of(Object[] r) {
+            return new LastRequest((String) r[0], Sql.instant(r[1]));
+        }
     }
 
     private void flush() {
@@ -85,8 +92,7 @@ public class AppActivity {
                             + " GREATEST(app_activity.last_request_at, EXCLUDED.last_request_at)",
                     String.join(",", batch.keySet()),
                     String.join(
-                            ",",
-                            batch.values().stream().map(Instant::toString).toList()))));
+                            ",", batch.values().stream().map(Instant::toString).toList()))));
         } catch (Throwable e) {
             batch.forEach(marks::putIfAbsent);
             if (!worker.isShutdown()) {

@@ -63,28 +63,46 @@ public class JobLookups {
                                 + " WHERE j.id = ANY (CAST(string_to_array(?1, ',') AS bigint[]))",
                         ids.stream().map(String::valueOf).collect(Collectors.joining(",")))
                 .flatMap(rows -> accounts.slugs(rows.stream()
-                                .map(r -> Sql.longOf(r[6]))
+                                .map(r -> StatusRow.of(r).accountId())
                                 .distinct()
                                 .toList())
                         .map(slugs -> statuses(rows, slugs)));
     }
 
+    /** A status row before its account's slug is known. */
+    record StatusRow(Status status, long accountId) {
+        static StatusRow of(Object[] r) {
+            return new StatusRow(
+                    new Status(
+                            Sql.longOf(r[0]),
+                            (String) r[1],
+                            (String) r[2],
+                            (String) r[3],
+                            Sql.instant(r[4]),
+                            Sql.instant(r[5]),
+                            null,
+                            Boolean.TRUE.equals(r[7])),
+                    Sql.longOf(r[6]));
+        }
+    }
+
     private static Map<Long, Status> statuses(List<Object[]> rows, Map<Long, String> slugs) {
-                    Map<Long, Status> out = new HashMap<>();
-                    for (Object[] r : rows) {
-                        out.put(
-                                Sql.longOf(r[0]),
-                                new Status(
-                                        Sql.longOf(r[0]),
-                                        (String) r[1],
-                                        (String) r[2],
-                                        (String) r[3],
-                                        Sql.instant(r[4]),
-                                        Sql.instant(r[5]),
-                                        slugs.get(Sql.longOf(r[6])),
-                                        Boolean.TRUE.equals(r[7])));
-                    }
-                    return out;
+        Map<Long, Status> out = new HashMap<>();
+        for (StatusRow x : rows.stream().map(StatusRow::of).toList()) {
+            Status s = x.status();
+            out.put(
+                    s.id(),
+                    new Status(
+                            s.id(),
+                            s.publicId(),
+                            s.state(),
+                            s.reason(),
+                            s.startedAt(),
+                            s.finishedAt(),
+                            slugs.get(x.accountId()),
+                            s.stopRequested()));
+        }
+        return out;
     }
 
     /** A job the caller may see (else 404/403 as for the job itself) with its working directory, in the session. */
@@ -93,11 +111,16 @@ public class JobLookups {
                 .flatMap(v -> Sql.strings("SELECT CAST(j.spec AS text) FROM jobs j WHERE j.id = ?1", v.id())
                         .flatMap(specs -> users.get(v.row().userId()).map(u -> {
                             JobViews.SubmitJob spec = Json.read(specs.get(0), JobViews.SubmitJob.class);
-                            String dir = spec.workingDir() == null || spec.workingDir().isBlank()
+                            String dir = spec.workingDir() == null
+                                            || spec.workingDir().isBlank()
                                     ? null
                                     : spec.workingDir().trim();
                             return new WorkingDir(
-                                    v.row().publicId(), dir, v.row().userId(), u.slug(), v.row().account());
+                                    v.row().publicId(),
+                                    dir,
+                                    v.row().userId(),
+                                    u.slug(),
+                                    v.row().account());
                         })));
     }
 }

@@ -88,14 +88,18 @@ public class JobService {
             boolean accountAdmin,
             FeatureService.EffectiveFeatures features) {}
 
-    /** A submission made ready: the effective spec and where it came from. */
-    /** {@code link}: what another feature writes with the new job's id in its insert's transaction, or null. */
+    /** A submission made ready: the spec, where it came from, what another feature writes with its id (or null). */
     private record Prepared(
             JobViews.SubmitJob spec,
             Long templateId,
             Integer templateVersion,
             Long sourceJobId,
-            Function<Long, Uni<Void>> link) {}
+            Function<Long, Uni<Void>> link) {
+
+        Uni<Void> linkTo(long jobId) {
+            return link == null ? Uni.createFrom().voidItem() : link.apply(jobId);
+        }
+    }
 
     private record Decided(Admission.Decision decision, List<Resolved> mounts) {}
 
@@ -125,7 +129,7 @@ public class JobService {
                     .flatMap(found -> found != null
                             ? Uni.createFrom().item(found)
                             : submitOnce(req, accountHeader, false, idem, caller, null)
-                                    .onFailure(JobService::uniqueViolation)
+                                    .onFailure(JobQueries::idempotencyTaken)
                                     .recoverWithUni(e -> Panache.withSession(() -> replay(idem, caller))
                                             .map(again -> {
                                                 if (again == null) {
@@ -175,18 +179,6 @@ public class JobService {
                 });
     }
 
-    private static boolean uniqueViolation(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
-                    || t instanceof org.hibernate.exception.ConstraintViolationException c
-                            && "jobs_idempotency".equals(c.getConstraintName())
-                    || String.valueOf(t.getMessage()).contains("\"jobs_idempotency\"")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Submits a job another feature made for the caller (a TensorBoard panel's server), checked and admitted like
      * any; {@code link} runs with its id in the insert's transaction. Such kinds are refused from {@link #submit}.
@@ -204,13 +196,14 @@ public class JobService {
             Caller caller,
             Function<Long, Uni<Void>> link) {
         // The insert's NOTIFY on crater_admission wakes the admission leader, on whichever replica it runs.
-        return Panache.withSession(() -> target(accountHeader, caller).flatMap(t -> prepare(req, t, caller)
-                .flatMap(p -> admit(
-                        new Prepared(p.spec(), p.templateId(), p.templateVersion(), p.sourceJobId(), link),
-                        t,
-                        dryRun,
-                        idem,
-                        caller))));
+        return Panache.withSession(() -> target(accountHeader, caller)
+                .flatMap(t -> prepare(req, t, caller)
+                        .flatMap(p -> admit(
+                                new Prepared(p.spec(), p.templateId(), p.templateVersion(), p.sourceJobId(), link),
+                                t,
+                                dryRun,
+                                idem,
+                                caller))));
     }
 
     /** Renders the template when one is named (fields given beside it win) and links the source job. */
@@ -390,7 +383,7 @@ public class JobService {
                                         + " SELECT j.id FROM j, n",
                                 params.toArray())
                         .call(id -> assetMounts.record(id, mounts))
-                        .call(id -> p.link() == null ? Uni.createFrom().voidItem() : p.link().apply(id))
+                        .call(p::linkTo)
                         .call(id -> audit.record(
                                 caller.actor(t.slug()),
                                 "job.submit",
@@ -457,7 +450,9 @@ public class JobService {
                                             Json.read((String) r.get(0)[0], JobViews.SubmitJob.class),
                                             (String) r.get(0)[1]);
                                     return new Object[] {
-                                        ResubmitChanges.changed(spec, changes), v.row().account(), v.state()
+                                        ResubmitChanges.changed(spec, changes),
+                                        v.row().account(),
+                                        v.state()
                                     };
                                 })))
                 .flatMap(x -> {

@@ -95,27 +95,28 @@ class TensorboardIdle {
     }
 
     private Uni<List<Running>> running() {
-        return queries.withJobs().flatMap(panels -> lookups.statuses(panels.stream()
+        return queries.withJobs()
+                .flatMap(panels -> lookups.statuses(panels.stream()
                                 .map(TensorboardQueries.PanelRow::jobId)
                                 .toList())
-                .flatMap(st -> {
-                    List<Map.Entry<TensorboardQueries.PanelRow, JobLookups.Status>> up = panels.stream()
-                            .map(p -> Map.entry(p, st.get(p.jobId())))
-                            .filter(e -> e.getValue() != null
-                                    && "Running".equals(e.getValue().state())
-                                    && !e.getValue().stopRequested())
-                            .toList();
-                    return activity.last(up.stream()
-                                    .map(e -> e.getValue().publicId())
-                                    .toList())
-                            .map(used -> up.stream()
-                                    .map(e -> new Running(
-                                            e.getKey(),
-                                            e.getValue(),
-                                            used.get(e.getValue().publicId())))
-                                    .filter(Objects::nonNull)
-                                    .toList());
-                }));
+                        .flatMap(st -> {
+                            List<Map.Entry<TensorboardQueries.PanelRow, JobLookups.Status>> up = panels.stream()
+                                    .map(p -> Map.entry(p, st.get(p.jobId())))
+                                    .filter(e -> e.getValue() != null
+                                            && "Running".equals(e.getValue().state())
+                                            && !e.getValue().stopRequested())
+                                    .toList();
+                            return activity.last(up.stream()
+                                            .map(e -> e.getValue().publicId())
+                                            .toList())
+                                    .map(used -> up.stream()
+                                            .map(e -> new Running(
+                                                    e.getKey(),
+                                                    e.getValue(),
+                                                    used.get(e.getValue().publicId())))
+                                            .filter(Objects::nonNull)
+                                            .toList());
+                        }));
     }
 
     private void stop(Running r, Instant now) {
@@ -124,7 +125,8 @@ class TensorboardIdle {
         String message = "TensorBoard panel " + r.panel().name() + " was not used for " + idleFor
                 + "; start it again to reopen it";
         try {
-            boolean stopped = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> stops.markStopping(
+            boolean stopped =
+                    VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> stops.markStopping(
                                     r.job().id(),
                                     REASON,
                                     message,
@@ -132,14 +134,20 @@ class TensorboardIdle {
                                             "panel", r.panel().publicId(),
                                             "name", r.panel().name(),
                                             "idleSeconds", config.idleTimeout().toSeconds()))
-                            .call(ok -> ok ? queries.stopped(r.panel().id(), REASON, now) : Uni.createFrom().item(0))));
+                            .call(ok -> ok
+                                    ? queries.stopped(r.panel().id(), REASON, now)
+                                    : Uni.createFrom().item(0))));
             if (stopped) {
-                LOG.infof("stopped idle TensorBoard panel %s (job %s)", r.panel().publicId(), r.job().publicId());
+                LOG.infof(
+                        "stopped idle TensorBoard panel %s (job %s)",
+                        r.panel().publicId(), r.job().publicId());
                 stops.release(r.job().publicId());
             }
         } catch (Throwable e) {
             if (!worker.isShutdown()) {
-                LOG.warnf("stopping idle panel %s failed (%s); the next check retries", r.panel().publicId(), e.getMessage());
+                LOG.warnf(
+                        "stopping idle panel %s failed (%s); the next check retries",
+                        r.panel().publicId(), e.getMessage());
             }
         }
     }

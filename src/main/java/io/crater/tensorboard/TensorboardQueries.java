@@ -14,8 +14,8 @@ import java.util.Optional;
 @ApplicationScoped
 class TensorboardQueries {
 
-    static final String COLUMNS = "t.id, t.public_id, t.user_id, t.name, t.job_id, t.stopped_reason, t.stopped_at,"
-            + " t.created_at";
+    static final String COLUMNS =
+            "t.id, t.public_id, t.user_id, t.name, t.job_id, t.stopped_reason, t.stopped_at," + " t.created_at";
 
     /** A panel's row. {@code jobId}: its latest server job. */
     record PanelRow(
@@ -42,6 +42,21 @@ class TensorboardQueries {
 
     /** One of a panel's folders, in order. */
     record SourceRow(int position, String name, String space, String path, String job, String claimPath) {}
+
+    /** A folder with its panel's id, as the source queries read it. */
+    record PanelSource(long panelId, SourceRow source) {
+        static PanelSource of(Object[] r) {
+            return new PanelSource(
+                    Sql.longOf(r[0]),
+                    new SourceRow(
+                            ((Number) r[1]).intValue(),
+                            (String) r[2],
+                            (String) r[3],
+                            (String) r[4],
+                            (String) r[5],
+                            (String) r[6]));
+        }
+    }
 
     /** Whether the user has a panel of this name. */
     Uni<Boolean> nameTaken(long userId, String name) {
@@ -114,16 +129,10 @@ class TensorboardQueries {
                         Sql.commaList(panelIds))
                 .map(rows -> {
                     Map<Long, List<SourceRow>> out = new HashMap<>();
-                    for (Object[] r : rows) {
-                        out.computeIfAbsent(Sql.longOf(r[0]), k -> new ArrayList<>())
-                                .add(new SourceRow(
-                                        ((Number) r[1]).intValue(),
-                                        (String) r[2],
-                                        (String) r[3],
-                                        (String) r[4],
-                                        (String) r[5],
-                                        (String) r[6]));
-                    }
+                    rows.stream()
+                            .map(PanelSource::of)
+                            .forEach(x -> out.computeIfAbsent(x.panelId(), k -> new ArrayList<>())
+                                    .add(x.source()));
                     return out;
                 });
     }
@@ -135,15 +144,7 @@ class TensorboardQueries {
                                 + " FROM tensorboard_sources s JOIN tensorboards t ON t.id = s.tensorboard_id"
                                 + " WHERE t.job_id = ?1 ORDER BY s.position",
                         jobId)
-                .map(rows -> rows.stream()
-                        .map(r -> new SourceRow(
-                                ((Number) r[1]).intValue(),
-                                (String) r[2],
-                                (String) r[3],
-                                (String) r[4],
-                                (String) r[5],
-                                (String) r[6]))
-                        .toList());
+                .map(rows -> rows.stream().map(r -> PanelSource.of(r).source()).toList());
     }
 
     /** The panel now runs as job {@code jobId}: its last stop is forgotten. */

@@ -100,8 +100,10 @@ public class TensorboardService {
                                         i, f.name(), f.space(), f.path(), f.job(), f.claimPath()));
                             }
                             return jobs.submitLinked(
-                                    serverJob(req.name(), found), account, caller, jobId -> queries.insert(
-                                                    publicId, caller.userId(), req.name(), jobId, rows)
+                                    serverJob(req.name(), found),
+                                    account,
+                                    caller,
+                                    jobId -> queries.insert(publicId, caller.userId(), req.name(), jobId, rows)
                                             .call(id -> audit.record(
                                                     caller.actor(null),
                                                     "tensorboard.create",
@@ -148,8 +150,8 @@ public class TensorboardService {
 
     /** Starts a stopped panel again: a new server job in the account of its last one, on that job's origin. */
     public Uni<TensorboardViews.Tensorboard> start(String id, Caller caller) {
-        return Panache.withSession(() -> mine(id, caller).flatMap(p -> lookups.statuses(List.of(p.jobId()))
-                        .map(s -> Map.entry(p, s.get(p.jobId())))))
+        return Panache.withSession(() -> mine(id, caller)
+                        .flatMap(p -> lookups.statuses(List.of(p.jobId())).map(s -> Map.entry(p, s.get(p.jobId())))))
                 .flatMap(e -> {
                     TensorboardQueries.PanelRow p = e.getKey();
                     JobLookups.Status last = e.getValue();
@@ -175,8 +177,8 @@ public class TensorboardService {
 
     /** Stops a panel's server job (its folders stay as they are). */
     public Uni<TensorboardViews.Tensorboard> stop(String id, Caller caller) {
-        return Panache.withSession(() -> mine(id, caller).flatMap(p -> lookups.statuses(List.of(p.jobId()))
-                        .map(s -> Map.entry(p, s.get(p.jobId())))))
+        return Panache.withSession(() -> mine(id, caller)
+                        .flatMap(p -> lookups.statuses(List.of(p.jobId())).map(s -> Map.entry(p, s.get(p.jobId())))))
                 .flatMap(e -> {
                     JobLookups.Status job = e.getValue();
                     if (job == null || job.ended() || job.stopRequested()) {
@@ -218,8 +220,9 @@ public class TensorboardService {
 
     /** The caller's own panel, else 404 (someone else's answers as one that does not exist). */
     private Uni<TensorboardQueries.PanelRow> mine(String id, Caller caller) {
-        return queries.byPublicId(id == null ? "" : id).map(r -> r.filter(p -> p.userId() == caller.userId())
-                .orElseThrow(() -> ApiException.notFound("no TensorBoard panel " + id)));
+        return queries.byPublicId(id == null ? "" : id)
+                .map(r -> r.filter(p -> p.userId() == caller.userId())
+                        .orElseThrow(() -> ApiException.notFound("no TensorBoard panel " + id)));
     }
 
     private Uni<List<TensorboardViews.Tensorboard>> views(List<TensorboardQueries.PanelRow> rows) {
@@ -228,11 +231,14 @@ public class TensorboardService {
                 .map(TensorboardQueries.PanelRow::jobId)
                 .filter(j -> j != null)
                 .toList();
-        return queries.sources(ids).flatMap(src -> lookups.statuses(jobIds).flatMap(st -> activity
-                .last(st.values().stream().map(JobLookups.Status::publicId).toList())
-                .map(used -> rows.stream()
-                        .map(p -> TensorboardViews.of(p, src.get(p.id()), st.get(p.jobId()), used))
-                        .toList())));
+        return queries.sources(ids)
+                .flatMap(src -> lookups.statuses(jobIds)
+                        .flatMap(st -> activity.last(st.values().stream()
+                                        .map(JobLookups.Status::publicId)
+                                        .toList())
+                                .map(used -> rows.stream()
+                                        .map(p -> TensorboardViews.of(p, src.get(p.id()), st.get(p.jobId()), used))
+                                        .toList())));
     }
 
     private static String blank(String s) {

@@ -57,7 +57,9 @@ class TensorboardSources {
 
     private Uni<Place> place(Caller caller, TensorboardPanels.Source s) {
         if (s.job() == null) {
-            String space = s.space() == null || s.space().isBlank() ? "user" : s.space().trim();
+            String space = s.space() == null || s.space().isBlank()
+                    ? "user"
+                    : s.space().trim();
             return Uni.createFrom().item(new Place(space, s.path(), null, null));
         }
         return jobs.workingDir(s.job(), caller)

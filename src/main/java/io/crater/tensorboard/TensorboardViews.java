@@ -67,11 +67,7 @@ public final class TensorboardViews {
                 (sources == null ? List.<TensorboardQueries.SourceRow>of() : sources)
                         .stream()
                                 .map(s -> new Source(
-                                        s.name(),
-                                        s.space(),
-                                        s.path(),
-                                        s.job(),
-                                        TensorboardPanels.LOGS + s.position()))
+                                        s.name(), s.space(), s.path(), s.job(), TensorboardPanels.LOGS + s.position()))
                                 .toList(),
                 p.createdAt());
     }

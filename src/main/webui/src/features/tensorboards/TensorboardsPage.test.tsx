@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import type { Tensorboard } from '../../api/tensorboards';
+import type { Tensorboard } from '../../api/types';
 import { json, mockFetch } from '../../test/mockFetch';
 import { TensorboardsPage } from './TensorboardsPage';
 

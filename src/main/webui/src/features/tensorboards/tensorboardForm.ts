@@ -1,4 +1,4 @@
-import type { CreateTensorboard, Tensorboard } from '../../api/tensorboards';
+import type { CreateTensorboard, Tensorboard } from '../../api/types';
 import type { BadgeTone } from '../../components/common/StatusBadge';
 
 /** The most log folders one panel shows (the server's limit). */

@@ -7,10 +7,10 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class TensorboardPanelsTest {
 
@@ -57,8 +57,10 @@ class TensorboardPanelsTest {
                         List.of(new TensorboardPanels.Source("user", "/a", "j7k3f9", null)),
                         List.of("sources[0]")),
                 Arguments.of(
-                        "neither", "runs", List.of(new TensorboardPanels.Source("user", null, null, null)), List.of(
-                                "sources[0]")),
+                        "neither",
+                        "runs",
+                        List.of(new TensorboardPanels.Source("user", null, null, null)),
+                        List.of("sources[0]")),
                 Arguments.of("a relative path", "runs", List.of(folder("runs")), List.of("sources[0].path")),
                 Arguments.of("a path going up", "runs", List.of(folder("/runs/../etc")), List.of("sources[0].path")),
                 Arguments.of("a job id that is not one", "runs", List.of(job("J-7!")), List.of("sources[0].job")),
@@ -127,7 +129,13 @@ class TensorboardPanelsTest {
                 Arguments.of("never used, started 59 min ago", T0, null, T0.plusSeconds(59 * 60), HOUR, false),
                 Arguments.of("never used, started an hour ago", T0, null, T0.plus(HOUR), HOUR, true),
                 Arguments.of("used 10 min ago", T0, T0.plus(HOUR), T0.plus(HOUR).plusSeconds(600), HOUR, false),
-                Arguments.of("used an hour ago", T0, T0.plusSeconds(60), T0.plusSeconds(60).plus(HOUR), HOUR, true),
+                Arguments.of(
+                        "used an hour ago",
+                        T0,
+                        T0.plusSeconds(60),
+                        T0.plusSeconds(60).plus(HOUR),
+                        HOUR,
+                        true),
                 Arguments.of(
                         "a request before this start (an older server's)",
                         T0,
@@ -135,7 +143,8 @@ class TensorboardPanelsTest {
                         T0.plusSeconds(30 * 60),
                         HOUR,
                         false),
-                Arguments.of("a timeout of zero never stops", T0, null, T0.plus(Duration.ofDays(3)), Duration.ZERO, false),
+                Arguments.of(
+                        "a timeout of zero never stops", T0, null, T0.plus(Duration.ofDays(3)), Duration.ZERO, false),
                 Arguments.of("an unknown start never stops", null, null, T0.plus(Duration.ofDays(3)), HOUR, false));
     }
 

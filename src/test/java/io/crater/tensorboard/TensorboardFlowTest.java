@@ -74,15 +74,19 @@ class TensorboardFlowTest {
         owner = Api.user("tb-owner", PW);
         member = Api.user("tb-member", PW);
         outsider = Api.user("tb-outsider", PW);
-        Flows.account(ACCOUNT, List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "tb-owner", "tb-member");
+        Flows.account(
+                ACCOUNT, List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "tb-owner", "tb-member");
         Flows.account("tb-elsewhere", List.of(line("cpu", "8", "8"), line("memory", "32Gi", "32Gi")), "tb-outsider");
         for (String dir : List.of("runs", "runs/exp1", "runs/exp1/run_a", "runs/exp1/run_b", "train", "train/logs")) {
             as(owner).body(Map.of("action", "mkdir")).post("/api/v1/files/user/" + dir);
         }
-        assertThat(put(owner, "user/runs/exp1/run_a/events.out.tfevents.1.host", "a")).isEqualTo(201);
-        assertThat(put(owner, "user/runs/exp1/run_b/events.out.tfevents.2.host", "b")).isEqualTo(201);
+        assertThat(put(owner, "user/runs/exp1/run_a/events.out.tfevents.1.host", "a"))
+                .isEqualTo(201);
+        assertThat(put(owner, "user/runs/exp1/run_b/events.out.tfevents.2.host", "b"))
+                .isEqualTo(201);
         assertThat(put(owner, "user/runs/exp1/notes.txt", "not a run")).isEqualTo(201);
-        assertThat(put(owner, "user/train/logs/events.out.tfevents.3.host", "c")).isEqualTo(201);
+        assertThat(put(owner, "user/train/logs/events.out.tfevents.3.host", "c"))
+                .isEqualTo(201);
     }
 
     int put(String token, String path, String body) throws Exception {
@@ -111,13 +115,22 @@ class TensorboardFlowTest {
     }
 
     String create(String token, Map<String, Object> body) {
-        return as(token).body(body).post("/api/v1/tensorboards").then().statusCode(201).extract().path("id");
+        return as(token)
+                .body(body)
+                .post("/api/v1/tensorboards")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
     }
 
     void awaitState(String token, String panel, String state) {
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> state.equals(
-                        as(token).get("/api/v1/tensorboards/" + panel).then().extract().path("state")));
+                .until(() -> state.equals(as(token)
+                        .get("/api/v1/tensorboards/" + panel)
+                        .then()
+                        .extract()
+                        .path("state")));
     }
 
     record Answer(int status, MultiMap headers, String body) {}
@@ -147,7 +160,10 @@ class TensorboardFlowTest {
     String enter(String panel, String job) throws Exception {
         String[] url = new String[1];
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            var r = as(owner).post("/api/v1/tensorboards/" + panel + "/open").then().extract();
+            var r = as(owner)
+                    .post("/api/v1/tensorboards/" + panel + "/open")
+                    .then()
+                    .extract();
             if (r.statusCode() == 409 && "AppNotReady".equals(r.path("code"))) {
                 return false;
             }
@@ -189,8 +205,12 @@ class TensorboardFlowTest {
         String job = view.extract().path("job");
         // A job of kind tensorboard like any other, its folders mounted read-only, TensorBoard told where.
         as(owner).get("/api/v1/jobs/" + job).then().statusCode(200).body("job.kind", equalTo("tensorboard"));
-        try (KubernetesClient k8s = KubeClients.forUrl(CraterTestResource.simulator().url())) {
-            Pod pod = k8s.pods().inNamespace("crater-jobs").withName("c-" + job + "-main-0").get();
+        try (KubernetesClient k8s =
+                KubeClients.forUrl(CraterTestResource.simulator().url())) {
+            Pod pod = k8s.pods()
+                    .inNamespace("crater-jobs")
+                    .withName("c-" + job + "-main-0")
+                    .get();
             Container c = pod.getSpec().getContainers().get(0);
             assertThat(c.getCommand()).containsExactly("tensorboard");
             assertThat(c.getArgs())
@@ -213,9 +233,13 @@ class TensorboardFlowTest {
         assertThat(runs.body()).isEqualTo("[\"exp1/run_a\",\"exp1/run_b\",\"train/logs\"]");
         assertThat(call(job, "/", Map.of("Cookie", cookie)).body()).contains("Simulated TensorBoard");
         // An API token is no way in on the app origin, and the app session is no API token.
-        assertThat(call(job, "/data/runs", Map.of("Authorization", "Bearer " + owner)).status())
+        assertThat(call(job, "/data/runs", Map.of("Authorization", "Bearer " + owner))
+                        .status())
                 .isEqualTo(401);
-        Api.as(cookie.substring(cookie.indexOf('=') + 1)).get("/api/v1/me").then().statusCode(401);
+        Api.as(cookie.substring(cookie.indexOf('=') + 1))
+                .get("/api/v1/me")
+                .then()
+                .statusCode(401);
 
         // Personal: nobody else sees or touches it, a member of the account included.
         for (String other : List.of(member, outsider)) {
@@ -223,7 +247,10 @@ class TensorboardFlowTest {
             Api.as(other).get("/api/v1/tensorboards/" + panel).then().statusCode(404);
             Api.as(other).post("/api/v1/tensorboards/" + panel + "/open").then().statusCode(404);
             Api.as(other).post("/api/v1/tensorboards/" + panel + "/stop").then().statusCode(404);
-            Api.as(other).post("/api/v1/tensorboards/" + panel + "/start").then().statusCode(404);
+            Api.as(other)
+                    .post("/api/v1/tensorboards/" + panel + "/start")
+                    .then()
+                    .statusCode(404);
             Api.as(other).delete("/api/v1/tensorboards/" + panel).then().statusCode(404);
         }
         as(member).post("/api/v1/jobs/" + job + "/open").then().statusCode(403);
@@ -233,18 +260,31 @@ class TensorboardFlowTest {
         as(owner).post("/api/v1/tensorboards/" + panel + "/stop").then().statusCode(200);
         awaitState(owner, panel, "Stopped");
         as(owner).get("/api/v1/tensorboards/" + panel).then().body("stoppedReason", equalTo("Stopped"));
-        as(owner).post("/api/v1/tensorboards/" + panel + "/open").then().statusCode(409).body("code", equalTo("TensorboardStopped"));
+        as(owner)
+                .post("/api/v1/tensorboards/" + panel + "/open")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("TensorboardStopped"));
         as(owner).post("/api/v1/tensorboards/" + panel + "/start").then().statusCode(200);
         awaitState(owner, panel, "Running");
-        as(owner).post("/api/v1/tensorboards/" + panel + "/start").then().statusCode(409).body("code", equalTo("TensorboardRunning"));
-        String again = as(owner).get("/api/v1/tensorboards/" + panel).then().extract().path("job");
+        as(owner)
+                .post("/api/v1/tensorboards/" + panel + "/start")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("TensorboardRunning"));
+        String again =
+                as(owner).get("/api/v1/tensorboards/" + panel).then().extract().path("job");
         assertThat(again).isNotEqualTo(job);
-        assertThat(call(again, "/data/runs", Map.of("Cookie", enter(panel, again))).body())
+        assertThat(call(again, "/data/runs", Map.of("Cookie", enter(panel, again)))
+                        .body())
                 .isEqualTo("[\"exp1/run_a\",\"exp1/run_b\",\"train/logs\"]");
         as(owner).delete("/api/v1/tensorboards/" + panel).then().statusCode(204);
         as(owner).get("/api/v1/tensorboards/" + panel).then().statusCode(404);
         await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, again)));
-        as(owner).get("/api/v1/files/user/runs/exp1/run_a/events.out.tfevents.1.host").then().statusCode(200);
+        as(owner)
+                .get("/api/v1/files/user/runs/exp1/run_a/events.out.tfevents.1.host")
+                .then()
+                .statusCode(200);
         as(owner).post("/api/v1/jobs/" + train + "/stop").then().statusCode(200);
     }
 
@@ -255,21 +295,34 @@ class TensorboardFlowTest {
         String used = create(owner, Map.of("name", "looked-at", "sources", List.of(Map.of("path", "/runs"))));
         awaitState(owner, idle, "Running");
         awaitState(owner, used, "Running");
-        String usedJob = as(owner).get("/api/v1/tensorboards/" + used).then().extract().path("job");
+        String usedJob =
+                as(owner).get("/api/v1/tensorboards/" + used).then().extract().path("job");
         String cookie = enter(used, usedJob);
-        // 20 s without a request stops a panel (crater.tensorboard.idle-timeout in tests); one looked at every 2 s runs on.
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).until(() -> {
-            assertThat(call(usedJob, "/data/runs", Map.of("Cookie", cookie)).status()).isEqualTo(200);
-            return "Stopped".equals(as(owner).get("/api/v1/tensorboards/" + idle).then().extract().path("state"));
-        });
+        // 20 s without a request stops a panel (crater.tensorboard.idle-timeout in tests); one looked at every 2 s runs
+        // on.
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> {
+                    assertThat(call(usedJob, "/data/runs", Map.of("Cookie", cookie))
+                                    .status())
+                            .isEqualTo(200);
+                    return "Stopped"
+                            .equals(as(owner)
+                                    .get("/api/v1/tensorboards/" + idle)
+                                    .then()
+                                    .extract()
+                                    .path("state"));
+                });
         var stopped = as(owner).get("/api/v1/tensorboards/" + idle).then().statusCode(200);
         stopped.body("stoppedReason", equalTo("TensorboardIdle"));
         String idleJob = stopped.extract().path("job");
-        as(owner).get("/api/v1/jobs/" + idleJob)
+        as(owner)
+                .get("/api/v1/jobs/" + idleJob)
                 .then()
                 .body("job.state", equalTo("Stopped"))
                 .body("history.reason", hasItem("TensorboardIdle"));
-        as(owner).get("/api/v1/tensorboards/" + used)
+        as(owner)
+                .get("/api/v1/tensorboards/" + used)
                 .then()
                 .body("state", equalTo("Running"))
                 .body("lastUsedAt", org.hamcrest.Matchers.notNullValue());
@@ -296,14 +349,24 @@ class TensorboardFlowTest {
                 new Object[] {Map.of("name", "x", "sources", List.of()), "sources"},
                 new Object[] {Map.of("name", "x", "sources", java.util.Collections.nCopies(9, folder)), "sources"},
                 new Object[] {Map.of("name", "Bad Name", "sources", List.of(folder)), "name"},
-                new Object[] {Map.of("name", "x", "sources", List.of(Map.of("path", "/nothing-here"))), "sources[0].path"},
-                new Object[] {Map.of("name", "x", "sources", List.of(Map.of("path", "/runs/exp1/notes.txt"))), "sources[0].path"},
-                new Object[] {Map.of("name", "x", "sources", List.of(Map.of("space", "account:tb-elsewhere", "path", "/"))), "sources[0].space"},
+                new Object[] {
+                    Map.of("name", "x", "sources", List.of(Map.of("path", "/nothing-here"))), "sources[0].path"
+                },
+                new Object[] {
+                    Map.of("name", "x", "sources", List.of(Map.of("path", "/runs/exp1/notes.txt"))), "sources[0].path"
+                },
+                new Object[] {
+                    Map.of("name", "x", "sources", List.of(Map.of("space", "account:tb-elsewhere", "path", "/"))),
+                    "sources[0].space"
+                },
                 new Object[] {Map.of("name", "x", "sources", List.of(Map.of("job", theirs))), "sources[0].job"},
                 new Object[] {Map.of("name", "x", "sources", List.of(Map.of("job", "jnosuchjob"))), "sources[0].job"},
-                new Object[] {Map.of("name", "x", "sources", List.of(Map.of("path", "/runs", "job", theirs))), "sources[0]"});
+                new Object[] {
+                    Map.of("name", "x", "sources", List.of(Map.of("path", "/runs", "job", theirs))), "sources[0]"
+                });
         for (Object[] c : cases) {
-            as(owner).body(c[0])
+            as(owner)
+                    .body(c[0])
                     .post("/api/v1/tensorboards")
                     .then()
                     .statusCode(400)
@@ -313,7 +376,8 @@ class TensorboardFlowTest {
         }
         // A job the member may see but whose folder is its owner's own space: refused for the member.
         String train = trainingJob();
-        as(member).body(Map.of("name", "peek", "sources", List.of(Map.of("job", train))))
+        as(member)
+                .body(Map.of("name", "peek", "sources", List.of(Map.of("job", train))))
                 .post("/api/v1/tensorboards")
                 .then()
                 .statusCode(400)
@@ -322,7 +386,8 @@ class TensorboardFlowTest {
         as(owner).get("/api/v1/tensorboards").then().body("items.name", org.hamcrest.Matchers.not(hasItem("x")));
         as(member).get("/api/v1/tensorboards").then().body("items", hasSize(0));
         // The kind is the panels' own: a job of it cannot be submitted directly.
-        as(owner).body(Map.of("name", "tb", "kind", "tensorboard", "image", "tensorflow/tensorflow:2.17.0"))
+        as(owner)
+                .body(Map.of("name", "tb", "kind", "tensorboard", "image", "tensorflow/tensorflow:2.17.0"))
                 .post("/api/v1/jobs")
                 .then()
                 .statusCode(400)

@@ -199,14 +199,16 @@ final class SimApp {
     private static boolean tensorboard(Pod pod, HttpServerRequest req) {
         String body;
         if (req.path().equals("/data/logdir")) {
-            body = "{\"logdir\":" + json(String.join(
+            body = "{\"logdir\":"
+                    + json(String.join(
                             ",",
                             pod.logDirs().stream()
                                     .map(d -> d.name() + ":" + d.path())
                                     .toList()))
                     + "}";
         } else if (req.path().equals("/data/runs")) {
-            body = "[" + String.join(
+            body = "["
+                    + String.join(
                             ",",
                             SimTensorboard.runs(pod.logDirs()).stream()
                                     .map(SimApp::json)

@@ -109,5 +109,4 @@ final class SimTensorboard {
         }
         return List.copyOf(runs);
     }
-
 }
