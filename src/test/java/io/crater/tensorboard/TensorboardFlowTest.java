@@ -191,6 +191,12 @@ class TensorboardFlowTest {
                         "runs-june",
                         "sources",
                         List.of(Map.of("space", "user", "path", "/runs/exp1"), Map.of("job", train, "name", "train"))));
+        as(owner)
+                .body(Map.of("name", "runs-june", "sources", List.of(Map.of("path", "/runs"))))
+                .post("/api/v1/tensorboards")
+                .then()
+                .statusCode(409)
+                .body("code", equalTo("TensorboardExists"));
         awaitState(owner, panel, "Running");
         var view = as(owner).get("/api/v1/tensorboards/" + panel).then().statusCode(200);
         view.body("name", equalTo("runs-june"))
