@@ -21,5 +21,6 @@ export type * from './types/gpuMetrics';
 export type * from './types/files';
 export type * from './types/assets';
 export type * from './types/images';
+export type * from './types/tensorboards';
 export type * from './types/notifications';
 export type * from './types/freeAccelerators';

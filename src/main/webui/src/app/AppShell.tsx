@@ -47,6 +47,9 @@ function SideNav() {
         <NavLink to="/images" data-testid="nav-images" className={navClass}>
           {t('nav.images')}
         </NavLink>
+        <NavLink to="/tensorboards" data-testid="nav-tensorboards" className={navClass}>
+          {t('nav.tensorboards')}
+        </NavLink>
         <NavLink to="/accounts" data-testid="nav-accounts" className={navClass}>
           {t('nav.accounts')}
         </NavLink>

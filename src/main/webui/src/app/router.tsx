@@ -15,6 +15,7 @@ import { OverviewPage } from '../features/cluster/OverviewPage';
 import { FilesPage } from '../features/files/FilesPage';
 import { DataPage } from '../features/assets/DataPage';
 import { ImagesPage } from '../features/images/ImagesPage';
+import { TensorboardsPage } from '../features/tensorboards/TensorboardsPage';
 import { DevicePage } from '../features/device/DevicePage';
 import { FreeGpusPage } from '../features/gpus/FreeGpusPage';
 import { GpusPage } from '../features/gpus/GpusPage';
@@ -51,6 +52,7 @@ export const router = createBrowserRouter([
       { path: 'files/:space/*', element: <FilesPage /> },
       { path: 'data', element: <DataPage /> },
       { path: 'images', element: <ImagesPage /> },
+      { path: 'tensorboards', element: <TensorboardsPage /> },
       { path: 'accounts', element: <AccountsPage /> },
       { path: 'accounts/:slug', element: <AccountDetailPage /> },
       { path: 'accounts/:slug/jobs', element: <AccountJobsPage /> },

@@ -198,6 +198,7 @@ const HISTORY: Record<string, { args?: Record<string, string | number>; quotes: 
   BudgetStopped: { args: { graceMinutes: 10 }, quotes: ['10'] },
   NodeDrained: { args: { node: 'rtx4090-0', by: 'ada', reason: 'kernel upgrade' }, quotes: ['rtx4090-0', 'ada', 'kernel upgrade'] },
   Requeued: { args: { from: 'jab12cd', node: 'a100-1' }, quotes: ['jab12cd', 'a100-1'] },
+  TensorboardIdle: { args: { panel: 'tb_abc', name: 'runs-june', idleSeconds: 3600 }, quotes: ['runs-june', '60'] },
 };
 
 describe('every history code the server writes', () => {

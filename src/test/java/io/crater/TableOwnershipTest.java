@@ -67,11 +67,14 @@ class TableOwnershipTest {
                             "job_template_versions",
                             "usage_intervals")),
             Map.entry("admission", Set.of("leader_epochs")),
-            Map.entry("interactive", Set.of("app_tickets", "app_sessions", "interactive_sessions", "ssh_host_keys")),
+            Map.entry(
+                    "interactive",
+                    Set.of("app_tickets", "app_sessions", "interactive_sessions", "ssh_host_keys", "app_activity")),
             Map.entry("idle", Set.of("idle_reclaims")),
             Map.entry("credential", Set.of("credentials")),
             Map.entry("assets", Set.of("assets", "asset_mounts")),
             Map.entry("images", Set.of("images", "image_shares", "image_checks")),
+            Map.entry("tensorboard", Set.of("tensorboards", "tensorboard_sources")),
             Map.entry("mcp", Set.of("mcp_session_keys", "mcp_ended_sessions")),
             Map.entry(
                     "accounting",

@@ -26,6 +26,7 @@ final class Commands {
         m.put("dataset", AssetCommands.Datasets::new);
         m.put("model", AssetCommands.Models::new);
         m.put("image", ImageCommands::new);
+        m.put("tensorboard", TensorboardCommands::new);
         m.put("approval", ApprovalCommands::new);
         m.put("cluster", ClusterCommands::new);
         m.put("usage", UsageCommand::new);

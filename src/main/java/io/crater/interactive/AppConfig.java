@@ -52,6 +52,13 @@ public interface AppConfig {
     Duration accessCheckTtl();
 
     /**
+     * How often each replica writes down the last request its proxy passed to each job's app ({@code app_activity}):
+     * one statement per interval for all of them, never a write per request.
+     */
+    @WithDefault("15s")
+    Duration activityFlush();
+
+    /**
      * How the proxy reaches a pod's port: {@code port-forward} (the Kubernetes API, works everywhere, the simulated
      * cluster's only way), {@code direct} (the pod's IP, behind Crater's NetworkPolicy), or {@code auto}
      * (port-forward in the simulated cluster, direct in a real one).

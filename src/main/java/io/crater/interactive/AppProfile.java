@@ -20,11 +20,15 @@ public record AppProfile(int port, String readiness, String start, boolean token
 
     public static final AppProfile WEBIDE = new AppProfile(8080, "/healthz", "/", false);
 
+    /** TensorBoard on its own origin needs no path prefix; {@code /data/logdir} answers once it serves. */
+    public static final AppProfile TENSORBOARD = new AppProfile(6006, "/data/logdir", "/", false);
+
     /** The app a kind serves on its own, if any. */
     public static Optional<AppProfile> of(String kind) {
         return switch (kind) {
             case "jupyter" -> Optional.of(JUPYTER);
             case "webide" -> Optional.of(WEBIDE);
+            case "tensorboard" -> Optional.of(TENSORBOARD);
             default -> Optional.empty();
         };
     }

@@ -71,6 +71,9 @@ public class AppProxy {
     @Inject
     io.crater.identity.AccessTokens tokenUsers;
 
+    @Inject
+    AppActivity activity;
+
     private HttpServer server;
     private HttpClient http;
     private WebSocketClient websockets;
@@ -169,7 +172,10 @@ public class AppProxy {
                         route -> {
                             if (route == null) {
                                 plain(req, 401, "this session has ended: open the app again from Crater's console");
-                            } else if (isWebSocket(req)) {
+                                return;
+                            }
+                            activity.seen(job);
+                            if (isWebSocket(req)) {
                                 websocket(req, job, route);
                             } else {
                                 forward(req, route);

@@ -38,7 +38,9 @@ public enum HistoryCode {
     /** Stopped because a platform admin drained its node; {@code node}, {@code by}, {@code reason}. */
     NodeDrained,
     /** A copy of a job drained off its node, in its place in line; {@code from} (the drained job), {@code node}. */
-    Requeued;
+    Requeued,
+    /** A TensorBoard panel's server stopped because nobody used it; {@code panel}, {@code name}, {@code idleSeconds}. */
+    TensorboardIdle;
 
     /** Every code, in declaration order. */
     public static List<String> codes() {

@@ -61,6 +61,9 @@ public class JobApplier {
     @Inject
     FeatureService features;
 
+    @Inject
+    LinkedMounts linked;
+
     /**
      * A job ready to apply: its row, owner, Volcano Queue, the datasets and models its pods mount, and its account's
      * bandwidth caps.
@@ -100,6 +103,10 @@ public class JobApplier {
                 .flatMap(a -> users.get(job.userId())
                         .flatMap(u -> assetMounts
                                 .of(job.id())
+                                .map(JobMounts::forPods)
+                                .flatMap(mounts -> JobKind.TENSORBOARD.id().equals(job.kind())
+                                        ? linked.of(job.id()).map(more -> JobMounts.join(mounts, more))
+                                        : Uni.createFrom().item(mounts))
                                 .flatMap(mounts -> features.effective(job.accountId())
                                         .map(f -> {
                                             // A personal job runs with the primary group a directory gave its owner,
@@ -117,8 +124,7 @@ public class JobApplier {
                                             String queue = "personal".equals(a.kind())
                                                     ? "crater-personal"
                                                     : "crater-" + a.slug();
-                                            return new Context(
-                                                    job, owner, queue, JobMounts.forPods(mounts), f.bandwidth());
+                                            return new Context(job, owner, queue, mounts, f.bandwidth());
                                         }))));
     }
 

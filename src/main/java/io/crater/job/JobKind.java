@@ -14,7 +14,9 @@ public enum JobKind {
     /** Multi-node PyTorch DDP: a master and workers started by torchrun with c10d rendezvous. */
     PYTORCH("pytorch", false),
     /** A long-running model server (e.g. vLLM) behind a Service, until stopped. */
-    INFERENCE("inference", false);
+    INFERENCE("inference", false),
+    /** A TensorBoard panel's server (CPU only), made by {@code /api/v1/tensorboards}, on the job's app origin. */
+    TENSORBOARD("tensorboard", true);
 
     private final String id;
     private final boolean interactive;

@@ -34,6 +34,7 @@ public final class JobManifests {
     static final int JUPYTER_PORT = 8888;
     static final int WEBIDE_PORT = 8080;
     static final int INFERENCE_PORT = 8000;
+    static final int TENSORBOARD_PORT = 6006;
     static final int TORCH_MASTER_PORT = 23456;
     static final int TORCH_RDZV_TIMEOUT_SECONDS = 900;
     /** What a Secret shows in place of a value not given to the builder. */
@@ -101,6 +102,7 @@ public final class JobManifests {
             case WEBIDE -> List.of(task("main", 1, spec, owner, placement, webide(spec, owner)));
             case INFERENCE -> List.of(task("main", 1, spec, owner, placement, inference(spec, owner)));
             case PYTORCH -> pytorch(spec, owner, placement, name);
+            case TENSORBOARD -> List.of(task("main", 1, spec, owner, placement, tensorboard(spec, owner)));
         };
     }
 
@@ -169,6 +171,16 @@ public final class JobManifests {
                         .withContainerPort(INFERENCE_PORT)
                         .build())
                 .withReadinessProbe(PodTemplates.httpProbe("/health", INFERENCE_PORT));
+    }
+
+    /** TensorBoard with the command its panel wrote ({@code --port 6006 --bind_all}), ready once it serves its logdir. */
+    private static ContainerBuilder tensorboard(JobInputs.Spec spec, JobInputs.Owner owner) {
+        return PodTemplates.container(spec, owner, List.of())
+                .withPorts(new ContainerPortBuilder()
+                        .withName("app")
+                        .withContainerPort(TENSORBOARD_PORT)
+                        .build())
+                .withReadinessProbe(PodTemplates.httpProbe("/data/logdir", TENSORBOARD_PORT));
     }
 
     /**

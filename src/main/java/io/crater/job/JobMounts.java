@@ -43,6 +43,11 @@ public class JobMounts implements MountingJobs {
                 .toList();
     }
 
+    /** Both lists of mounts, in order. */
+    static List<JobInputs.DataMount> join(List<JobInputs.DataMount> a, List<JobInputs.DataMount> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
     /** What a dry run's pods would mount. */
     static List<JobInputs.DataMount> forDryRun(List<AssetMounts.Resolved> resolved) {
         return resolved.stream()

@@ -458,4 +458,17 @@ public class JobQueries {
     static String blank(String s) {
         return s == null || s.isEmpty() ? null : s;
     }
+
+    /** Whether a failure is the unique index on (user, idempotency key): a retry that raced the first insert. */
+    static boolean idempotencyTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
+                    || t instanceof org.hibernate.exception.ConstraintViolationException c
+                            && "jobs_idempotency".equals(c.getConstraintName())
+                    || String.valueOf(t.getMessage()).contains("\"jobs_idempotency\"")) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Submitting, listing, reading and stopping jobs. Admission itself runs on the leader (io.crater.admission). */
 @ApplicationScoped
@@ -87,8 +88,18 @@ public class JobService {
             boolean accountAdmin,
             FeatureService.EffectiveFeatures features) {}
 
-    /** A submission made ready: the effective spec and where it came from. */
-    private record Prepared(JobViews.SubmitJob spec, Long templateId, Integer templateVersion, Long sourceJobId) {}
+    /** A submission made ready: the spec, where it came from, what another feature writes with its id (or null). */
+    private record Prepared(
+            JobViews.SubmitJob spec,
+            Long templateId,
+            Integer templateVersion,
+            Long sourceJobId,
+            Function<Long, Uni<Void>> link) {
+
+        Uni<Void> linkTo(long jobId) {
+            return link == null ? Uni.createFrom().voidItem() : link.apply(jobId);
+        }
+    }
 
     private record Decided(Admission.Decision decision, List<Resolved> mounts) {}
 
@@ -117,8 +128,8 @@ public class JobService {
             return Panache.withSession(() -> replay(idem, caller))
                     .flatMap(found -> found != null
                             ? Uni.createFrom().item(found)
-                            : submitOnce(req, accountHeader, false, idem, caller)
-                                    .onFailure(JobService::uniqueViolation)
+                            : submitOnce(req, accountHeader, false, idem, caller, null)
+                                    .onFailure(JobQueries::idempotencyTaken)
                                     .recoverWithUni(e -> Panache.withSession(() -> replay(idem, caller))
                                             .map(again -> {
                                                 if (again == null) {
@@ -127,7 +138,7 @@ public class JobService {
                                                 return again;
                                             })));
         }
-        return submitOnce(req, accountHeader, dryRun, null, caller);
+        return submitOnce(req, accountHeader, dryRun, null, caller, null);
     }
 
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
@@ -168,23 +179,31 @@ public class JobService {
                 });
     }
 
-    private static boolean uniqueViolation(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof io.vertx.pgclient.PgException pg && "23505".equals(pg.getSqlState())
-                    || t instanceof org.hibernate.exception.ConstraintViolationException c
-                            && "jobs_idempotency".equals(c.getConstraintName())
-                    || String.valueOf(t.getMessage()).contains("\"jobs_idempotency\"")) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * Submits a job another feature made for the caller (a TensorBoard panel's server), checked and admitted like
+     * any; {@code link} runs with its id in the insert's transaction. Such kinds are refused from {@link #submit}.
+     */
+    public Uni<JobSummary> submitLinked(
+            JobViews.SubmitJob req, String accountHeader, Caller caller, Function<Long, Uni<Void>> link) {
+        return submitOnce(req, accountHeader, false, null, caller, link).map(o -> (JobSummary) o);
     }
 
     private Uni<Object> submitOnce(
-            JobViews.SubmitJob req, String accountHeader, boolean dryRun, Idempotency idem, Caller caller) {
+            JobViews.SubmitJob req,
+            String accountHeader,
+            boolean dryRun,
+            Idempotency idem,
+            Caller caller,
+            Function<Long, Uni<Void>> link) {
         // The insert's NOTIFY on crater_admission wakes the admission leader, on whichever replica it runs.
         return Panache.withSession(() -> target(accountHeader, caller)
-                .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller))));
+                .flatMap(t -> prepare(req, t, caller)
+                        .flatMap(p -> admit(
+                                new Prepared(p.spec(), p.templateId(), p.templateVersion(), p.sourceJobId(), link),
+                                t,
+                                dryRun,
+                                idem,
+                                caller))));
     }
 
     /** Renders the template when one is named (fields given beside it win) and links the source job. */
@@ -193,7 +212,7 @@ public class JobService {
                 ? Uni.createFrom().nullItem()
                 : queries.visible(req.sourceJob().trim(), caller).map(JobQueries.Visible::id);
         if (req.template() == null) {
-            return source.map(s -> new Prepared(req, null, null, s));
+            return source.map(s -> new Prepared(req, null, null, s, null));
         }
         return templates
                 .resolve(req.template(), caller)
@@ -207,13 +226,14 @@ public class JobService {
                     JobViews.SubmitJob spec = Json.convert(merged, JobViews.SubmitJob.class)
                             .withLinks(
                                     new JobViews.TemplateRef(r.publicId(), r.version(), r.values()), req.sourceJob());
-                    return new Prepared(spec, r.templateId(), r.version(), s);
+                    return new Prepared(spec, r.templateId(), r.version(), s, null);
                 }));
     }
 
     private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller) {
         JobSpecs.Checked checked =
                 JobSpecs.check(p.spec(), catalogue.models(), config, t.limits()).forAccount(t.id());
+        Refusals.requireOwnSubmission(checked.spec().kind(), p.link() != null);
         FeatureService.requireSubmission(t.features(), checked.spec().kind(), checked.priority() > 1, t.slug());
         JobSpecs.requireKnownNodes(
                 checked.spec().targetNodes(),
@@ -255,7 +275,8 @@ public class JobService {
                     JobViews.SubmitJob withIds =
                             d.mounts().isEmpty() ? stored : stored.withMounts(JobMounts.byId(d.mounts()));
                     return insert(
-                                    new Prepared(withIds, p.templateId(), p.templateVersion(), p.sourceJobId()),
+                                    new Prepared(
+                                            withIds, p.templateId(), p.templateVersion(), p.sourceJobId(), p.link()),
                                     checked,
                                     t,
                                     idem,
@@ -362,6 +383,7 @@ public class JobService {
                                         + " SELECT j.id FROM j, n",
                                 params.toArray())
                         .call(id -> assetMounts.record(id, mounts))
+                        .call(p::linkTo)
                         .call(id -> audit.record(
                                 caller.actor(t.slug()),
                                 "job.submit",
@@ -428,7 +450,9 @@ public class JobService {
                                             Json.read((String) r.get(0)[0], JobViews.SubmitJob.class),
                                             (String) r.get(0)[1]);
                                     return new Object[] {
-                                        changed(spec, changes), v.row().account(), v.state()
+                                        ResubmitChanges.changed(spec, changes),
+                                        v.row().account(),
+                                        v.state()
                                     };
                                 })))
                 .flatMap(x -> {
@@ -449,31 +473,6 @@ public class JobService {
             "resources.memory",
             "timeLimit",
             "priority");
-
-    /** The spec with the changes put in (values as JSON gives them). */
-    private static JobViews.SubmitJob changed(JobViews.SubmitJob spec, Map<String, Object> changes) {
-        if (changes.isEmpty()) {
-            return spec;
-        }
-        ObjectNode tree = (ObjectNode) Json.tree(spec);
-        changes.forEach((field, value) -> {
-            ObjectNode at = tree;
-            String name = field;
-            if (field.startsWith("resources.")) {
-                if (!(tree.get("resources") instanceof ObjectNode)) {
-                    tree.putObject("resources");
-                }
-                at = (ObjectNode) tree.get("resources");
-                name = field.substring("resources.".length());
-            }
-            at.set(name, Json.tree(value));
-        });
-        try {
-            return Json.convert(tree, JobViews.SubmitJob.class);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("InvalidChanges", "the changes do not fit the job: " + e.getMessage(), null);
-        }
-    }
 
     /** A resubmitted job keeps the template version of its original. */
     private Uni<JobSummary> linkTemplate(JobSummary created, String originalId) {

@@ -11,7 +11,7 @@ public final class JobStates {
      * ends Stopped with that reason and its message rather than a plain {@code Stopped}.
      */
     static final java.util.Set<String> CRATER_STOPS =
-            java.util.Set.of("Reclaimed", "IdleReclaimed", "BudgetStopped", "NodeDrained");
+            java.util.Set.of("Reclaimed", "IdleReclaimed", "BudgetStopped", "NodeDrained", "TensorboardIdle");
 
     /**
      * The channel that wakes the admission leader on any replica: notified in the transaction that submits a job

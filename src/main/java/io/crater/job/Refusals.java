@@ -20,6 +20,17 @@ final class Refusals {
                 Map.of("account", account, "expiredAt", at.toString()));
     }
 
+    /** A kind that only another feature makes (a TensorBoard panel's server), submitted directly: 400. */
+    static void requireOwnSubmission(JobKind kind, boolean madeByFeature) {
+        if (kind == JobKind.TENSORBOARD && !madeByFeature) {
+            throw ApiException.badRequest(
+                    "InvalidJob",
+                    "TensorBoard jobs are started by their panels",
+                    List.of(new io.crater.platform.Problem.FieldError(
+                            "kind", "tensorboard jobs are made through /api/v1/tensorboards")));
+        }
+    }
+
     /** A submission to an archived account: 409 {@code AccountArchived} (null {@code archivedAt}: active). */
     static void requireActive(String account, Instant archivedAt) {
         if (archivedAt != null) {

@@ -3,7 +3,7 @@
 import type { AssetMount } from './assets';
 import type { EnvValue } from './credentials';
 
-export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference';
+export type JobKind = 'jupyter' | 'webide' | 'custom' | 'pytorch' | 'inference' | 'tensorboard';
 export type JobState = 'Queued' | 'Admitted' | 'Pending' | 'Running' | 'Stopping' | 'Succeeded' | 'Failed' | 'Stopped' | 'Rejected';
 export type JobPriority = 'low' | 'normal' | 'high';
 

@@ -175,6 +175,11 @@ export function JobActions({ detail }: { detail: JobDetail }) {
         {t('jobs.back')}
       </Link>
       {viewer !== null && opensApp(job, viewer.username) && <OpenAppButton job={job} />}
+      {viewer !== null && job.owner === viewer.username && job.kind !== 'tensorboard' && (
+        <Link to={`/tensorboards?job=${encodeURIComponent(job.id)}`} data-testid="job-open-tensorboard" className={btnSecondary}>
+          {t('jobs.openInTensorboard')}
+        </Link>
+      )}
       <Link
         to={`/jobs/new?from=${encodeURIComponent(job.id)}`}
         data-testid="job-clone"

@@ -67,6 +67,13 @@ function historySentence(code: string, args: Args, t: Translate, nameOf: NameOf)
       const node = str(args, 'node');
       return from && node ? t('history.Requeued', { from, node }) : t('history.RequeuedAny');
     }
+    case 'TensorboardIdle': {
+      const name = str(args, 'name');
+      const seconds = num(args, 'idleSeconds');
+      return name && seconds !== undefined
+        ? t('history.TensorboardIdle', { name, minutes: Math.round(seconds / 60) })
+        : t('history.TensorboardIdleAny');
+    }
     case 'AccountArchived': {
       const account = str(args, 'account');
       const by = str(args, 'by');

@@ -29,6 +29,7 @@ export const IMAGE_PLACEHOLDERS: Record<JobKind, string> = {
   custom: 'python:3.12',
   pytorch: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime',
   inference: 'vllm/vllm-openai:v0.6.4',
+  tensorboard: 'tensorflow/tensorflow:2.17.0',
 };
 
 /** Placeholder of the command input per kind (interactive kinds have none). */
@@ -38,6 +39,7 @@ export const COMMAND_PLACEHOLDERS: Record<JobKind, string> = {
   custom: 'python train.py --epochs 10',
   pytorch: 'python train.py --epochs 10',
   inference: 'vllm serve /models/llama --port 8000',
+  tensorboard: '',
 };
 
 /** The new-job form as typed: every input is a string, "" means "not given" (server default). */

@@ -1,9 +1,9 @@
 import { isApiError } from '../../api/errors';
 import type { JobSummary } from '../../api/types';
 
-/** Whether a job serves a web app of its own that the viewer may open: their running notebook or VS Code. */
+/** Whether a job serves a web app of its own that the viewer may open: their running notebook, VS Code or TensorBoard. */
 export function opensApp(job: Pick<JobSummary, 'kind' | 'state' | 'owner'>, viewer: string): boolean {
-  return (job.kind === 'jupyter' || job.kind === 'webide') && job.state === 'Running' && job.owner === viewer;
+  return (job.kind === 'jupyter' || job.kind === 'webide' || job.kind === 'tensorboard') && job.state === 'Running' && job.owner === viewer;
 }
 
 /** The message for a refused open, by the problem's code. */

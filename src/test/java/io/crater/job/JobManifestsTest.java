@@ -126,6 +126,28 @@ class JobManifestsTest {
                         16L << 30,
                         0,
                         null);
+            case TENSORBOARD ->
+                new JobInputs.Spec(
+                        "jk3f9x2f",
+                        "runs-june",
+                        kind,
+                        "tensorflow/tensorflow:2.17.0",
+                        List.of("tensorboard"),
+                        List.of("--logdir_spec", "exp1:/logs/0,jk3f9x2a:/logs/1", "--bind_all", "--port", "6006"),
+                        null,
+                        Map.of(),
+                        1000,
+                        2L << 30,
+                        null,
+                        0,
+                        0,
+                        0,
+                        Duration.ofHours(24),
+                        Map.of(),
+                        List.of(
+                                new JobInputs.DataMount("/logs/0", "users/first-last/runs/exp1"),
+                                new JobInputs.DataMount("/logs/1", "accounts/vision-lab/project")),
+                        null);
         };
     }
 

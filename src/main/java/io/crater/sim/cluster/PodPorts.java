@@ -31,6 +31,7 @@ final class PodPorts implements PodPortTargets {
     private final Map<String, InetSocketAddress> backed = new ConcurrentHashMap<>();
     private final Map<String, Set<PodPortTargets.Session>> sessions = new ConcurrentHashMap<>();
     private volatile PortBackends configured = PortBackends.NONE;
+    private volatile Map<String, java.nio.file.Path> claims = Map.of();
 
     PodPorts(Vertx vertx) {
         this.app = new SimApp(vertx);
@@ -50,8 +51,9 @@ final class PodPorts implements PodPortTargets {
     }
 
     /** The real servers the simulated cluster's settings name for pods' ports. */
-    void configure(PortBackends backends) {
+    void configure(PortBackends backends, Map<String, java.nio.file.Path> claims) {
         this.configured = backends;
+        this.claims = Map.copyOf(claims);
     }
 
     void removeBackPort(String namespace, String pod, int port) {
@@ -76,7 +78,7 @@ final class PodPorts implements PodPortTargets {
         if (target != null) {
             return net.connect(target.getPort(), target.getAddress().getHostAddress());
         }
-        SimApp.Pod served = SimApp.servedBy(pod, port);
+        SimApp.Pod served = SimApp.servedBy(pod, port, claims::get);
         if (served != null) {
             return net.connect(app.port(), "127.0.0.1").map(socket -> {
                 app.claim(socket.localAddress().port(), served);

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The app a simulated pod of one of Crater's interactive kinds serves on its app port, so that opening a notebook
@@ -25,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * untouched, as they would reach the container.
  *
  * <p>Per kind it answers the readiness path Crater's manifests probe (JupyterLab: {@code <base>/api}, where the
- * base is the container's {@code --ServerApp.base_url}; code-server: {@code /healthz}) with JSON, JupyterLab's root
+ * base is the container's {@code --ServerApp.base_url}; code-server: {@code /healthz}; TensorBoard:
+ * {@code /data/logdir}, and {@code /data/runs} with the runs in its mounted log folders) with JSON, JupyterLab's root
  * {@code <base>/} with a redirect to {@code <base>/lab} as JupyterLab does, any other GET with a small page naming the pod and the path and a script that talks to a WebSocket echo at
  * {@code <base>/sim/echo}. It keeps the headers of each pod's last {@value #KEPT} requests, so tests can check
  * what Crater's proxy lets through.
@@ -37,7 +40,8 @@ final class SimApp {
     /** A kind of job the app stands in for, on the container port Crater's manifests give it. */
     enum Kind {
         JUPYTER("jupyter", 8888, "JupyterLab"),
-        WEBIDE("webide", 8080, "VS Code (code-server)");
+        WEBIDE("webide", 8080, "VS Code (code-server)"),
+        TENSORBOARD("tensorboard", 6006, "TensorBoard");
 
         final String label;
         final int port;
@@ -50,11 +54,18 @@ final class SimApp {
         }
     }
 
-    /** The pod a connection is for; {@code base} is the path prefix the app serves under ("" for none). */
-    record Pod(String namespace, String name, Kind kind, String base) {
+    /**
+     * The pod a connection is for; {@code base} is the path prefix the app serves under ("" for none), {@code logDirs}
+     * the folders a TensorBoard reads (empty for the other kinds).
+     */
+    record Pod(String namespace, String name, Kind kind, String base, List<SimTensorboard.LogDir> logDirs) {
 
         String readinessPath() {
-            return kind == Kind.JUPYTER ? base + "/api" : "/healthz";
+            return switch (kind) {
+                case JUPYTER -> base + "/api";
+                case WEBIDE -> "/healthz";
+                case TENSORBOARD -> "/data/logdir";
+            };
         }
 
         String echoPath() {
@@ -73,8 +84,8 @@ final class SimApp {
         this.vertx = vertx;
     }
 
-    /** The app a pod serves on a port, or null when it serves none there. */
-    static Pod servedBy(JsonNode pod, int port) {
+    /** The app a pod serves on a port, or null when it serves none there; {@code claims}: claims' host folders. */
+    static Pod servedBy(JsonNode pod, int port, Function<String, Path> claims) {
         String label = pod.path("metadata").path("labels").path(SimLabels.KIND).asText("");
         for (Kind kind : Kind.values()) {
             if (kind.label.equals(label) && kind.port == port) {
@@ -82,7 +93,8 @@ final class SimApp {
                         pod.path("metadata").path("namespace").asText(),
                         pod.path("metadata").path("name").asText(),
                         kind,
-                        kind == Kind.JUPYTER ? baseUrl(pod) : "");
+                        kind == Kind.JUPYTER ? baseUrl(pod) : "",
+                        kind == Kind.TENSORBOARD ? SimTensorboard.logDirs(pod, claims) : List.of());
             }
         }
         return null;
@@ -159,6 +171,9 @@ final class SimApp {
             req.response().setStatusCode(405).putHeader("Allow", "GET, HEAD").end();
             return;
         }
+        if (pod.kind() == Kind.TENSORBOARD && tensorboard(pod, req)) {
+            return;
+        }
         if (req.path().equals(pod.readinessPath())) {
             String body = pod.kind() == Kind.JUPYTER
                     ? "{\"version\":\"simulated\"}"
@@ -175,6 +190,49 @@ final class SimApp {
             return;
         }
         req.response().putHeader("Content-Type", "text/html; charset=utf-8").end(page(pod, req.uri()));
+    }
+
+    /**
+     * TensorBoard's own answers: {@code /data/logdir} (its readiness path) with the spec it was started with,
+     * {@code /data/runs} with the runs found in the mounted folders (read at each request, as TensorBoard reloads).
+     */
+    private static boolean tensorboard(Pod pod, HttpServerRequest req) {
+        String body;
+        if (req.path().equals("/data/logdir")) {
+            body = "{\"logdir\":"
+                    + json(String.join(
+                            ",",
+                            pod.logDirs().stream()
+                                    .map(d -> d.name() + ":" + d.path())
+                                    .toList()))
+                    + "}";
+        } else if (req.path().equals("/data/runs")) {
+            body = "["
+                    + String.join(
+                            ",",
+                            SimTensorboard.runs(pod.logDirs()).stream()
+                                    .map(SimApp::json)
+                                    .toList())
+                    + "]";
+        } else {
+            return false;
+        }
+        req.response().putHeader("Content-Type", "application/json").end(body);
+        return true;
+    }
+
+    private static String json(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
     }
 
     private void record(Pod pod, HttpServerRequest req) {
@@ -205,6 +263,10 @@ final class SimApp {
                 + "<p>This is the simulated cluster's stand-in for " + pod.kind().title + " in pod <code>"
                 + escape(pod.namespace() + "/" + pod.name()) + "</code>: no real app runs here.</p>\n"
                 + "<p>Requested: <code>" + escape(uri) + "</code></p>\n"
+                + (pod.kind() == Kind.TENSORBOARD
+                        ? "<p>Runs: <code>" + escape(String.join(", ", SimTensorboard.runs(pod.logDirs())))
+                                + "</code></p>\n"
+                        : "")
                 + "<p>WebSocket echo: <output id=\"echo\">connecting…</output></p>\n"
                 + "<script>\n"
                 + "const out = document.getElementById('echo');\n"

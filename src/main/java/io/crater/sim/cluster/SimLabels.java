@@ -11,8 +11,8 @@ public final class SimLabels {
     /** The label holding the kind of job a pod belongs to. */
     public static final String KIND = "crater.io/kind";
 
-    /** The kinds a person works in interactively (a notebook, an IDE): left alone, their accelerators idle. */
-    public static final Set<String> INTERACTIVE_KINDS = Set.of("jupyter", "webide");
+    /** The kinds a person works in interactively (a notebook, an IDE, TensorBoard): left alone, their accelerators idle. */
+    public static final Set<String> INTERACTIVE_KINDS = Set.of("jupyter", "webide", "tensorboard");
 
     /** The label of a node naming its group in the fleet. */
     public static final String NODE_GROUP = "crater.io/node-group";

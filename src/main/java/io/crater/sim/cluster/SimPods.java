@@ -43,7 +43,7 @@ public final class SimPods implements AutoCloseable {
     /** What the simulated cluster adds once it runs: the claims' host directories, its GPU exporter and clock. */
     void configure(Map<String, Path> claims, GpuExporter exporter, Clock clock, PortBackends backends) {
         shells.configure(claims, exporter, clock);
-        ports.configure(backends);
+        ports.configure(backends, claims);
     }
 
     public void backPort(String namespace, String pod, int port, InetSocketAddress target) {
