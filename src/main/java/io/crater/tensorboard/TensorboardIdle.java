@@ -125,10 +125,9 @@ class TensorboardIdle {
         String message = "TensorBoard panel " + r.panel().name() + " was not used for " + idleFor
                 + "; start it again to reopen it";
         try {
-            boolean stopped =
-                    VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> leadership
-                            .fenced()
-                            .flatMap(x -> stops.markStopping(
+            boolean stopped = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> leadership
+                    .fenced()
+                    .flatMap(x -> stops.markStopping(
                                     r.job().id(),
                                     REASON,
                                     message,
@@ -147,7 +146,9 @@ class TensorboardIdle {
             }
         } catch (Throwable e) {
             if (Leadership.Fenced.in(e)) {
-                LOG.infof("idle panel %s: no longer the leader; nothing done", r.panel().publicId());
+                LOG.infof(
+                        "idle panel %s: no longer the leader; nothing done",
+                        r.panel().publicId());
             } else if (!worker.isShutdown()) {
                 LOG.warnf(
                         "stopping idle panel %s failed (%s); the next check retries",
