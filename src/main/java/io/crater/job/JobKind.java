@@ -14,7 +14,12 @@ public enum JobKind {
     /** Multi-node PyTorch DDP: a master and workers started by torchrun with c10d rendezvous. */
     PYTORCH("pytorch", false),
     /** A long-running model server (e.g. vLLM) behind a Service, until stopped. */
-    INFERENCE("inference", false);
+    INFERENCE("inference", false),
+    /**
+     * A transfer from a model hub into a file space (docs/assets.md, downloads): one CPU pod running the hub's own
+     * client; started by the downloads API only.
+     */
+    DOWNLOAD("download", false);
 
     private final String id;
     private final boolean interactive;

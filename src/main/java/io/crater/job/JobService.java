@@ -112,6 +112,7 @@ public class JobService {
             throw ApiException.badRequest(
                     "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
         }
+        JobSpecs.refuseDownload(req.kind());
         Idempotency idem = idempotency(idempotencyKey, req, accountHeader);
         if (idem != null && !dryRun) {
             return Panache.withSession(() -> replay(idem, caller))
@@ -130,6 +131,9 @@ public class JobService {
         return submitOnce(req, accountHeader, dryRun, null, caller);
     }
 
+    public Uni<JobSummary> submitDownload(JobViews.SubmitJob req, String account, Caller caller) {
+        return submitOnce(req, account, false, null, caller).map(o -> (JobSummary) o);
+    }
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
         if (key == null) {
             return null;
