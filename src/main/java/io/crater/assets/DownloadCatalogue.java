@@ -45,12 +45,18 @@ class DownloadCatalogue {
             return assets.named(new AssetQueries.Viewer(d.ownerId(), true, List.of()), d.kind(), d.name(), d.ownerId())
                     .flatMap(found -> {
                         AssetQueries.AssetRow before = found.isEmpty() ? null : found.get(0);
-                        if (before == null || !before.space().equals(t.space()) || !before.path().equals(t.path())) {
-                            return Uni.createFrom().item(new Result(null, "AssetExists", "the owner has a " + d.kind()
-                                    + " named '" + d.name() + "' elsewhere already; the files are in " + t.path()));
+                        if (before == null
+                                || !before.space().equals(t.space())
+                                || !before.path().equals(t.path())) {
+                            return Uni.createFrom()
+                                    .item(new Result(
+                                            null,
+                                            "AssetExists",
+                                            "the owner has a " + d.kind() + " named '" + d.name()
+                                                    + "' elsewhere already; the files are in " + t.path()));
                         }
-                        AssetQueries.AssetRow updated = row(before.id(), before.publicId(), d, t, before.description(),
-                                before.tags());
+                        AssetQueries.AssetRow updated =
+                                row(before.id(), before.publicId(), d, t, before.description(), before.tags());
                         return assets.update(updated)
                                 .call(x -> record("asset.update", d, before.publicId()))
                                 .replaceWith(new Result(before.publicId(), null, null));
@@ -59,7 +65,11 @@ class DownloadCatalogue {
     }
 
     private AssetQueries.AssetRow row(
-            long id, String publicId, DownloadQueries.DownloadRow d, FileTargets.Target t, String description,
+            long id,
+            String publicId,
+            DownloadQueries.DownloadRow d,
+            FileTargets.Target t,
+            String description,
             String tags) {
         return new AssetQueries.AssetRow(
                 id,

@@ -17,12 +17,15 @@ final class DownloadChecks {
             throw invalid(List.of(new Problem.FieldError("body", "required")));
         }
         List<Problem.FieldError> errors = new ArrayList<>();
-        String revision = req.revision() == null || req.revision().isBlank() ? "main" : req.revision().trim();
+        String revision = req.revision() == null || req.revision().isBlank()
+                ? "main"
+                : req.revision().trim();
         HubDownloads.check(new HubDownloads.Wanted(
                         req.kind(), req.hub(), req.repository(), revision, req.include(), req.exclude()))
                 .forEach(v -> errors.add(new Problem.FieldError(v.field(), v.message())));
         if (req.credential() != null && !req.credential().matches("^[a-z0-9-]{1,40}$")) {
-            errors.add(new Problem.FieldError("credential", "a credential name: 1 to 40 lowercase letters, digits or -"));
+            errors.add(
+                    new Problem.FieldError("credential", "a credential name: 1 to 40 lowercase letters, digits or -"));
         }
         if (req.path() == null || req.path().isBlank()) {
             errors.add(new Problem.FieldError("path", "required: the folder to download into"));
@@ -42,12 +45,15 @@ final class DownloadChecks {
                 AssetChecks.EMPTY,
                 errors);
         if ("public".equals(f.visibility()) && !caller.platformAdmin()) {
-            errors.add(new Problem.FieldError("visibility", "only platform admins publish entries outside the public space"));
+            errors.add(new Problem.FieldError(
+                    "visibility", "only platform admins publish entries outside the public space"));
         }
         if (!errors.isEmpty()) {
             throw invalid(errors);
         }
-        String space = req.space() == null || req.space().isBlank() ? "user" : req.space().trim();
+        String space = req.space() == null || req.space().isBlank()
+                ? "user"
+                : req.space().trim();
         return new DownloadService.Checked(req, f, space, revision);
     }
 

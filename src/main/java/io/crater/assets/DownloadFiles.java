@@ -84,6 +84,20 @@ final class DownloadFiles {
         return out;
     }
 
+    /** Deletes these files of the folder (never through a link). */
+    static void remove(Path dir, List<String> relative) {
+        for (String r : relative) {
+            Path p = dir == null ? null : inside(dir, r);
+            try {
+                if (p != null && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(p);
+                }
+            } catch (IOException e) {
+                // left in place: the next verification finds it again
+            }
+        }
+    }
+
     private static Long size(Path dir, String relative) {
         Path p = inside(dir, relative);
         if (p == null) {

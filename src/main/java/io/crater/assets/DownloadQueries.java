@@ -193,8 +193,14 @@ class DownloadQueries {
     }
 
     /** A new run: the download running with this job, from this source. */
-    Uni<Integer> restart(long id, String jobPublicId, String endpoint, String sha, List<HubDownloads.HubFile> files,
-            String dedupKey, List<String> warnings) {
+    Uni<Integer> restart(
+            long id,
+            String jobPublicId,
+            String endpoint,
+            String sha,
+            List<HubDownloads.HubFile> files,
+            String dedupKey,
+            List<String> warnings) {
         return Sql.update(
                 "UPDATE downloads SET state = 'running', reason = '', message = '', job_public_id = ?2, endpoint = ?3,"
                         + " sha = ?4, files = CAST(CAST(?5 AS text) AS jsonb), bytes_total = ?6, file_count = ?7,"
@@ -212,7 +218,13 @@ class DownloadQueries {
     }
 
     /** Ends or pauses a download; only while it is in state {@code from} (1 when it moved). */
-    Uni<Integer> settle(long id, String from, String state, String reason, String message, List<String> warnings,
+    Uni<Integer> settle(
+            long id,
+            String from,
+            String state,
+            String reason,
+            String message,
+            List<String> warnings,
             String assetPublicId) {
         return Sql.update(
                 "UPDATE downloads SET state = ?3, reason = ?4, message = ?5, warnings = CAST(CAST(?6 AS text) AS jsonb),"

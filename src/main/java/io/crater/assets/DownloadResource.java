@@ -52,12 +52,12 @@ public class DownloadResource {
     @Operation(
             summary = "Download a dataset or model from a hub: 201 with a new download, 200 with an earlier one of the"
                     + " same repository, commit and files")
-    public Uni<Response> create(
-            DownloadViews.CreateDownload req, @HeaderParam("X-Crater-Account") String account) {
+    public Uni<Response> create(DownloadViews.CreateDownload req, @HeaderParam("X-Crater-Account") String account) {
         return current.caller()
                 .flatMap(c -> downloads.create(req, account, c))
                 .map(a -> Response.status(a.created() ? 201 : 200)
-                        .location(URI.create("/api/v1/assets/downloads/" + a.download().id()))
+                        .location(URI.create(
+                                "/api/v1/assets/downloads/" + a.download().id()))
                         .entity(a.download())
                         .build());
     }

@@ -91,32 +91,38 @@ public class DownloadService {
                                 ? Uni.createFrom().item(new Found(same.get(), false))
                                 : fresh(c, p, endpoint, accountHeader, caller).map(row -> new Found(row, true)))
                         .flatMap(f -> lookups(List.of(f.row())).map(l -> new Object[] {l, f.created()})))))
-                .flatMap(x -> render((Lookups) x[0], caller).map(d -> (Boolean) x[1]
-                        ? new Answer(d.get(0), true)
-                        : new Answer(d.get(0).asDuplicate(), false)));
+                .flatMap(x -> render((Lookups) x[0], caller)
+                        .map(d -> (Boolean) x[1]
+                                ? new Answer(d.get(0), true)
+                                : new Answer(d.get(0).asDuplicate(), false)));
     }
 
     private record Found(DownloadQueries.DownloadRow row, boolean created) {}
 
     /** A new download: the name free, the account one the owner is in, room within the limits; then its job. */
-    private Uni<DownloadQueries.DownloadRow> fresh(Checked c, Prepared p, String endpoint, String accountHeader, Caller caller) {
+    private Uni<DownloadQueries.DownloadRow> fresh(
+            Checked c, Prepared p, String endpoint, String accountHeader, Caller caller) {
         DownloadViews.CreateDownload req = c.req();
         String jobAccount = DownloadStarts.jobAccount(p.target().space(), accountHeader);
-        List<HubDownloads.HubFile> files =
-                HubDownloads.select(p.resolved().files(), req.include(), req.exclude());
+        List<HubDownloads.HubFile> files = HubDownloads.select(p.resolved().files(), req.include(), req.exclude());
         List<String> warnings = new ArrayList<>();
-        if (HubDownloads.isSha(req.revision()) && !req.revision().equals(p.resolved().sha())) {
-            warnings.add("asked for commit " + req.revision() + ", the hub answered " + p.resolved().sha());
+        if (HubDownloads.isSha(req.revision())
+                && !req.revision().equals(p.resolved().sha())) {
+            warnings.add("asked for commit " + req.revision() + ", the hub answered "
+                    + p.resolved().sha());
         }
         if (files.isEmpty()) {
             throw DownloadChecks.invalid(List.of(new Problem.FieldError(
-                    "include", "no file of " + req.repository() + " at " + p.resolved().sha() + " matches")));
+                    "include",
+                    "no file of " + req.repository() + " at " + p.resolved().sha() + " matches")));
         }
         return assets.nameTaken(caller.userId(), req.kind(), c.fields().name(), 0)
                 .flatMap(taken -> {
                     if (taken) {
                         throw ApiException.conflict(
-                                "AssetExists", "you have a " + req.kind() + " named '" + c.fields().name() + "' already");
+                                "AssetExists",
+                                "you have a " + req.kind() + " named '"
+                                        + c.fields().name() + "' already");
                     }
                     return accountOf(c.fields(), caller.userId());
                 })
@@ -149,18 +155,56 @@ public class DownloadService {
             Caller caller) {
         DownloadViews.CreateDownload req = c.req();
         String publicId = DownloadIds.next();
-        DownloadQueries.DownloadRow row = new DownloadQueries.DownloadRow(0, publicId, caller.userId(), req.kind(),
-                "huggingface", endpoint, req.repository(), c.revision(), p.resolved().sha(),
-                HubDownloads.canonical(req.include()), HubDownloads.canonical(req.exclude()),
-                key(req, p.resolved().sha()), req.credential(), c.fields().name(), p.target().space(),
-                p.target().path(), jobAccount, c.fields().visibility(), accountId, files,
-                files.stream().mapToLong(HubDownloads.HubFile::size).sum(), "running", "", "", warnings, job, null,
-                null, null, null);
+        DownloadQueries.DownloadRow row = new DownloadQueries.DownloadRow(
+                0,
+                publicId,
+                caller.userId(),
+                req.kind(),
+                "huggingface",
+                endpoint,
+                req.repository(),
+                c.revision(),
+                p.resolved().sha(),
+                HubDownloads.canonical(req.include()),
+                HubDownloads.canonical(req.exclude()),
+                key(req, p.resolved().sha()),
+                req.credential(),
+                c.fields().name(),
+                p.target().space(),
+                p.target().path(),
+                jobAccount,
+                c.fields().visibility(),
+                accountId,
+                files,
+                files.stream().mapToLong(HubDownloads.HubFile::size).sum(),
+                "running",
+                "",
+                "",
+                warnings,
+                job,
+                null,
+                null,
+                null,
+                null);
         return queries.insert(row)
                 .call(id -> queries.run(id, caller.userId(), job))
-                .call(id -> audit.record(caller.actor(jobAccount), "download.create", req.kind(), publicId, null,
-                        Map.of("repository", req.repository(), "sha", p.resolved().sha(), "space", row.space(),
-                                "path", row.path(), "job", job)))
+                .call(id -> audit.record(
+                        caller.actor(jobAccount),
+                        "download.create",
+                        req.kind(),
+                        publicId,
+                        null,
+                        Map.of(
+                                "repository",
+                                req.repository(),
+                                "sha",
+                                p.resolved().sha(),
+                                "space",
+                                row.space(),
+                                "path",
+                                row.path(),
+                                "job",
+                                job)))
                 .flatMap(id -> queries.byPublicId(publicId))
                 .map(Optional::orElseThrow);
     }
@@ -174,7 +218,8 @@ public class DownloadService {
         if (name == null) {
             return Uni.createFrom().item(Optional.empty());
         }
-        return credentials.get(name, caller)
+        return credentials
+                .get(name, caller)
                 .onFailure(ApiException.class)
                 .transform(e -> unknownCredential(name))
                 .flatMap(cred -> {
@@ -187,9 +232,11 @@ public class DownloadService {
     }
 
     private static ApiException unknownCredential(String name) {
-        return ApiException.badRequest("UnknownCredential", "you have no credential named '" + name
-                + "' of kind huggingface", List.of(new Problem.FieldError("credential",
-                        "you have no credential named '" + name + "' of kind huggingface")));
+        return ApiException.badRequest(
+                "UnknownCredential",
+                "you have no credential named '" + name + "' of kind huggingface",
+                List.of(new Problem.FieldError(
+                        "credential", "you have no credential named '" + name + "' of kind huggingface")));
     }
 
     /** The account the entry is shared with: its owner must be a member. */
@@ -198,8 +245,8 @@ public class DownloadService {
             return Uni.createFrom().nullItem();
         }
         return accounts.memberAccountId(f.account(), ownerId)
-                .map(id -> id.orElseThrow(() -> DownloadChecks.invalid(List.of(new Problem.FieldError(
-                        "account", "you are not a member of account '" + f.account() + "'")))));
+                .map(id -> id.orElseThrow(() -> DownloadChecks.invalid(List.of(
+                        new Problem.FieldError("account", "you are not a member of account '" + f.account() + "'")))));
     }
 
     public Uni<DownloadViews.Download> get(String id, Caller caller) {
@@ -222,12 +269,14 @@ public class DownloadService {
         if (id == null || !DownloadIds.PATTERN.matcher(id).matches()) {
             return Uni.createFrom().failure(ApiException.notFound("no download '" + id + "'"));
         }
-        return reads.viewer(caller).flatMap(v -> queries.byPublicId(id)
-                .map(r -> r.filter(d -> v.platformAdmin()
-                                || d.ownerId() == v.userId()
-                                || d.visibility().equals("public")
-                                || d.visibility().equals("account") && v.accountIds().contains(d.accountId()))
-                        .orElseThrow(() -> ApiException.notFound("no download '" + id + "'"))));
+        return reads.viewer(caller)
+                .flatMap(v -> queries.byPublicId(id)
+                        .map(r -> r.filter(d -> v.platformAdmin()
+                                        || d.ownerId() == v.userId()
+                                        || d.visibility().equals("public")
+                                        || d.visibility().equals("account")
+                                                && v.accountIds().contains(d.accountId()))
+                                .orElseThrow(() -> ApiException.notFound("no download '" + id + "'"))));
     }
 
     /** Rows with their owners' usernames and the slugs of the accounts they are shared with. */
@@ -238,14 +287,19 @@ public class DownloadService {
         if (rows.isEmpty()) {
             return Uni.createFrom().item(new Lookups(rows, Map.of(), Map.of()));
         }
-        List<Long> owners = rows.stream().map(DownloadQueries.DownloadRow::ownerId).distinct().toList();
+        List<Long> owners = rows.stream()
+                .map(DownloadQueries.DownloadRow::ownerId)
+                .distinct()
+                .toList();
         List<Long> shared = rows.stream()
                 .map(DownloadQueries.DownloadRow::accountId)
                 .filter(Objects::nonNull)
                 .distinct()
                 .toList();
         return users.usernames(owners)
-                .flatMap(names -> (shared.isEmpty() ? Uni.createFrom().item(Map.<Long, String>of()) : accounts.slugs(shared))
+                .flatMap(names -> (shared.isEmpty()
+                                ? Uni.createFrom().item(Map.<Long, String>of())
+                                : accounts.slugs(shared))
                         .map(slugs -> new Lookups(rows, names, slugs)));
     }
 
@@ -260,9 +314,11 @@ public class DownloadService {
     HubDownloads.Progress progress(DownloadQueries.DownloadRow r) {
         if (r.state().equals("succeeded")) {
             long total = r.bytesTotal();
-            return new HubDownloads.Progress(total, total, r.files().size(), r.files().size());
+            return new HubDownloads.Progress(
+                    total, total, r.files().size(), r.files().size());
         }
-        return HubDownloads.progress(r.files(), DownloadFiles.present(targets.hostPath(r.space(), r.path()), r.files()));
+        return HubDownloads.progress(
+                r.files(), DownloadFiles.present(targets.hostPath(r.space(), r.path()), r.files()));
     }
 
     static <T> Uni<T> blocking(Supplier<T> work) {

@@ -72,9 +72,39 @@ public final class DownloadViews {
             Instant finishedAt) {
 
         Download asDuplicate() {
-            return new Download(id, kind, hub, endpoint, repository, revision, sha, include, exclude, credential, name,
-                    owner, space, path, visibility, account, state, reason, message, warnings, bytesDone, bytesTotal,
-                    filesDone, files, percent, job, asset, true, mayEdit, createdAt, updatedAt, finishedAt);
+            return new Download(
+                    id,
+                    kind,
+                    hub,
+                    endpoint,
+                    repository,
+                    revision,
+                    sha,
+                    include,
+                    exclude,
+                    credential,
+                    name,
+                    owner,
+                    space,
+                    path,
+                    visibility,
+                    account,
+                    state,
+                    reason,
+                    message,
+                    warnings,
+                    bytesDone,
+                    bytesTotal,
+                    filesDone,
+                    files,
+                    percent,
+                    job,
+                    asset,
+                    true,
+                    mayEdit,
+                    createdAt,
+                    updatedAt,
+                    finishedAt);
         }
     }
 

@@ -89,11 +89,13 @@ public class DownloadWatch {
     private Uni<List<Ended>> ended() {
         return queries.running().flatMap(rows -> {
             List<Ended> out = new ArrayList<>();
-            return Unis.sequentially(rows, row -> endings.of(row.jobPublicId()).invoke(job -> {
-                        if (job == null || job.ended()) {
-                            out.add(new Ended(row, job));
-                        }
-                    }))
+            return Unis.sequentially(
+                            rows,
+                            row -> endings.of(row.jobPublicId()).invoke(job -> {
+                                if (job == null || job.ended()) {
+                                    out.add(new Ended(row, job));
+                                }
+                            }))
                     .replaceWith(out);
         });
     }
@@ -103,17 +105,31 @@ public class DownloadWatch {
         DownloadQueries.DownloadRow row = e.row();
         if (e.job() == null || !"Succeeded".equals(e.job().state())) {
             String state = e.job() == null ? "Deleted" : e.job().state();
-            String why = e.job() == null || e.job().message() == null || e.job().message().isBlank()
+            String why = e.job() == null
+                            || e.job().message() == null
+                            || e.job().message().isBlank()
                     ? "its job " + row.jobPublicId() + " ended " + state
-                    : "its job " + row.jobPublicId() + " ended " + state + ": " + e.job().message();
+                    : "its job " + row.jobPublicId() + " ended " + state + ": "
+                            + e.job().message();
             write(row, "failed", "Job" + state, why, row.warnings(), null);
             return;
         }
         Path dir = targets.hostPath(row.space(), row.path());
         Map<String, Long> sizes = DownloadFiles.sizes(dir, row.files());
-        List<String> faults = HubDownloads.verify(row.files(), sizes, DownloadFiles.sha256(dir, row.files(), sizes));
+        List<HubDownloads.Fault> faults =
+                HubDownloads.verify(row.files(), sizes, DownloadFiles.sha256(dir, row.files(), sizes));
         if (!faults.isEmpty()) {
-            write(row, "failed", "ChecksumMismatch", String.join("; ", faults), row.warnings(), null);
+            // Wrong bytes are removed, so that a retry fetches those files again rather than keeping them.
+            List<String> wrong = faults.stream()
+                    .filter(HubDownloads.Fault::wrongBytes)
+                    .map(HubDownloads.Fault::path)
+                    .toList();
+            DownloadFiles.remove(dir, wrong);
+            String message = String.join(
+                            "; ",
+                            faults.stream().map(HubDownloads.Fault::message).toList())
+                    + (wrong.isEmpty() ? "" : " (removed: " + String.join(", ", wrong) + ")");
+            write(row, "failed", "ChecksumMismatch", message, row.warnings(), null);
             return;
         }
         List<String> warnings = new ArrayList<>(row.warnings());
@@ -122,9 +138,11 @@ public class DownloadWatch {
             warnings.add(moved);
         }
         FileTargets.Inspected measured = targets.measure(row.space(), row.path());
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> catalogue.enter(row, measured)
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> catalogue
+                .enter(row, measured)
                 .flatMap(result -> result.asset() == null
-                        ? queries.settle(row.id(), "running", "failed", result.reason(), result.message(), warnings, null)
+                        ? queries.settle(
+                                row.id(), "running", "failed", result.reason(), result.message(), warnings, null)
                         : queries.settle(row.id(), "running", "succeeded", "", "", warnings, result.asset()))));
     }
 
@@ -134,10 +152,11 @@ public class DownloadWatch {
             return null;
         }
         try {
-            String token = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
-                            () -> tokens.token(row.ownerId(), row.credential())))
+            String token = VertxContextSupport.subscribeAndAwait(
+                            () -> Panache.withTransaction(() -> tokens.token(row.ownerId(), row.credential())))
                     .orElse(null);
-            String now = hub.resolve(row.endpoint(), row.kind(), row.repository(), row.revision(), token).sha();
+            String now = hub.resolve(row.endpoint(), row.kind(), row.repository(), row.revision(), token)
+                    .sha();
             return now.equals(row.sha())
                     ? null
                     : "'" + row.revision() + "' moved to " + now + " while downloading; the files are of " + row.sha();
@@ -146,8 +165,14 @@ public class DownloadWatch {
         }
     }
 
-    private void write(DownloadQueries.DownloadRow row, String state, String reason, String message,
-            List<String> warnings, String asset) throws Throwable {
+    private void write(
+            DownloadQueries.DownloadRow row,
+            String state,
+            String reason,
+            String message,
+            List<String> warnings,
+            String asset)
+            throws Throwable {
         VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
                 () -> queries.settle(row.id(), "running", state, reason, message, warnings, asset)));
     }

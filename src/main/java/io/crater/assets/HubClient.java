@@ -79,11 +79,15 @@ class HubClient {
             List<HubDownloads.HubFile> files = new ArrayList<>();
             for (JsonNode f : root.path("siblings")) {
                 String path = f.path("rfilename").asText("");
-                if (path.isEmpty() || path.startsWith("/") || List.of(path.split("/")).contains("..")) {
+                if (path.isEmpty()
+                        || path.startsWith("/")
+                        || List.of(path.split("/")).contains("..")) {
                     continue; // never a place outside the target
                 }
                 JsonNode lfs = f.path("lfs");
-                long size = f.has("size") ? f.path("size").asLong() : lfs.path("size").asLong(0);
+                long size = f.has("size")
+                        ? f.path("size").asLong()
+                        : lfs.path("size").asLong(0);
                 String sha256 = lfs.hasNonNull("sha256") ? lfs.path("sha256").asText() : null;
                 files.add(new HubDownloads.HubFile(path, size, sha256));
             }
@@ -101,8 +105,7 @@ class HubClient {
         return ApiException.badRequest(
                 "HubRefused",
                 why,
-                List.of(new Problem.FieldError(
-                        status == 404 || !withToken ? "repository" : "credential", why)));
+                List.of(new Problem.FieldError(status == 404 || !withToken ? "repository" : "credential", why)));
     }
 
     private static ApiException unreachable(String endpoint, String why) {

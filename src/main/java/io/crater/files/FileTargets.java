@@ -138,7 +138,8 @@ public class FileTargets {
         }
         FilePaths.Checked checked = FilePaths.check(path == null ? "" : path);
         if (!checked.ok() || checked.segments().isEmpty()) {
-            return Inspected.refused("path", checked.ok() ? "a folder inside the space, not its root" : checked.refusal());
+            return Inspected.refused(
+                    "path", checked.ok() ? "a folder inside the space, not its root" : checked.refusal());
         }
         Path at = opened.root();
         for (String segment : checked.segments()) {

@@ -49,8 +49,11 @@ public final class HubDownloads {
             out.add(new Violation("repository", repoProblem));
         }
         String rev = w.revision();
-        if (rev != null && (rev.isEmpty() || rev.length() > 200 || !rev.chars().allMatch(c -> c > 0x20 && c < 0x7f)
-                || rev.contains(".."))) {
+        if (rev != null
+                && (rev.isEmpty()
+                        || rev.length() > 200
+                        || !rev.chars().allMatch(c -> c > 0x20 && c < 0x7f)
+                        || rev.contains(".."))) {
             out.add(new Violation("revision", "a branch, tag or commit: 1 to 200 visible characters, no .."));
         }
         patterns(w.include(), "include", out);
@@ -109,7 +112,7 @@ public final class HubDownloads {
     public static String key(
             String hub, String kind, String repository, String sha, List<String> include, List<String> exclude) {
         return hub + "\n" + kind + "\n" + repository.toLowerCase(java.util.Locale.ROOT) + "\n" + sha + "\ni:"
-                + String.join("\u0000", canonical(include)) + "\ne:" + String.join("\u0000", canonical(exclude));
+                + String.join(" ", canonical(include)) + "\ne:" + String.join(" ", canonical(exclude));
     }
 
     /**
@@ -192,20 +195,24 @@ public final class HubDownloads {
         return new Progress(done, total, complete, expected.size());
     }
 
+    /** A file that is not as the hub lists it, and why. */
+    public record Fault(String path, String message, boolean wrongBytes) {}
+
     /**
-     * What is wrong with the files at the end, one sentence each: a file missing or of another size, an LFS file whose
-     * SHA-256 is not the hub's. {@code sizes} and {@code sha256} are what was measured ({@code sha256} for LFS files).
+     * What is wrong with the files at the end: a file missing or of another size, an LFS file whose SHA-256 is not the
+     * hub's ({@code wrongBytes}). {@code sizes} and {@code sha256} are what was measured ({@code sha256} for LFS files).
      */
-    public static List<String> verify(List<HubFile> expected, Map<String, Long> sizes, Map<String, String> sha256) {
-        List<String> out = new ArrayList<>();
+    public static List<Fault> verify(List<HubFile> expected, Map<String, Long> sizes, Map<String, String> sha256) {
+        List<Fault> out = new ArrayList<>();
         for (HubFile f : expected) {
             Long size = sizes.get(f.path());
             if (size == null) {
-                out.add(f.path() + " is missing");
+                out.add(new Fault(f.path(), f.path() + " is missing", false));
             } else if (size != f.size()) {
-                out.add(f.path() + " has " + size + " bytes, the hub lists " + f.size());
+                out.add(new Fault(f.path(), f.path() + " has " + size + " bytes, the hub lists " + f.size(), true));
             } else if (f.sha256() != null && !f.sha256().equalsIgnoreCase(sha256.get(f.path()))) {
-                out.add(f.path() + " does not have the SHA-256 the hub lists (" + f.sha256() + ")");
+                out.add(new Fault(
+                        f.path(), f.path() + " does not have the SHA-256 the hub lists (" + f.sha256() + ")", true));
             }
         }
         return out;
@@ -218,8 +225,8 @@ public final class HubDownloads {
      */
     public static List<String> command(
             String kind, String repository, String sha, List<String> include, List<String> exclude, String dir) {
-        List<String> args = new ArrayList<>(List.of(
-                "huggingface-cli", "download", repository, "--repo-type", kind, "--revision", sha));
+        List<String> args = new ArrayList<>(
+                List.of("huggingface-cli", "download", repository, "--repo-type", kind, "--revision", sha));
         if (include != null && !include.isEmpty()) {
             args.add("--include");
             args.addAll(include);
@@ -255,8 +262,8 @@ public final class HubDownloads {
         }
         if (recent >= limits.maxPerWindow()) {
             return Optional.of(ReasonCode.DownloadLimitReached.reason(
-                    "you started " + recent + " downloads within the last " + limits.window().toSeconds()
-                            + " s, the most is " + limits.maxPerWindow(),
+                    "you started " + recent + " downloads within the last "
+                            + limits.window().toSeconds() + " s, the most is " + limits.maxPerWindow(),
                     numbers,
                     Map.of("limit", "window")));
         }

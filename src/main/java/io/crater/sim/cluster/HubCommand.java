@@ -68,7 +68,9 @@ record HubCommand(
                 re.append('.');
             } else if (close > 0) {
                 String set = p.substring(i + 1, close).replace("\\", "\\\\");
-                re.append('[').append(set.startsWith("!") ? "^" + set.substring(1) : set).append(']');
+                re.append('[')
+                        .append(set.startsWith("!") ? "^" + set.substring(1) : set)
+                        .append(']');
                 i = close;
             } else {
                 re.append(Pattern.quote(String.valueOf(c)));

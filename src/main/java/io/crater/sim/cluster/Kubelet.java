@@ -117,7 +117,12 @@ final class Kubelet {
                         "DeadlineExceeded",
                         "Pod was active on the node longer than the specified deadline");
             } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
-                SimDownloads.Outcome o = downloads.get().outcome(key, pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
+                SimDownloads.Outcome o = downloads
+                        .get()
+                        .outcome(
+                                key,
+                                pod,
+                                state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
                 if (o != null) {
                     finish(pod, now, o.exitCode(), o.exitCode() == 0 ? "Completed" : "Error", o.message());
                 }

@@ -52,6 +52,8 @@ final class SimDownloads {
         return t;
     });
     private final Map<String, Future<Outcome>> transfers = new ConcurrentHashMap<>();
+    /** The body each transfer is reading now: closed when its pod goes, so a blocked read ends. */
+    private final Map<String, InputStream> reading = new ConcurrentHashMap<>();
 
     SimDownloads(ShellPod.Host host, PodLogs logs, Clock clock) {
         this.host = host;
@@ -66,7 +68,7 @@ final class SimDownloads {
 
     /** The transfer's outcome once it ended; null while it runs (started at the first call). */
     Outcome outcome(String key, Pod pod, Node node) {
-        Future<Outcome> f = transfers.computeIfAbsent(key, k -> threads.submit(() -> transfer(pod, node)));
+        Future<Outcome> f = transfers.computeIfAbsent(key, k -> threads.submit(() -> transfer(key, pod, node)));
         if (!f.isDone()) {
             return null;
         }
@@ -83,9 +85,17 @@ final class SimDownloads {
         if (f != null) {
             f.cancel(true);
         }
+        InputStream in = reading.remove(key);
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // closed either way
+            }
+        }
     }
 
-    private Outcome transfer(Pod pod, Node node) {
+    private Outcome transfer(String key, Pod pod, Node node) {
         Container c = pod.getSpec().getContainers().get(0);
         List<String> words = new ArrayList<>();
         words.addAll(c.getCommand() == null ? List.of() : c.getCommand());
@@ -102,7 +112,7 @@ final class SimDownloads {
             List<long[]> sizes = new ArrayList<>();
             List<String> chosen = list(endpoint, cmd, token, sizes);
             for (int i = 0; i < chosen.size(); i++) {
-                fetch(pod, files, endpoint, cmd, token, chosen.get(i), sizes.get(i)[0]);
+                fetch(key, pod, files, endpoint, cmd, token, chosen.get(i), sizes.get(i)[0]);
             }
             return log(pod, new Outcome(0, null));
         } catch (Failure e) {
@@ -122,7 +132,8 @@ final class SimDownloads {
         List<String> out = new ArrayList<>();
         try (InputStream in = res.body()) {
             if (res.statusCode() != 200) {
-                throw new Failure("the hub answered HTTP " + res.statusCode() + " for " + cmd.repo() + "@" + cmd.revision());
+                throw new Failure(
+                        "the hub answered HTTP " + res.statusCode() + " for " + cmd.repo() + "@" + cmd.revision());
             }
             for (JsonNode f : JSON.readTree(in).path("siblings")) {
                 String path = f.path("rfilename").asText("");
@@ -138,16 +149,22 @@ final class SimDownloads {
     }
 
     /** One file into the folder: skipped when complete, continued when partial. */
-    private void fetch(Pod pod, SimFiles files, String endpoint, HubCommand cmd, String token, String path, long size)
+    private void fetch(
+            String key, Pod pod, SimFiles files, String endpoint, HubCommand cmd, String token, String path, long size)
             throws Failure, InterruptedException {
         SimFiles.Located at = place(files, cmd.localDir() + "/" + path);
-        long have = SimFiles.exists(at) && !SimFiles.isLink(at) ? at.host().toFile().length() : 0;
+        long have =
+                SimFiles.exists(at) && !SimFiles.isLink(at) ? at.host().toFile().length() : 0;
         if (size >= 0 && have == size) {
             return;
         }
         String url = endpoint + (cmd.repoType().equals("dataset") ? "/datasets/" : "/") + cmd.repo() + "/resolve/"
                 + cmd.revision() + "/" + path;
-        logs.append(ns(pod), name(pod), clock.instant(), "downloading " + path + (size >= 0 ? " (" + size + " bytes)" : ""));
+        logs.append(
+                ns(pod),
+                name(pod),
+                clock.instant(),
+                "downloading " + path + (size >= 0 ? " (" + size + " bytes)" : ""));
         HttpResponse<InputStream> res = get(url, token, have);
         boolean append = res.statusCode() == 206;
         if (res.statusCode() != 200 && !append) {
@@ -161,6 +178,10 @@ final class SimDownloads {
                         StandardOpenOption.WRITE,
                         append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING,
                         LinkOption.NOFOLLOW_LINKS)) {
+            reading.put(key, in);
+            if (!transfers.containsKey(key)) {
+                throw new InterruptedException();
+            }
             byte[] buf = new byte[1 << 14];
             for (int n; (n = in.read(buf)) > 0; ) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -170,7 +191,9 @@ final class SimDownloads {
                 out.flush();
             }
         } catch (IOException e) {
-            throw new Failure("writing " + path + " failed: " + e.getMessage());
+            throw new Failure("downloading " + path + " failed: " + e.getMessage());
+        } finally {
+            reading.remove(key);
         }
     }
 
@@ -197,8 +220,11 @@ final class SimDownloads {
         }
     }
 
-    private static HttpResponse<InputStream> get(String url, String token, long from) throws Failure, InterruptedException {
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).GET();
+    private static HttpResponse<InputStream> get(String url, String token, long from)
+            throws Failure, InterruptedException {
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(60))
+                .GET();
         if (token != null && !token.isEmpty()) {
             req.header("Authorization", "Bearer " + token);
         }
