@@ -70,7 +70,8 @@ class TableOwnershipTest {
             Map.entry("interactive", Set.of("app_tickets", "app_sessions", "interactive_sessions", "ssh_host_keys")),
             Map.entry("idle", Set.of("idle_reclaims")),
             Map.entry("credential", Set.of("credentials")),
-            Map.entry("assets", Set.of("assets", "asset_mounts", "downloads", "download_runs")),
+            Map.entry("assets", Set.of("assets", "asset_mounts")),
+            Map.entry("downloads", Set.of("downloads", "download_runs")),
             Map.entry("images", Set.of("images", "image_shares", "image_checks")),
             Map.entry("mcp", Set.of("mcp_session_keys", "mcp_ended_sessions")),
             Map.entry(

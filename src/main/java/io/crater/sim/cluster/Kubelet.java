@@ -117,15 +117,7 @@ final class Kubelet {
                         "DeadlineExceeded",
                         "Pod was active on the node longer than the specified deadline");
             } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
-                SimDownloads.Outcome o = downloads
-                        .get()
-                        .outcome(
-                                key,
-                                pod,
-                                state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
-                if (o != null) {
-                    finish(pod, now, o.exitCode(), o.exitCode() == 0 ? "Completed" : "Error", o.message());
-                }
+                download(pod, key, now);
             } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
                 int code = job == null ? 0 : exitCode(job, pod);
                 finish(
@@ -145,6 +137,16 @@ final class Kubelet {
             }
         }
         writes.flush();
+    }
+
+    /** A download pod ends when its transfer does ({@link SimDownloads}). */
+    private void download(Pod pod, String key, Instant now) {
+        SimDownloads.Outcome o = downloads
+                .get()
+                .outcome(key, pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
+        if (o != null) {
+            finish(pod, now, o.exitCode(), o.exitCode() == 0 ? "Completed" : "Error", o.message());
+        }
     }
 
     /** What a card the pod holds reports, when one of them has an injected fault ({@link GpuFaults}); else null. */

@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import io.crater.identity.Caller;
 import io.crater.policy.HubDownloads;

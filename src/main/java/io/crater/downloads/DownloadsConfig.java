@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

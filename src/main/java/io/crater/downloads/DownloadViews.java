@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import java.time.Instant;
 import java.util.List;

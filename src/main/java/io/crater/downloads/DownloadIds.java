@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import java.security.SecureRandom;
 import java.util.regex.Pattern;

@@ -3,6 +3,7 @@ package io.crater.assets;
 import io.crater.files.FileTargets;
 import io.crater.platform.Actor;
 import io.crater.platform.AuditTrail;
+import io.crater.platform.Problem;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,7 +17,7 @@ import java.util.Map;
  * place is updated instead. An entry of that name elsewhere fails the download ({@code AssetExists}).
  */
 @ApplicationScoped
-class DownloadCatalogue {
+public class DownloadedEntries {
 
     @Inject
     AssetQueries assets;
@@ -28,10 +29,39 @@ class DownloadCatalogue {
     Clock clock;
 
     /** The entry's public id, or (null and) why there is none. */
-    record Result(String asset, String reason, String message) {}
+    public record Result(String asset, String reason, String message) {}
+
+    /** What a download makes an entry of: its owner's, at {@code space}/{@code path}, from {@code source} at {@code revision}. */
+    public record Downloaded(
+            String downloadId,
+            long ownerId,
+            String kind,
+            String name,
+            String source,
+            String revision,
+            String visibility,
+            Long accountId) {}
+
+    /** An entry's name, visibility and account as checked ({@code account} null unless shared with one). */
+    public record Fields(String name, String visibility, String account) {}
+
+    /** Checks a future entry's name, visibility and account as an entry's are checked; the faults into {@code errors}. */
+    public static Fields check(String name, String visibility, String account, List<Problem.FieldError> errors) {
+        AssetChecks.Fields f = AssetChecks.check(
+                new AssetViews.UpdateAsset(
+                        name == null ? "" : name, null, null, null, null, null, null, visibility, account, null),
+                AssetChecks.EMPTY,
+                errors);
+        return new Fields(f.name(), f.visibility(), f.account());
+    }
+
+    /** Whether the owner has an entry of that kind and name. In a session. */
+    public Uni<Boolean> nameTaken(long ownerId, String kind, String name) {
+        return assets.nameTaken(ownerId, kind, name, 0);
+    }
 
     /** In a transaction. */
-    Uni<Result> enter(DownloadQueries.DownloadRow d, FileTargets.Inspected measured) {
+    public Uni<Result> enter(Downloaded d, FileTargets.Inspected measured) {
         if (!measured.ok()) {
             return Uni.createFrom().item(new Result(null, "TargetGone", measured.refusal()));
         }
@@ -40,7 +70,7 @@ class DownloadCatalogue {
         AssetQueries.AssetRow row = row(0, publicId, d, t, null, null);
         return assets.insert(row).flatMap(inserted -> {
             if (inserted.isPresent()) {
-                return record("asset.create", d, publicId).replaceWith(new Result(publicId, null, null));
+                return record("asset.create", d, t, publicId).replaceWith(new Result(publicId, null, null));
             }
             return assets.named(new AssetQueries.Viewer(d.ownerId(), true, List.of()), d.kind(), d.name(), d.ownerId())
                     .flatMap(found -> {
@@ -58,19 +88,14 @@ class DownloadCatalogue {
                         AssetQueries.AssetRow updated =
                                 row(before.id(), before.publicId(), d, t, before.description(), before.tags());
                         return assets.update(updated)
-                                .call(x -> record("asset.update", d, before.publicId()))
+                                .call(x -> record("asset.update", d, t, before.publicId()))
                                 .replaceWith(new Result(before.publicId(), null, null));
                     });
         });
     }
 
     private AssetQueries.AssetRow row(
-            long id,
-            String publicId,
-            DownloadQueries.DownloadRow d,
-            FileTargets.Target t,
-            String description,
-            String tags) {
+            long id, String publicId, Downloaded d, FileTargets.Target t, String description, String tags) {
         return new AssetQueries.AssetRow(
                 id,
                 publicId,
@@ -85,8 +110,8 @@ class DownloadCatalogue {
                 t.files(),
                 clock.instant(),
                 "",
-                source(d),
-                d.sha(),
+                d.source(),
+                d.revision(),
                 d.visibility(),
                 d.accountId(),
                 tags == null ? AssetChecks.stored(List.of()) : tags,
@@ -94,19 +119,14 @@ class DownloadCatalogue {
                 null);
     }
 
-    /** The repository's page on the hub: {@code {endpoint}/{repo}}, {@code {endpoint}/datasets/{repo}} for a dataset. */
-    static String source(DownloadQueries.DownloadRow d) {
-        return HubClient.base(d.endpoint()) + (d.kind().equals("dataset") ? "/datasets/" : "/") + d.repository();
-    }
-
-    private Uni<Void> record(String action, DownloadQueries.DownloadRow d, String assetId) {
+    private Uni<Void> record(String action, Downloaded d, FileTargets.Target t, String assetId) {
         return audit.record(
                         Actor.system(),
                         action,
                         d.kind(),
                         assetId,
                         null,
-                        Map.of("name", d.name(), "space", d.space(), "path", d.path(), "download", d.publicId()))
+                        Map.of("name", d.name(), "space", t.space(), "path", t.path(), "download", d.downloadId()))
                 .replaceWithVoid();
     }
 }

@@ -1,6 +1,7 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import io.crater.account.AccountService;
+import io.crater.assets.DownloadedEntries;
 import io.crater.credential.CredentialService;
 import io.crater.files.FileTargets;
 import io.crater.identity.Caller;
@@ -37,10 +38,7 @@ public class DownloadService {
     DownloadStarts starts;
 
     @Inject
-    AssetQueries assets;
-
-    @Inject
-    AssetReads reads;
+    DownloadedEntries entries;
 
     @Inject
     FileTargets targets;
@@ -67,7 +65,7 @@ public class DownloadService {
     public record Answer(DownloadViews.Download download, boolean created) {}
 
     /** The request as checked; {@code space} as the file API names it. */
-    record Checked(DownloadViews.CreateDownload req, AssetChecks.Fields fields, String space, String revision) {}
+    record Checked(DownloadViews.CreateDownload req, DownloadedEntries.Fields fields, String space, String revision) {}
 
     /** The target folder and the revision as the hub answered. */
     private record Prepared(FileTargets.Target target, HubClient.Resolved resolved) {}
@@ -85,7 +83,7 @@ public class DownloadService {
                             t.target(),
                             hub.resolve(endpoint, req.kind(), req.repository(), c.revision(), token.orElse(null)));
                 }))
-                .flatMap(p -> OnContext.run(() -> Panache.withTransaction(() -> reads.viewer(caller)
+                .flatMap(p -> OnContext.run(() -> Panache.withTransaction(() -> viewer(caller)
                         .flatMap(v -> queries.same(v, key(req, p.resolved().sha())))
                         .flatMap(same -> same.isPresent()
                                 ? Uni.createFrom().item(new Found(same.get(), false))
@@ -116,7 +114,7 @@ public class DownloadService {
                     "include",
                     "no file of " + req.repository() + " at " + p.resolved().sha() + " matches")));
         }
-        return assets.nameTaken(caller.userId(), req.kind(), c.fields().name(), 0)
+        return entries.nameTaken(caller.userId(), req.kind(), c.fields().name())
                 .flatMap(taken -> {
                     if (taken) {
                         throw ApiException.conflict(
@@ -240,7 +238,7 @@ public class DownloadService {
     }
 
     /** The account the entry is shared with: its owner must be a member. */
-    private Uni<Long> accountOf(AssetChecks.Fields f, long ownerId) {
+    private Uni<Long> accountOf(DownloadedEntries.Fields f, long ownerId) {
         if (f.account() == null) {
             return Uni.createFrom().nullItem();
         }
@@ -257,11 +255,18 @@ public class DownloadService {
 
     public Uni<DownloadViews.DownloadPage> list(Caller caller, boolean mine, Integer limit) {
         int n = limit == null ? 50 : Math.max(1, Math.min(200, limit));
-        return Panache.withSession(() -> reads.viewer(caller)
-                        .flatMap(v -> queries.list(v, mine, n))
-                        .flatMap(this::lookups))
+        return Panache.withSession(() ->
+                        viewer(caller).flatMap(v -> queries.list(v, mine, n)).flatMap(this::lookups))
                 .flatMap(l -> render(l, caller))
                 .map(DownloadViews.DownloadPage::new);
+    }
+
+    Uni<DownloadQueries.Viewer> viewer(Caller caller) {
+        if (caller.platformAdmin()) {
+            return Uni.createFrom().item(new DownloadQueries.Viewer(caller.userId(), true, List.of()));
+        }
+        return accounts.accountIdsOf(caller.userId())
+                .map(ids -> new DownloadQueries.Viewer(caller.userId(), false, ids));
     }
 
     /** The download if the caller sees it; 404 otherwise, as for an id nobody has. In a session. */
@@ -269,7 +274,7 @@ public class DownloadService {
         if (id == null || !DownloadIds.PATTERN.matcher(id).matches()) {
             return Uni.createFrom().failure(ApiException.notFound("no download '" + id + "'"));
         }
-        return reads.viewer(caller)
+        return viewer(caller)
                 .flatMap(v -> queries.byPublicId(id)
                         .map(r -> r.filter(d -> v.platformAdmin()
                                         || d.ownerId() == v.userId()

@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import static io.crater.job.Flows.line;
 import static org.assertj.core.api.Assertions.assertThat;

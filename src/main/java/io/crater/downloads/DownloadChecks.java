@@ -1,5 +1,6 @@
-package io.crater.assets;
+package io.crater.downloads;
 
+import io.crater.assets.DownloadedEntries;
 import io.crater.identity.Caller;
 import io.crater.platform.ApiException;
 import io.crater.platform.Problem;
@@ -30,20 +31,7 @@ final class DownloadChecks {
         if (req.path() == null || req.path().isBlank()) {
             errors.add(new Problem.FieldError("path", "required: the folder to download into"));
         }
-        AssetChecks.Fields f = AssetChecks.check(
-                new AssetViews.UpdateAsset(
-                        req.name() == null ? "" : req.name(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        req.visibility(),
-                        req.account(),
-                        null),
-                AssetChecks.EMPTY,
-                errors);
+        DownloadedEntries.Fields f = DownloadedEntries.check(req.name(), req.visibility(), req.account(), errors);
         if ("public".equals(f.visibility()) && !caller.platformAdmin()) {
             errors.add(new Problem.FieldError(
                     "visibility", "only platform admins publish entries outside the public space"));

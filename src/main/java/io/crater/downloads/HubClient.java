@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.crater.assets;
+package io.crater.downloads;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,6 +25,31 @@ class DownloadQueries {
             return JSON.readValue(json, type);
         } catch (java.io.IOException e) {
             throw new IllegalStateException("a download's stored list cannot be read", e);
+        }
+    }
+
+    /** Who is asking, as the visibility rule needs: their id, whether a platform admin, their accounts' ids. */
+    record Viewer(long userId, boolean platformAdmin, List<Long> accountIds) {
+
+        /** Whether the viewer sees the download (as they would see the entry it makes). */
+        boolean sees(DownloadRow d) {
+            return platformAdmin
+                    || d.ownerId() == userId
+                    || d.visibility().equals("public")
+                    || d.visibility().equals("account") && accountIds.contains(d.accountId());
+        }
+
+        /** The same rule as SQL on the alias {@code a}, its parameters appended to {@code params}. */
+        String condition(List<Object> params) {
+            if (platformAdmin) {
+                return "TRUE";
+            }
+            params.add(userId);
+            int me = params.size();
+            params.add(accountIds.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+            int accounts = params.size();
+            return "(a.owner_id = ?" + me + " OR a.visibility = 'public' OR (a.visibility = 'account' AND a.account_id"
+                    + " = ANY (CAST(string_to_array(?" + accounts + ", ',') AS bigint[]))))";
         }
     }
 
@@ -151,7 +176,7 @@ class DownloadQueries {
     }
 
     /** What the viewer sees, newest first ({@code mine}: only their own). */
-    Uni<List<DownloadRow>> list(AssetQueries.Viewer viewer, boolean mine, int limit) {
+    Uni<List<DownloadRow>> list(Viewer viewer, boolean mine, int limit) {
         List<Object> params = new ArrayList<>();
         String where = mine ? "a.owner_id = ?1" : viewer.condition(params);
         if (mine) {
@@ -166,7 +191,7 @@ class DownloadQueries {
     }
 
     /** The oldest download of the same thing the viewer sees that has not failed. */
-    Uni<Optional<DownloadRow>> same(AssetQueries.Viewer viewer, String dedupKey) {
+    Uni<Optional<DownloadRow>> same(Viewer viewer, String dedupKey) {
         List<Object> params = new ArrayList<>(List.of(dedupKey));
         String visible = viewer.condition(params);
         return Sql.row(

@@ -1,5 +1,6 @@
-package io.crater.assets;
+package io.crater.downloads;
 
+import io.crater.assets.DownloadedEntries;
 import io.crater.files.FileTargets;
 import io.crater.job.JobEndings;
 import io.crater.platform.Leadership;
@@ -24,7 +25,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The leader's loop over running downloads: once a download's job has ended, a successful one is verified (every file
- * there with its size, each LFS file's SHA-256 the hub's) and catalogued ({@link DownloadCatalogue}); a failed or
+ * there with its size, each LFS file's SHA-256 the hub's) and catalogued ({@link DownloadedEntries}); a failed or
  * stopped one fails with the job's reason. A branch whose head moved while downloading is a warning.
  */
 @ApplicationScoped
@@ -36,7 +37,7 @@ public class DownloadWatch {
     DownloadQueries queries;
 
     @Inject
-    DownloadCatalogue catalogue;
+    DownloadedEntries entries;
 
     @Inject
     DownloadTokens tokens;
@@ -138,12 +139,20 @@ public class DownloadWatch {
             warnings.add(moved);
         }
         FileTargets.Inspected measured = targets.measure(row.space(), row.path());
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> catalogue
-                .enter(row, measured)
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> entries.enter(
+                        downloaded(row), measured)
                 .flatMap(result -> result.asset() == null
                         ? queries.settle(
                                 row.id(), "running", "failed", result.reason(), result.message(), warnings, null)
                         : queries.settle(row.id(), "running", "succeeded", "", "", warnings, result.asset()))));
+    }
+
+    /** The entry a download makes: {@code source} the repository's page on the hub, {@code revision} the commit. */
+    static DownloadedEntries.Downloaded downloaded(DownloadQueries.DownloadRow d) {
+        String source =
+                HubClient.base(d.endpoint()) + (d.kind().equals("dataset") ? "/datasets/" : "/") + d.repository();
+        return new DownloadedEntries.Downloaded(
+                d.publicId(), d.ownerId(), d.kind(), d.name(), source, d.sha(), d.visibility(), d.accountId());
     }
 
     /** The warning when the revision asked for (a branch or tag) names another commit now; null otherwise. */
