@@ -81,7 +81,10 @@ final class DownloadCommands {
                 description = "The folder to download into (default user:/<kind>s/<name>); new or empty.")
         String where;
 
-        @Option(names = "--visibility", paramLabel = "VISIBILITY", description = "private (default), account or public.")
+        @Option(
+                names = "--visibility",
+                paramLabel = "VISIBILITY",
+                description = "private (default), account or public.")
         String visibility;
 
         @Option(names = "--with-account", paramLabel = "SLUG", description = "Share the entry with this account.")
@@ -162,8 +165,8 @@ final class DownloadCommands {
             rows.add(Catalogue.row(m, "asset.label.id", Values.at(d, "id")));
             rows.add(Catalogue.row(m, "asset.label.name", Values.at(d, "name")));
             rows.add(Catalogue.row(m, "download.label.repository", Values.at(d, "repository")));
-            rows.add(Catalogue.row(m, "download.label.commit",
-                    Values.text(d, "sha") + " (" + Values.text(d, "revision") + ")"));
+            rows.add(Catalogue.row(
+                    m, "download.label.commit", Values.text(d, "sha") + " (" + Values.text(d, "revision") + ")"));
             rows.add(Catalogue.row(m, "asset.label.place", AssetCommands.place(d)));
             rows.add(Catalogue.row(m, "download.label.state", Values.at(d, "state")));
             rows.add(Catalogue.row(m, "download.label.progress", progress(d)));
