@@ -26,8 +26,7 @@ public final class DownloadViews {
             String space,
             String path,
             String visibility,
-            String account,
-            String description) {}
+            String account) {}
 
     /** A retry, optionally from another address of the hub (one of its configured mirrors). */
     public record RetryDownload(String hub, String endpoint) {}
