@@ -20,6 +20,7 @@ export type * from './types/accounting';
 export type * from './types/gpuMetrics';
 export type * from './types/files';
 export type * from './types/assets';
+export type * from './types/downloads';
 export type * from './types/images';
 export type * from './types/tensorboards';
 export type * from './types/notifications';

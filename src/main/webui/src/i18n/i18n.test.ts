@@ -136,6 +136,11 @@ const REASONS: Record<string, { numbers?: Record<string, number>; args?: Record<
   GpuXidRepeated: { numbers: { gpu: 5, xid: 92, count: 2, threshold: 2, windowSeconds: 3600 }, quotes: ['5', '92', '2'] },
   GpuXidApplication: { numbers: { gpu: 0, xid: 13 }, quotes: ['0', '13'] },
   GpuEccUncorrectable: { numbers: { gpu: 2, errors: 4 }, quotes: ['2', '4'] },
+  DownloadLimitReached: {
+    numbers: { active: 3, maxConcurrent: 3, started: 7, maxPerWindow: 20, windowSeconds: 86400 },
+    args: { limit: 'concurrent' },
+    quotes: ['3', '7', '20'],
+  },
   JobsFailingOnNode: {
     numbers: { jobs: 6, suspectAt: 3, quarantineAt: 6, windowSeconds: 3600 },
     args: { job: 'ab12cd' },

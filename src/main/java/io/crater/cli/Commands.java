@@ -25,6 +25,7 @@ final class Commands {
         m.put("files", FileCommands::new);
         m.put("dataset", AssetCommands.Datasets::new);
         m.put("model", AssetCommands.Models::new);
+        m.put("download", DownloadCommands.Downloads::new);
         m.put("image", ImageCommands::new);
         m.put("tensorboard", TensorboardCommands::new);
         m.put("approval", ApprovalCommands::new);

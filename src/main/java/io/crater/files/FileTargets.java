@@ -120,6 +120,66 @@ public class FileTargets {
                 null);
     }
 
+    /**
+     * A folder a job is to write into (a download's target), or why not: {@code space} as the file API names it, which
+     * the caller must be able to write (the public space never); {@code path} normalised, not the space's root, with
+     * no link or file on the way. The folder need not exist yet; when it does and {@code mayHaveFiles} is false, it
+     * must be empty.
+     */
+    public Inspected writable(Caller caller, String space, String path, boolean mayHaveFiles) {
+        FileSpaces.Opened opened;
+        try {
+            opened = spaces.forWriting(caller, space);
+        } catch (ApiException e) {
+            return Inspected.refused("space", "no file space '" + space + "' you may write");
+        }
+        if (opened.space().kind() == FileAccess.Kind.PUBLIC) {
+            return Inspected.refused("space", "downloads go into your own space or an account's");
+        }
+        FilePaths.Checked checked = FilePaths.check(path == null ? "" : path);
+        if (!checked.ok() || checked.segments().isEmpty()) {
+            return Inspected.refused(
+                    "path", checked.ok() ? "a folder inside the space, not its root" : checked.refusal());
+        }
+        Path at = opened.root();
+        for (String segment : checked.segments()) {
+            at = at.resolve(segment);
+            if (Files.isSymbolicLink(at)) {
+                return Inspected.refused("path", "/" + segment + " is a link, which is never followed");
+            }
+            if (Files.exists(at, SpaceFs.NOFOLLOW) && !Files.isDirectory(at, SpaceFs.NOFOLLOW)) {
+                return Inspected.refused("path", checked.display() + " passes through a file");
+            }
+        }
+        if (!mayHaveFiles && Files.isDirectory(at, SpaceFs.NOFOLLOW)) {
+            try (var entries = Files.list(at)) {
+                if (entries.findAny().isPresent()) {
+                    return Inspected.refused("path", checked.display() + " exists and is not empty");
+                }
+            } catch (IOException e) {
+                return Inspected.refused("path", checked.display() + " cannot be read");
+            }
+        }
+        String name = opened.space().kind() == FileAccess.Kind.USER
+                ? "user:" + opened.space().slug()
+                : opened.space().name();
+        return new Inspected(new Target(name, checked.display(), "folder", 0, 0), null, null);
+    }
+
+    /**
+     * Where a stored target lies on this host (under the spaces' root), or null when its space is unknown. The path
+     * is not checked for links: read it without following them.
+     */
+    public Path hostPath(String space, String path) {
+        FileAccess.Space s = stored(space);
+        if (s == null) {
+            return null;
+        }
+        Path root = config.spacesRoot().resolve(s.folder()).normalize();
+        Path p = path.equals("/") ? root : root.resolve(path.substring(1)).normalize();
+        return p.startsWith(root) ? p : null;
+    }
+
     /** A space by its stored name: {@code user:<slug>}, {@code account:<slug>}, {@code public}; null otherwise. */
     static FileAccess.Space stored(String name) {
         if (name != null && name.startsWith("user:")) {

@@ -16,7 +16,12 @@ public enum JobKind {
     /** A long-running model server (e.g. vLLM) behind a Service, until stopped. */
     INFERENCE("inference", false),
     /** A TensorBoard panel's server (CPU only), made by {@code /api/v1/tensorboards}, on the job's app origin. */
-    TENSORBOARD("tensorboard", true);
+    TENSORBOARD("tensorboard", true),
+    /**
+     * A transfer from a model hub into a file space (docs/assets.md, downloads): one CPU pod running the hub's own
+     * client; started by the downloads API only.
+     */
+    DOWNLOAD("download", false);
 
     private final String id;
     private final boolean interactive;

@@ -123,6 +123,7 @@ public class JobService {
             throw ApiException.badRequest(
                     "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
         }
+        JobSpecs.refuseDownload(req.kind());
         Idempotency idem = idempotency(idempotencyKey, req, accountHeader);
         if (idem != null && !dryRun) {
             return Panache.withSession(() -> replay(idem, caller))
@@ -139,6 +140,10 @@ public class JobService {
                                             })));
         }
         return submitOnce(req, accountHeader, dryRun, null, caller, null);
+    }
+
+    public Uni<JobSummary> submitDownload(JobViews.SubmitJob req, String account, Caller caller) {
+        return submitOnce(req, account, false, null, caller).map(o -> (JobSummary) o);
     }
 
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {

@@ -108,6 +108,16 @@ final class JobSpecs {
         }
     }
 
+    /** Download jobs are started by the downloads API only (docs/assets.md): 400 {@code InvalidJob} for one submitted. */
+    static void refuseDownload(String kind) {
+        if (JobKind.DOWNLOAD.id().equals(kind)) {
+            throw ApiException.badRequest(
+                    "InvalidJob",
+                    "download jobs are started through the downloads API",
+                    List.of(new Problem.FieldError("kind", "started through /api/v1/assets/downloads")));
+        }
+    }
+
     /** Formats a time limit as the API writes it: the largest whole unit ({@code 90m}, {@code 2d}). */
     static String format(Duration d) {
         long s = d.toSeconds();
@@ -212,7 +222,7 @@ final class JobSpecs {
         }
         List<String> command = req.command() == null ? List.of() : req.command();
         List<String> args = req.args() == null ? List.of() : req.args();
-        if ((kind == JobKind.CUSTOM || kind == JobKind.PYTORCH) && command.isEmpty()) {
+        if ((kind == JobKind.CUSTOM || kind == JobKind.PYTORCH || kind == JobKind.DOWNLOAD) && command.isEmpty()) {
             errors.add(new Problem.FieldError("command", "required for this kind"));
         }
         if (command.size() + args.size() > 256

@@ -59,7 +59,9 @@ public enum ReasonCode {
     GpuXidRepeated,
     GpuXidApplication,
     GpuEccUncorrectable,
-    JobsFailingOnNode;
+    JobsFailingOnNode,
+    // Downloads from a model hub: the per-user limits (docs/assets.md, downloads).
+    DownloadLimitReached;
 
     /** This code's reason. */
     public Reason reason(String message, Map<String, Long> numbers) {

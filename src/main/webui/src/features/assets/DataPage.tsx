@@ -11,17 +11,21 @@ import { btnPrimary, btnSecondary, btnSmall, inputClass, tableWrap, td, th } fro
 import { formatBytes } from '../../lib/units';
 import { useMyProfile } from '../me/queries';
 import { AssetDialog } from './AssetDialog';
+import { DownloadsPanel } from './DownloadsPanel';
 import { assetFormOf, emptyAssetForm } from './assetForm';
 import { assetKeys, assetsQuery } from './queries';
 
 /** Datasets and models the caller sees, a tab each, with register, edit, refresh and delete. */
 export function DataPage() {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<AssetKind>('dataset');
+  const [kind, setKind] = useState<AssetKind | 'downloads'>('dataset');
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<{ editing?: Asset } | null>(null);
   const me = useMyProfile();
-  const list = useQuery(assetsQuery({ kind, q: q.trim() || undefined, limit: 200 }));
+  const list = useQuery({
+    ...assetsQuery({ kind: kind === 'downloads' ? 'dataset' : kind, q: q.trim() || undefined, limit: 200 }),
+    enabled: kind !== 'downloads',
+  });
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={t('assets.title')} subtitle={t('assets.subtitle')} />
@@ -38,6 +42,15 @@ export function DataPage() {
             {t(`assets.tab.${k}`)}
           </button>
         ))}
+        <button
+          type="button"
+          className={kind === 'downloads' ? btnPrimary : btnSecondary}
+          aria-pressed={kind === 'downloads'}
+          onClick={() => setKind('downloads')}
+          data-testid="assets-tab-downloads"
+        >
+          {t('downloads.tab')}
+        </button>
         <input
           className={`${inputClass} max-w-xs`}
           placeholder={t('assets.search')}
@@ -49,7 +62,9 @@ export function DataPage() {
           {t('assets.register')}
         </button>
       </div>
-      {list.isPending ? (
+      {kind === 'downloads' ? (
+        <DownloadsPanel />
+      ) : list.isPending ? (
         <LoadingState />
       ) : list.isError ? (
         <ErrorState title={t('assets.loadError')} error={list.error} onRetry={() => void list.refetch()} />
@@ -60,7 +75,7 @@ export function DataPage() {
       )}
       {dialog && (
         <AssetDialog
-          initial={dialog.editing ? assetFormOf(dialog.editing, me.data?.slug) : emptyAssetForm(kind)}
+          initial={dialog.editing ? assetFormOf(dialog.editing, me.data?.slug) : emptyAssetForm(kind === 'downloads' ? 'dataset' : kind)}
           editing={dialog.editing}
           onClose={() => setDialog(null)}
         />

@@ -279,6 +279,16 @@ export function formatReason(reason: Reason, t: Translate, now: number = Date.no
           window: durationText(n.windowSeconds ?? 0, t),
         });
       break;
+    case 'DownloadLimitReached':
+      if (has(n, 'active', 'maxConcurrent', 'started', 'maxPerWindow', 'windowSeconds'))
+        return t('jobs.reason.DownloadLimitReached', {
+          active: n.active,
+          maxConcurrent: n.maxConcurrent,
+          started: n.started,
+          maxPerWindow: n.maxPerWindow,
+          window: durationText(n.windowSeconds ?? 0, t),
+        });
+      break;
     case 'FileQuotaExceeded':
       if (has(n, 'usedBytes', 'addBytes', 'limitBytes', 'usedFiles', 'addFiles', 'limitFiles'))
         return (n.limitBytes ?? -1) >= 0 && (n.usedBytes ?? 0) + (n.addBytes ?? 0) > (n.limitBytes ?? 0)

@@ -58,6 +58,32 @@ class JobManifestsTest {
                         0,
                         0,
                         Duration.ofDays(7));
+            case DOWNLOAD ->
+                new JobInputs.Spec(
+                        "jk3f9x2f",
+                        "download tiny-llm",
+                        kind,
+                        "docker.io/library/python:3.12-slim",
+                        List.of("sh", "-c", "exec \"$@\"", "download"),
+                        List.of(
+                                "huggingface-cli",
+                                "download",
+                                "acme/tiny-llm",
+                                "--repo-type",
+                                "model",
+                                "--revision",
+                                "1111111111111111111111111111111111111111",
+                                "--local-dir",
+                                "/crater/user/models/tiny"),
+                        null,
+                        Map.of("HF_ENDPOINT", "https://huggingface.co"),
+                        1000,
+                        2L << 30,
+                        null,
+                        0,
+                        0,
+                        0,
+                        Duration.ofDays(1));
             case PYTORCH ->
                 new JobInputs.Spec(
                         "jk3f9x2b",

@@ -53,6 +53,8 @@ final class Kubelet {
     private final Map<String, Integer> steps = new HashMap<>();
     /** The tick's pod status writes, sent together at its end. */
     private final SimWrites writes = new SimWrites();
+    /** The hub clients of download pods: they end when their transfer does. */
+    private java.util.function.Supplier<SimDownloads> downloads = () -> null;
 
     Kubelet(
             KubernetesClient client,
@@ -71,6 +73,10 @@ final class Kubelet {
         this.startDelay = startDelay;
         this.logInterval = logInterval;
         this.cards = cards;
+    }
+
+    void playDownloads(java.util.function.Supplier<SimDownloads> downloads) {
+        this.downloads = downloads;
     }
 
     void run() {
@@ -110,6 +116,8 @@ final class Kubelet {
                         137,
                         "DeadlineExceeded",
                         "Pod was active on the node longer than the specified deadline");
+            } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
+                download(pod, key, now);
             } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
                 int code = job == null ? 0 : exitCode(job, pod);
                 finish(
@@ -129,6 +137,16 @@ final class Kubelet {
             }
         }
         writes.flush();
+    }
+
+    /** A download pod ends when its transfer does ({@link SimDownloads}). */
+    private void download(Pod pod, String key, Instant now) {
+        SimDownloads.Outcome o = downloads
+                .get()
+                .outcome(key, pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
+        if (o != null) {
+            finish(pod, now, o.exitCode(), o.exitCode() == 0 ? "Completed" : "Error", o.message());
+        }
     }
 
     /** What a card the pod holds reports, when one of them has an injected fault ({@link GpuFaults}); else null. */

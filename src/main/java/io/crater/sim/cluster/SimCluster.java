@@ -113,6 +113,7 @@ public final class SimCluster implements AutoCloseable {
         cards = new GpuCards(acceleratorResources(config.fleet()));
         kubelet = new Kubelet(
                 client, events, state, pods.logs(), clock, config.startDelay(), config.logInterval(), cards);
+        kubelet.playDownloads(pods::downloads);
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(config.gpuSampleInterval(), acceleratorResources(config.fleet()));
         pods.configure(config.claims(), gpus, clock, config.portBackends());

@@ -14,6 +14,9 @@ public final class SimLabels {
     /** The kinds a person works in interactively (a notebook, an IDE, TensorBoard): left alone, their accelerators idle. */
     public static final Set<String> INTERACTIVE_KINDS = Set.of("jupyter", "webide", "tensorboard");
 
+    /** The kind of a download's job: the simulator plays its hub client ({@link SimDownloads}). */
+    public static final String DOWNLOAD_KIND = "download";
+
     /** The label of a node naming its group in the fleet. */
     public static final String NODE_GROUP = "crater.io/node-group";
 

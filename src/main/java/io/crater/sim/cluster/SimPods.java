@@ -18,6 +18,7 @@ public final class SimPods implements AutoCloseable {
     private final PodLogs logs = new PodLogs();
     private final PodShells shells;
     private final PodPorts ports;
+    private volatile SimDownloads downloads;
 
     private SimPods(InProcessApiServer server) {
         this.shells = new PodShells(server.objects());
@@ -44,6 +45,12 @@ public final class SimPods implements AutoCloseable {
     void configure(Map<String, Path> claims, GpuExporter exporter, Clock clock, PortBackends backends) {
         shells.configure(claims, exporter, clock);
         ports.configure(backends, claims);
+        downloads = new SimDownloads(shells, logs, clock);
+    }
+
+    /** The hub clients of download pods (after {@link #configure}). */
+    SimDownloads downloads() {
+        return downloads;
     }
 
     public void backPort(String namespace, String pod, int port, InetSocketAddress target) {
@@ -63,11 +70,19 @@ public final class SimPods implements AutoCloseable {
         logs.remove(namespace, pod);
         shells.forget(namespace, pod);
         ports.forget(namespace, pod);
+        SimDownloads d = downloads;
+        if (d != null) {
+            d.forget(namespace + "/" + pod);
+        }
     }
 
     /** Deletes every pod's scratch folder (the simulated cluster stops). */
     @Override
     public void close() {
         shells.close();
+        SimDownloads d = downloads;
+        if (d != null) {
+            d.close();
+        }
     }
 }
