@@ -81,7 +81,9 @@ public class DownloadWatch {
                 settle(e);
             }
         } catch (Throwable e) {
-            if (!worker.isShutdown()) {
+            if (io.crater.platform.Leadership.Fenced.in(e)) {
+                LOG.info("downloads: no longer the leader; nothing settled");
+            } else if (!worker.isShutdown()) {
                 LOG.warn("looking at running downloads failed; the next round retries", e);
             }
         }
@@ -139,8 +141,9 @@ public class DownloadWatch {
             warnings.add(moved);
         }
         FileTargets.Inspected measured = targets.measure(row.space(), row.path());
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> entries.enter(
-                        downloaded(row), measured)
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> leadership
+                .fenced()
+                .flatMap(x -> entries.enter(downloaded(row), measured))
                 .flatMap(result -> result.asset() == null
                         ? queries.settle(
                                 row.id(), "running", "failed", result.reason(), result.message(), warnings, null)
@@ -182,7 +185,8 @@ public class DownloadWatch {
             List<String> warnings,
             String asset)
             throws Throwable {
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(
-                () -> queries.settle(row.id(), "running", state, reason, message, warnings, asset)));
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> leadership
+                .fenced()
+                .flatMap(x -> queries.settle(row.id(), "running", state, reason, message, warnings, asset))));
     }
 }

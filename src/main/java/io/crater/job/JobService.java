@@ -143,7 +143,7 @@ public class JobService {
     }
 
     public Uni<JobSummary> submitDownload(JobViews.SubmitJob req, String account, Caller caller) {
-        return submitOnce(req, account, false, null, caller).map(o -> (JobSummary) o);
+        return submitOnce(req, account, false, null, caller, null).map(o -> (JobSummary) o);
     }
 
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
