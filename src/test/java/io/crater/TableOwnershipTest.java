@@ -71,7 +71,7 @@ class TableOwnershipTest {
             Map.entry("idle", Set.of("idle_reclaims")),
             Map.entry("credential", Set.of("credentials")),
             Map.entry("assets", Set.of("assets", "asset_mounts")),
-            Map.entry("images", Set.of("images", "image_shares", "image_checks")),
+            Map.entry("images", Set.of("images", "image_shares", "image_checks", "image_builds")),
             Map.entry("mcp", Set.of("mcp_session_keys", "mcp_ended_sessions")),
             Map.entry(
                     "accounting",

@@ -14,7 +14,12 @@ public enum JobKind {
     /** Multi-node PyTorch DDP: a master and workers started by torchrun with c10d rendezvous. */
     PYTORCH("pytorch", false),
     /** A long-running model server (e.g. vLLM) behind a Service, until stopped. */
-    INFERENCE("inference", false);
+    INFERENCE("inference", false),
+    /**
+     * An image build (docs/assets.md, "Builds"): the builder pushes the image a Dockerfile describes. Started by the
+     * image catalogue, never submitted as a job of its own.
+     */
+    IMAGEBUILD("imagebuild", false);
 
     private final String id;
     private final boolean interactive;

@@ -117,7 +117,7 @@ public class JobService {
             return Panache.withSession(() -> replay(idem, caller))
                     .flatMap(found -> found != null
                             ? Uni.createFrom().item(found)
-                            : submitOnce(req, accountHeader, false, idem, caller)
+                            : submitOnce(req, accountHeader, false, idem, caller, false)
                                     .onFailure(JobService::uniqueViolation)
                                     .recoverWithUni(e -> Panache.withSession(() -> replay(idem, caller))
                                             .map(again -> {
@@ -127,7 +127,12 @@ public class JobService {
                                                 return again;
                                             })));
         }
-        return submitOnce(req, accountHeader, dryRun, null, caller);
+        return submitOnce(req, accountHeader, dryRun, null, caller, false);
+    }
+
+    /** Submits an image build's job (kind {@code imagebuild}), which only the image catalogue starts. */
+    public Uni<JobSummary> submitBuild(JobViews.SubmitJob req, String accountHeader, Caller caller) {
+        return submitOnce(req, accountHeader, false, null, caller, true).map(JobSummary.class::cast);
     }
 
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
@@ -181,10 +186,15 @@ public class JobService {
     }
 
     private Uni<Object> submitOnce(
-            JobViews.SubmitJob req, String accountHeader, boolean dryRun, Idempotency idem, Caller caller) {
+            JobViews.SubmitJob req,
+            String accountHeader,
+            boolean dryRun,
+            Idempotency idem,
+            Caller caller,
+            boolean build) {
         // The insert's NOTIFY on crater_admission wakes the admission leader, on whichever replica it runs.
         return Panache.withSession(() -> target(accountHeader, caller)
-                .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller))));
+                .flatMap(t -> prepare(req, t, caller).flatMap(p -> admit(p, t, dryRun, idem, caller, build))));
     }
 
     /** Renders the template when one is named (fields given beside it win) and links the source job. */
@@ -211,9 +221,10 @@ public class JobService {
                 }));
     }
 
-    private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller) {
+    private Uni<Object> admit(Prepared p, Target t, boolean dryRun, Idempotency idem, Caller caller, boolean build) {
         JobSpecs.Checked checked =
                 JobSpecs.check(p.spec(), catalogue.models(), config, t.limits()).forAccount(t.id());
+        JobSpecs.requireBuild(checked.spec().kind(), build);
         FeatureService.requireSubmission(t.features(), checked.spec().kind(), checked.priority() > 1, t.slug());
         JobSpecs.requireKnownNodes(
                 checked.spec().targetNodes(),
@@ -428,7 +439,7 @@ public class JobService {
                                             Json.read((String) r.get(0)[0], JobViews.SubmitJob.class),
                                             (String) r.get(0)[1]);
                                     return new Object[] {
-                                        changed(spec, changes), v.row().account(), v.state()
+                                        JobSpecs.changed(spec, changes), v.row().account(), v.state()
                                     };
                                 })))
                 .flatMap(x -> {
@@ -449,31 +460,6 @@ public class JobService {
             "resources.memory",
             "timeLimit",
             "priority");
-
-    /** The spec with the changes put in (values as JSON gives them). */
-    private static JobViews.SubmitJob changed(JobViews.SubmitJob spec, Map<String, Object> changes) {
-        if (changes.isEmpty()) {
-            return spec;
-        }
-        ObjectNode tree = (ObjectNode) Json.tree(spec);
-        changes.forEach((field, value) -> {
-            ObjectNode at = tree;
-            String name = field;
-            if (field.startsWith("resources.")) {
-                if (!(tree.get("resources") instanceof ObjectNode)) {
-                    tree.putObject("resources");
-                }
-                at = (ObjectNode) tree.get("resources");
-                name = field.substring("resources.".length());
-            }
-            at.set(name, Json.tree(value));
-        });
-        try {
-            return Json.convert(tree, JobViews.SubmitJob.class);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("InvalidChanges", "the changes do not fit the job: " + e.getMessage(), null);
-        }
-    }
 
     /** A resubmitted job keeps the template version of its original. */
     private Uni<JobSummary> linkTemplate(JobSummary created, String originalId) {

@@ -1,8 +1,10 @@
 package io.crater.job;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crater.cluster.AcceleratorModel;
 import io.crater.job.JobViews.SubmitJob;
 import io.crater.platform.ApiException;
+import io.crater.platform.Json;
 import io.crater.platform.Problem;
 import io.crater.policy.Amounts;
 import io.crater.policy.EffectiveRequest;
@@ -389,5 +391,42 @@ final class JobSpecs {
             errors.add(new Problem.FieldError("timeLimit", "between 1s and " + format(max) + " for this kind here"));
         }
         return d;
+    }
+
+    /** The spec with the changes put in (values as JSON gives them). */
+    static JobViews.SubmitJob changed(JobViews.SubmitJob spec, Map<String, Object> changes) {
+        if (changes.isEmpty()) {
+            return spec;
+        }
+        ObjectNode tree = (ObjectNode) Json.tree(spec);
+        changes.forEach((field, value) -> {
+            ObjectNode at = tree;
+            String name = field;
+            if (field.startsWith("resources.")) {
+                if (!(tree.get("resources") instanceof ObjectNode)) {
+                    tree.putObject("resources");
+                }
+                at = (ObjectNode) tree.get("resources");
+                name = field.substring("resources.".length());
+            }
+            at.set(name, Json.tree(value));
+        });
+        try {
+            return Json.convert(tree, JobViews.SubmitJob.class);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("InvalidChanges", "the changes do not fit the job: " + e.getMessage(), null);
+        }
+    }
+
+    /** An image build is started by the image catalogue only (docs/assets.md), never submitted as a job. */
+    static void requireBuild(JobKind kind, boolean build) {
+        if ((kind == JobKind.IMAGEBUILD) != build) {
+            throw ApiException.badRequest(
+                    "InvalidJob",
+                    "the job cannot be submitted as given",
+                    List.of(new Problem.FieldError(
+                            "kind",
+                            build ? "an image build's job" : "image builds start through /api/v1/images/builds")));
+        }
     }
 }

@@ -48,6 +48,7 @@ final class Kubelet {
     private final Duration startDelay;
     private final Duration logInterval;
     private final GpuCards cards;
+    private final SimImageBuilds builds;
     private final Map<String, Instant> boundAt = new HashMap<>();
     private final Map<String, Instant> nextLine = new HashMap<>();
     private final Map<String, Integer> steps = new HashMap<>();
@@ -62,7 +63,8 @@ final class Kubelet {
             Clock clock,
             Duration startDelay,
             Duration logInterval,
-            GpuCards cards) {
+            GpuCards cards,
+            SimImageBuilds builds) {
         this.client = client;
         this.events = events;
         this.state = state;
@@ -71,6 +73,7 @@ final class Kubelet {
         this.startDelay = startDelay;
         this.logInterval = logInterval;
         this.cards = cards;
+        this.builds = builds;
     }
 
     void run() {
@@ -78,6 +81,7 @@ final class Kubelet {
         boundAt.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
         nextLine.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
         steps.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        builds.keepOnly(k -> state.pods.getStore().getByKey(k) != null);
         for (Pod pod : state.pods.getStore().list()) {
             if (pod.getSpec().getNodeName() == null
                     || pod.getMetadata().getDeletionTimestamp() != null
@@ -99,6 +103,12 @@ final class Kubelet {
             if (runFor == null) {
                 runFor = durationFromEnv(pod);
             }
+            // An image build runs until its push has ended, and at least its run time.
+            boolean build = SimImageBuilds.isBuild(pod);
+            SimImageBuilds.Result built = build ? builds.result(key, pod) : null;
+            if (build && runFor == null) {
+                runFor = SimImageBuilds.DEFAULT_DURATION;
+            }
             Long deadline = pod.getSpec().getActiveDeadlineSeconds();
             String fault = faulted(key, pod.getSpec().getNodeName());
             if (fault != null) {
@@ -110,6 +120,10 @@ final class Kubelet {
                         137,
                         "DeadlineExceeded",
                         "Pod was active on the node longer than the specified deadline");
+            } else if (build && built != null && !now.isBefore(started.plus(runFor))) {
+                finish(pod, now, built.exitCode(), built.exitCode() == 0 ? "Completed" : "Error", built.message());
+            } else if (build) {
+                continue; // the build writes its own log lines
             } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
                 int code = job == null ? 0 : exitCode(job, pod);
                 finish(
