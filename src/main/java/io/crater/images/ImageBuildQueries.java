@@ -144,7 +144,7 @@ class ImageBuildQueries {
     /** The owner's builds (every build for {@code ownerId} null), newest first, before the id, one more than asked. */
     Uni<List<BuildRow>> list(Long ownerId, long beforeId, int limit) {
         return Sql.rows(
-                        "SELECT " + BuildRow.COLUMNS + " FROM image_builds b WHERE b.id < ?1"
+                        "SELECT " + BuildRow.COLUMNS + " FROM image_builds b WHERE (?1 = 0 OR b.id < ?1)"
                                 + " AND (CAST(?2 AS bigint) IS NULL OR b.owner_id = ?2) ORDER BY b.id DESC LIMIT ?3",
                         beforeId,
                         ownerId,
