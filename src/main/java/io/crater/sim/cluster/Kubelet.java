@@ -97,52 +97,52 @@ final class Kubelet {
                 }
                 continue;
             }
-            Instant started = Instant.parse(pod.getStatus().getStartTime());
-            VolcanoJob job = ownerJob(pod);
-            Duration runFor = job == null ? null : duration(job);
-            if (runFor == null) {
-                runFor = durationFromEnv(pod);
-            }
-            // An image build runs until its push has ended, and at least its run time.
-            boolean build = SimImageBuilds.isBuild(pod);
-            SimImageBuilds.Result built = build ? builds.result(key, pod) : null;
-            if (build && runFor == null) {
-                runFor = SimImageBuilds.DEFAULT_DURATION;
-            }
-            Long deadline = pod.getSpec().getActiveDeadlineSeconds();
-            String fault = faulted(key, pod.getSpec().getNodeName());
-            if (fault != null) {
-                finish(pod, now, 1, "Error", fault);
-            } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
-                finish(
-                        pod,
-                        now,
-                        137,
-                        "DeadlineExceeded",
-                        "Pod was active on the node longer than the specified deadline");
-            } else if (build && built != null && !now.isBefore(started.plus(runFor))) {
-                finish(pod, now, built.exitCode(), built.exitCode() == 0 ? "Completed" : "Error", built.message());
-            } else if (build) {
-                continue; // the build writes its own log lines
-            } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
-                int code = job == null ? 0 : exitCode(job, pod);
-                finish(
-                        pod,
-                        now,
-                        code,
-                        code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
-                        code == 137 ? "the container exceeded its memory limit (simulated)" : null);
-            } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
-                int step = steps.merge(key, 1, Integer::sum);
-                logs.append(
-                        pod.getMetadata().getNamespace(),
-                        pod.getMetadata().getName(),
-                        now,
-                        "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
-                nextLine.put(key, now.plus(logInterval));
-            }
+            running(pod, key, now);
         }
         writes.flush();
+    }
+
+    /** A running pod's tick: it ends (fault, deadline, run time, its build) or writes its next log line. */
+    private void running(Pod pod, String key, Instant now) {
+        Instant started = Instant.parse(pod.getStatus().getStartTime());
+        VolcanoJob job = ownerJob(pod);
+        Duration runFor = job == null ? null : duration(job);
+        if (runFor == null) {
+            runFor = durationFromEnv(pod);
+        }
+        // An image build runs until its push has ended, and at least its run time.
+        boolean build = SimImageBuilds.isBuild(pod);
+        SimImageBuilds.Result built = build ? builds.result(key, pod) : null;
+        if (build && runFor == null) {
+            runFor = SimImageBuilds.DEFAULT_DURATION;
+        }
+        Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+        String fault = faulted(key, pod.getSpec().getNodeName());
+        if (fault != null) {
+            finish(pod, now, 1, "Error", fault);
+        } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
+            finish(pod, now, 137, "DeadlineExceeded", "Pod was active on the node longer than the specified deadline");
+        } else if (build && built != null && !now.isBefore(started.plus(runFor))) {
+            finish(pod, now, built.exitCode(), built.exitCode() == 0 ? "Completed" : "Error", built.message());
+        } else if (build) {
+            return; // the build writes its own log lines
+        } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
+            int code = job == null ? 0 : exitCode(job, pod);
+            finish(
+                    pod,
+                    now,
+                    code,
+                    code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
+                    code == 137 ? "the container exceeded its memory limit (simulated)" : null);
+        } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
+            int step = steps.merge(key, 1, Integer::sum);
+            logs.append(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    now,
+                    "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
+            nextLine.put(key, now.plus(logInterval));
+        }
     }
 
     /** What a card the pod holds reports, when one of them has an injected fault ({@link GpuFaults}); else null. */
