@@ -74,7 +74,7 @@ class TableOwnershipTest {
             Map.entry("credential", Set.of("credentials")),
             Map.entry("assets", Set.of("assets", "asset_mounts")),
             Map.entry("downloads", Set.of("downloads", "download_runs")),
-            Map.entry("images", Set.of("images", "image_shares", "image_checks")),
+            Map.entry("images", Set.of("images", "image_shares", "image_checks", "image_builds")),
             Map.entry("tensorboard", Set.of("tensorboards", "tensorboard_sources")),
             Map.entry("mcp", Set.of("mcp_session_keys", "mcp_ended_sessions")),
             Map.entry(

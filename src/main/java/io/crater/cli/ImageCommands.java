@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
             ImageEdits.Share.class,
             ImageEdits.Unshare.class,
             ImageEdits.Check.class,
-            ImageEdits.Delete.class
+            ImageEdits.Delete.class,
+            ImageBuildCommands.Build.class,
+            ImageBuildCommands.ListBuilds.class
         })
 final class ImageCommands {
 

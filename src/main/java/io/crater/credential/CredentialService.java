@@ -151,6 +151,22 @@ public class CredentialService {
                         r.name(), r.username(), keys.cipher().open(userId, r.name(), r.sealedValue()))));
     }
 
+    /**
+     * The user's credential of this name as everyone may see it (never its value), empty when they have none of it.
+     * Call within a session.
+     */
+    public Uni<java.util.Optional<CredentialViews.Credential>> find(long userId, String name) {
+        return CredentialChecks.validName(name)
+                ? queries.get(userId, name)
+                : Uni.createFrom().item(java.util.Optional.empty());
+    }
+
+    /** The username of the user's registry credential of this name, empty when there is none. */
+    public Uni<java.util.Optional<String>> registryUsername(long userId, String name) {
+        return find(userId, name)
+                .map(c -> c.filter(x -> "registry".equals(x.kind())).map(CredentialViews.Credential::username));
+    }
+
     private Uni<CredentialViews.Credential> found(long userId, String name) {
         if (!CredentialChecks.validName(name)) {
             return Uni.createFrom().failure(ApiException.notFound("no credential named '" + name + "'"));

@@ -64,16 +64,19 @@ public class JobApplier {
     @Inject
     LinkedMounts linked;
 
+    BuildFiles buildFiles;
+
     /**
-     * A job ready to apply: its row, owner, Volcano Queue, the datasets and models its pods mount, and its account's
-     * bandwidth caps.
+     * A job ready to apply: its row, owner, Volcano Queue, the datasets and models its pods mount, its account's
+     * bandwidth caps, and the image it builds (null: none).
      */
     record Context(
             JobRow job,
             JobInputs.Owner owner,
             String queue,
             List<JobInputs.DataMount> mounts,
-            JobInputs.Bandwidth bandwidth) {
+            JobInputs.Bandwidth bandwidth,
+            BuildFiles.Build build) {
 
         /** Where its pods run. */
         JobInputs.Placement placement(String namespace, String queue, JobsConfig config) {
@@ -99,6 +102,13 @@ public class JobApplier {
 
     /** The job with its owner and its account as the manifests need them, read through their features. */
     Uni<Context> context(JobRow job) {
+        if (JobKind.IMAGEBUILD.id().equals(job.kind())) {
+            return buildFiles.of(job.publicId()).flatMap(b -> context(job, b.orElse(null)));
+        }
+        return context(job, null);
+    }
+
+    private Uni<Context> context(JobRow job, BuildFiles.Build build) {
         return accounts.jobAccount(job.accountId(), job.userId())
                 .flatMap(a -> users.get(job.userId())
                         .flatMap(u -> assetMounts
@@ -124,7 +134,7 @@ public class JobApplier {
                                             String queue = "personal".equals(a.kind())
                                                     ? "crater-personal"
                                                     : "crater-" + a.slug();
-                                            return new Context(job, owner, queue, mounts, f.bandwidth());
+                                            return new Context(job, owner, queue, mounts, f.bandwidth(), build);
                                         }))));
     }
 
@@ -151,6 +161,9 @@ public class JobApplier {
                 placement,
                 Base64.getUrlEncoder().withoutPadding().encodeToString(token),
                 credentialValues(ctx.job().userId(), spec));
+        if (ctx.build() != null) {
+            m = BuildManifests.with(m, spec, ctx.owner(), placement, ctx.build(), registryLogin(ctx));
+        }
         VolcanoJob created;
         try {
             created = client.resources(VolcanoJob.class)
@@ -203,6 +216,33 @@ public class JobApplier {
             throw e;
         } catch (Throwable e) {
             throw new IllegalStateException("reading the job's credentials failed", e);
+        }
+    }
+
+    /**
+     * The build's registry login as Docker's {@code config.json}, read as it is applied; null when it names no
+     * credential or the owner has deleted it meanwhile (the push then goes without a login and is refused).
+     */
+    private String registryLogin(Context ctx) {
+        if (ctx.build().credential() == null) {
+            return null;
+        }
+        try {
+            return VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> credentials
+                    .reveal(ctx.job().userId(), List.of(ctx.build().credential()))
+                    .flatMap(values -> credentials
+                            .registryUsername(ctx.job().userId(), ctx.build().credential())
+                            .map(user -> {
+                                String secret = values.get(ctx.build().credential());
+                                return secret == null || user.isEmpty()
+                                        ? "{\"auths\":{}}"
+                                        : io.crater.policy.ImageBuilds.dockerConfig(
+                                                ctx.build().registryHost(), user.get(), secret);
+                            }))));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("reading the build's registry login failed", e);
         }
     }
 

@@ -21,7 +21,12 @@ public enum JobKind {
      * A transfer from a model hub into a file space (docs/assets.md, downloads): one CPU pod running the hub's own
      * client; started by the downloads API only.
      */
-    DOWNLOAD("download", false);
+    DOWNLOAD("download", false),
+    /**
+     * An image build (docs/assets.md, "Builds"): the builder pushes the image a Dockerfile describes. Started by the
+     * image catalogue, never submitted as a job of its own.
+     */
+    IMAGEBUILD("imagebuild", false);
 
     private final String id;
     private final boolean interactive;

@@ -96,7 +96,7 @@ public final class JobManifests {
     private static List<VolcanoTask> tasks(
             JobInputs.Spec spec, JobInputs.Owner owner, JobInputs.Placement placement, String name) {
         return switch (spec.kind()) {
-            case CUSTOM, DOWNLOAD ->
+            case CUSTOM, DOWNLOAD, IMAGEBUILD ->
                 List.of(task("main", 1, spec, owner, placement, PodTemplates.container(spec, owner, List.of())));
             case JUPYTER -> List.of(task("main", 1, spec, owner, placement, jupyter(spec, owner, name)));
             case WEBIDE -> List.of(task("main", 1, spec, owner, placement, webide(spec, owner)));

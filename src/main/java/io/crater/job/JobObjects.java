@@ -40,11 +40,14 @@ public class JobObjects {
                     JobViews.SubmitJob spec = Json.read(ctx.job().specJson(), JobViews.SubmitJob.class);
                     JobSpecs.Checked checked = JobSpecs.check(spec, catalogue.models(), config);
                     String queue = checked.backfill() ? JobApplier.BACKFILL_QUEUE : ctx.queue();
-                    return new JobViews.Manifests(yaml(JobManifests.build(
-                            checked.spec().withPublicId(publicId).withDataMounts(ctx.mounts()),
-                            ctx.owner(),
-                            ctx.placement(cluster.namespace(), queue, config),
-                            "<withheld>")));
+                    JobInputs.Spec s = checked.spec().withPublicId(publicId).withDataMounts(ctx.mounts());
+                    JobInputs.Placement placement = ctx.placement(cluster.namespace(), queue, config);
+                    JobManifests.Manifests m = JobManifests.build(s, ctx.owner(), placement, "<withheld>");
+                    if (ctx.build() != null) {
+                        // The registry login is withheld like every Secret's value.
+                        m = BuildManifests.with(m, s, ctx.owner(), placement, ctx.build(), null);
+                    }
+                    return new JobViews.Manifests(yaml(m));
                 }));
     }
 

@@ -146,6 +146,18 @@ public class JobService {
         return submitOnce(req, account, false, null, caller, null).map(o -> (JobSummary) o);
     }
 
+    /** Submits an image build's job (kind {@code imagebuild}), which only the image catalogue starts. */
+    public Uni<JobSummary> submitBuild(JobViews.SubmitJob req, String accountHeader, Caller caller) {
+        return submitOnce(
+                        req,
+                        accountHeader,
+                        false,
+                        null,
+                        caller,
+                        id -> Uni.createFrom().voidItem())
+                .map(JobSummary.class::cast);
+    }
+
     private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
         if (key == null) {
             return null;
@@ -239,6 +251,7 @@ public class JobService {
         JobSpecs.Checked checked =
                 JobSpecs.check(p.spec(), catalogue.models(), config, t.limits()).forAccount(t.id());
         Refusals.requireOwnSubmission(checked.spec().kind(), p.link() != null);
+        JobSpecs.requireBuild(checked.spec().kind(), p.link() != null);
         FeatureService.requireSubmission(t.features(), checked.spec().kind(), checked.priority() > 1, t.slug());
         JobSpecs.requireKnownNodes(
                 checked.spec().targetNodes(),

@@ -400,4 +400,16 @@ final class JobSpecs {
         }
         return d;
     }
+
+    /** An image build is started by the image catalogue only (docs/assets.md), never submitted as a job. */
+    static void requireBuild(JobKind kind, boolean build) {
+        if (kind == JobKind.IMAGEBUILD && !build) {
+            throw ApiException.badRequest(
+                    "InvalidJob",
+                    "the job cannot be submitted as given",
+                    List.of(new Problem.FieldError(
+                            "kind",
+                            build ? "an image build's job" : "image builds start through /api/v1/images/builds")));
+        }
+    }
 }

@@ -12,8 +12,10 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URL;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,5 +193,71 @@ class ImageCliTest {
         assertThat(passed.exit()).as(passed.toString()).isZero();
         assertThat(passed.out()).containsPattern("v1\\s+ok\\s+" + digest.replace(":", "\\:"));
         ok(owner, "image", "delete", id, "--yes");
+    }
+
+    @Test
+    void imagesAreBuiltFromTheCli() throws Exception {
+        String token = Api.user("ic-builder", PW);
+        Cli cli = new Cli().server(base.toString()).token(token);
+        Flows.account("ic-build", List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "ic-builder");
+        try (RealRegistry registry = RealRegistry.start("pusher", SECRET)) {
+            Api.as(token)
+                    .body(Map.of(
+                            "name",
+                            "reg",
+                            "kind",
+                            "registry",
+                            "host",
+                            registry.host(),
+                            "username",
+                            "pusher",
+                            "value",
+                            SECRET))
+                    .post("/api/v1/me/credentials")
+                    .then()
+                    .statusCode(201);
+            String dest = registry.host() + "/cli/tool:1";
+            Cli.Run bad = run(
+                    cli,
+                    "-a",
+                    "ic-build",
+                    "image",
+                    "build",
+                    "--base",
+                    "debian:12",
+                    "--pip",
+                    "evil;rm",
+                    "--destination",
+                    dest,
+                    "--credential",
+                    "reg");
+            assertThat(bad.exit()).as("%s", bad).isEqualTo(2);
+            assertThat(bad.err()).contains("(InvalidImageBuild)").contains("pip[0]");
+
+            Path dockerfile = Files.createTempFile("crater-cli", ".Dockerfile");
+            Files.writeString(dockerfile, "FROM debian:12\nRUN echo cli\n");
+            Cli.Run built = ok(
+                    cli,
+                    "-a",
+                    "ic-build",
+                    "image",
+                    "build",
+                    "--dockerfile",
+                    dockerfile.toString(),
+                    "--destination",
+                    dest,
+                    "--credential",
+                    "reg",
+                    "--follow");
+            Files.delete(dockerfile);
+            assertThat(built.err()).containsPattern("Build ib_[a-z0-9]+ of " + dest + " started as job ");
+            assertThat(built.out()).contains("pushing manifest for " + dest + "@sha256:");
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> ok(cli, "image", "builds").out().contains("succeeded"));
+            assertThat(ok(cli, "image", "builds").out())
+                    .containsPattern("ib_[a-z0-9]+\\s+" + java.util.regex.Pattern.quote(dest) + "\\s+succeeded");
+        }
+        assertThat(printed).noneMatch(p -> p.contains(SECRET));
     }
 }

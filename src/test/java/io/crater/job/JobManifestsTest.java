@@ -135,6 +135,23 @@ class JobManifestsTest {
                         0,
                         0,
                         Duration.ofHours(24));
+            case IMAGEBUILD ->
+                new JobInputs.Spec(
+                        "jk3f9x2f",
+                        "build registry.example.org/alice/trainer:1",
+                        kind,
+                        "moby/buildkit:rootless",
+                        List.of(),
+                        List.of(),
+                        null,
+                        Map.of(),
+                        2000,
+                        4L << 30,
+                        null,
+                        0,
+                        0,
+                        0,
+                        Duration.ofHours(2));
             case INFERENCE ->
                 new JobInputs.Spec(
                         "jk3f9x2e",
@@ -190,7 +207,12 @@ class JobManifestsTest {
     void matchesGoldenYaml(JobKind kind) throws IOException {
         // The multi-pod kind is built with bandwidth caps: its golden file shows them on every pod.
         JobInputs.Placement placement = kind == JobKind.PYTORCH ? CAPPED : PLACEMENT;
-        String actual = yaml(JobManifests.build(spec(kind), OWNER, placement, "app-token-value"));
+        JobManifests.Manifests built = JobManifests.build(spec(kind), OWNER, placement, "app-token-value");
+        if (kind == JobKind.IMAGEBUILD) {
+            // An image build's objects are the job's with its build put in (the login withheld, as people see it).
+            built = BuildManifests.with(built, spec(kind), OWNER, placement, BuildManifestsTest.BUILD, null);
+        }
+        String actual = yaml(built);
         Path golden = Path.of("src/test/resources/golden/job-" + kind.id() + ".yaml");
         if (Boolean.getBoolean("crater.golden.update")) {
             Files.writeString(golden, actual);

@@ -48,6 +48,7 @@ final class Kubelet {
     private final Duration startDelay;
     private final Duration logInterval;
     private final GpuCards cards;
+    private final SimImageBuilds builds;
     private final Map<String, Instant> boundAt = new HashMap<>();
     private final Map<String, Instant> nextLine = new HashMap<>();
     private final Map<String, Integer> steps = new HashMap<>();
@@ -64,7 +65,8 @@ final class Kubelet {
             Clock clock,
             Duration startDelay,
             Duration logInterval,
-            GpuCards cards) {
+            GpuCards cards,
+            SimImageBuilds builds) {
         this.client = client;
         this.events = events;
         this.state = state;
@@ -73,6 +75,7 @@ final class Kubelet {
         this.startDelay = startDelay;
         this.logInterval = logInterval;
         this.cards = cards;
+        this.builds = builds;
     }
 
     void playDownloads(java.util.function.Supplier<SimDownloads> downloads) {
@@ -84,6 +87,7 @@ final class Kubelet {
         boundAt.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
         nextLine.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
         steps.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
+        builds.keepOnly(k -> state.pods.getStore().getByKey(k) != null);
         for (Pod pod : state.pods.getStore().list()) {
             if (pod.getSpec().getNodeName() == null
                     || pod.getMetadata().getDeletionTimestamp() != null
@@ -99,44 +103,54 @@ final class Kubelet {
                 }
                 continue;
             }
-            Instant started = Instant.parse(pod.getStatus().getStartTime());
-            VolcanoJob job = ownerJob(pod);
-            Duration runFor = job == null ? null : duration(job);
-            if (runFor == null) {
-                runFor = durationFromEnv(pod);
-            }
-            Long deadline = pod.getSpec().getActiveDeadlineSeconds();
-            String fault = faulted(key, pod.getSpec().getNodeName());
-            if (fault != null) {
-                finish(pod, now, 1, "Error", fault);
-            } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
-                finish(
-                        pod,
-                        now,
-                        137,
-                        "DeadlineExceeded",
-                        "Pod was active on the node longer than the specified deadline");
-            } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
-                download(pod, key, now);
-            } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
-                int code = job == null ? 0 : exitCode(job, pod);
-                finish(
-                        pod,
-                        now,
-                        code,
-                        code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
-                        code == 137 ? "the container exceeded its memory limit (simulated)" : null);
-            } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
-                int step = steps.merge(key, 1, Integer::sum);
-                logs.append(
-                        pod.getMetadata().getNamespace(),
-                        pod.getMetadata().getName(),
-                        now,
-                        "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
-                nextLine.put(key, now.plus(logInterval));
-            }
+            running(pod, key, now);
         }
         writes.flush();
+    }
+
+    /** A running pod's tick: it ends (fault, deadline, run time, its build) or writes its next log line. */
+    private void running(Pod pod, String key, Instant now) {
+        Instant started = Instant.parse(pod.getStatus().getStartTime());
+        VolcanoJob job = ownerJob(pod);
+        Duration runFor = job == null ? null : duration(job);
+        if (runFor == null) {
+            runFor = durationFromEnv(pod);
+        }
+        // An image build runs until its push has ended, and at least its run time.
+        boolean build = SimImageBuilds.isBuild(pod);
+        SimImageBuilds.Result built = build ? builds.result(key, pod) : null;
+        if (build && runFor == null) {
+            runFor = SimImageBuilds.DEFAULT_DURATION;
+        }
+        Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+        String fault = faulted(key, pod.getSpec().getNodeName());
+        if (fault != null) {
+            finish(pod, now, 1, "Error", fault);
+        } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
+            finish(pod, now, 137, "DeadlineExceeded", "Pod was active on the node longer than the specified deadline");
+        } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
+            download(pod, key, now);
+        } else if (build && built != null && !now.isBefore(started.plus(runFor))) {
+            finish(pod, now, built.exitCode(), built.exitCode() == 0 ? "Completed" : "Error", built.message());
+        } else if (build) {
+            return; // the build writes its own log lines
+        } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
+            int code = job == null ? 0 : exitCode(job, pod);
+            finish(
+                    pod,
+                    now,
+                    code,
+                    code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
+                    code == 137 ? "the container exceeded its memory limit (simulated)" : null);
+        } else if (!now.isBefore(nextLine.getOrDefault(key, Instant.MIN))) {
+            int step = steps.merge(key, 1, Integer::sum);
+            logs.append(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    now,
+                    "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
+            nextLine.put(key, now.plus(logInterval));
+        }
     }
 
     /** A download pod ends when its transfer does ({@link SimDownloads}). */

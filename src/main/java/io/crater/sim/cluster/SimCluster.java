@@ -112,7 +112,15 @@ public final class SimCluster implements AutoCloseable {
         scheduler = new SimScheduler(client, state, events);
         cards = new GpuCards(acceleratorResources(config.fleet()));
         kubelet = new Kubelet(
-                client, events, state, pods.logs(), clock, config.startDelay(), config.logInterval(), cards);
+                client,
+                events,
+                state,
+                pods.logs(),
+                clock,
+                config.startDelay(),
+                config.logInterval(),
+                cards,
+                new SimImageBuilds(client, pods.logs(), clock));
         kubelet.playDownloads(pods::downloads);
         gc = new GarbageCollector(client, state);
         gpus = new GpuExporter(config.gpuSampleInterval(), acceleratorResources(config.fleet()));
