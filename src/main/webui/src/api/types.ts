@@ -22,6 +22,7 @@ export type * from './types/files';
 export type * from './types/assets';
 export type * from './types/downloads';
 export type * from './types/images';
+export type * from './types/imageBuilds';
 export type * from './types/tensorboards';
 export type * from './types/notifications';
 export type * from './types/freeAccelerators';

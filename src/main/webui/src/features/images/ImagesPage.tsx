@@ -7,15 +7,57 @@ import { PageHeader } from '../../app/PageHeader';
 import { ConfirmButton } from '../../components/common/ConfirmButton';
 import { DataTable, type Column } from '../../components/common/DataTable';
 import { describeError } from '../../components/common/errorText';
+import { Tabs } from '../../components/common/Form';
 import { StatusBadge } from '../../components/common/StatusBadge';
 import { btnPrimary, btnSecondary, btnSmall, inputClass, td } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
+import { BuildDialog } from './BuildDialog';
+import { BuildsPanel } from './BuildsPanel';
 import { ImageDialog } from './ImageDialog';
 import { IMAGE_KINDS, checkSummary, checkTone, checksByTag, emptyImageForm, imageFormOf } from './imageForm';
 import { imageKeys, imagesQuery } from './queries';
 
-/** The image catalogue: images the caller sees, with add, edit (and share), check and delete for their own. */
+/** The image catalogue and one's image builds: a build, once pushed, is an image of the catalogue. */
 export function ImagesPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<'catalogue' | 'builds'>('catalogue');
+  const [building, setBuilding] = useState(false);
+  return (
+    <div className="flex flex-col gap-4">
+      <PageHeader title={t('images.title')} subtitle={t('images.subtitle')} />
+      <div className="flex items-end gap-2">
+        <div className="flex-1">
+          <Tabs
+            label={t('images.title')}
+            tabs={[
+              { value: 'catalogue', label: t('imageBuilds.tabCatalogue') },
+              { value: 'builds', label: t('imageBuilds.tabBuilds') },
+            ]}
+            value={tab}
+            onChange={setTab}
+            testIdPrefix="images-tab"
+          />
+        </div>
+        <button type="button" className={btnSecondary} onClick={() => setBuilding(true)} data-testid="images-build">
+          {t('imageBuilds.build')}
+        </button>
+      </div>
+      {tab === 'catalogue' ? <Catalogue /> : <BuildsPanel />}
+      {building && (
+        <BuildDialog
+          onClose={() => setBuilding(false)}
+          onStarted={() => {
+            setBuilding(false);
+            setTab('builds');
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Images the caller sees, with add, edit (and share), check and delete for their own. */
+function Catalogue() {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const [kind, setKind] = useState('');
@@ -34,7 +76,6 @@ export function ImagesPage() {
   ];
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={t('images.title')} subtitle={t('images.subtitle')} />
       <div className="flex flex-wrap items-center gap-2">
         <input
           className={`${inputClass} max-w-xs`}
