@@ -81,7 +81,12 @@ export function BuildDialog({ onClose, onStarted }: { onClose: () => void; onSta
         )}
         <div className="grid grid-cols-2 gap-3">
           <Field label={t('imageBuilds.form.destination')} error={err('destination')} hint={t('imageBuilds.form.destinationHint')}>
-            <input className={`${inputClass} font-mono`} value={v.destination} onChange={set('destination')} data-testid="build-destination" />
+            <input
+              className={`${inputClass} font-mono`}
+              value={v.destination}
+              onChange={set('destination')}
+              data-testid="build-destination"
+            />
           </Field>
           <Field
             label={t('imageBuilds.form.credential')}

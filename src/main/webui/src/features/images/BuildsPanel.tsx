@@ -72,7 +72,11 @@ function BuildRow({ build: b, showOwner }: { build: Build; showOwner: boolean })
       </td>
       <td className={td}>
         {b.job ? (
-          <Link to={`/jobs/${encodeURIComponent(b.job)}`} className="font-mono text-xs text-indigo-700 hover:underline" data-testid="build-job">
+          <Link
+            to={`/jobs/${encodeURIComponent(b.job)}`}
+            className="font-mono text-xs text-indigo-700 hover:underline"
+            data-testid="build-job"
+          >
             {b.job}
           </Link>
         ) : (
@@ -118,7 +122,8 @@ function BuildResult({ build: b }: { build: Build }) {
       </div>
     );
   }
-  if (!b.reason && !b.detail && !b.logTail) return <span className="text-xs text-slate-500">{isRunning(b.state) ? t('imageBuilds.running') : '—'}</span>;
+  if (!b.reason && !b.detail && !b.logTail)
+    return <span className="text-xs text-slate-500">{isRunning(b.state) ? t('imageBuilds.running') : '—'}</span>;
   return (
     <div className="text-xs" data-testid="build-failure">
       {b.reason && <div className="font-medium text-rose-700">{b.reason}</div>}
@@ -126,7 +131,10 @@ function BuildResult({ build: b }: { build: Build }) {
       {b.logTail && (
         <details className="mt-1">
           <summary className="cursor-pointer text-slate-500">{t('imageBuilds.logTail')}</summary>
-          <pre className="mt-1 max-h-48 max-w-xl overflow-auto whitespace-pre-wrap rounded bg-slate-900 p-2 text-slate-100" data-testid="build-log">
+          <pre
+            className="mt-1 max-h-48 max-w-xl overflow-auto whitespace-pre-wrap rounded bg-slate-900 p-2 text-slate-100"
+            data-testid="build-log"
+          >
             {b.logTail}
           </pre>
         </details>

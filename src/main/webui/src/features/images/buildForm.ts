@@ -135,7 +135,18 @@ export function buildFieldError(error: unknown, field: keyof BuildFormValues, v:
   return undefined;
 }
 
-export const BUILD_FIELDS = ['base', 'pip', 'apt', 'dockerfile', 'destination', 'credential', 'description', 'cudaVersion', 'kinds', 'vendors'];
+export const BUILD_FIELDS = [
+  'base',
+  'pip',
+  'apt',
+  'dockerfile',
+  'destination',
+  'credential',
+  'description',
+  'cudaVersion',
+  'kinds',
+  'vendors',
+];
 
 /** Whether the dialog shows a server field error beside a field (`pip[3]` beside pip). */
 export function isBuildField(field: string): boolean {
