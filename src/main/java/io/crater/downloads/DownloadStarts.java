@@ -73,7 +73,7 @@ class DownloadStarts {
 
     /** Submits the run's job into {@code account} (null: the caller's default); its public id. */
     Uni<String> start(Run run, String account, Caller caller) {
-        return jobs.submitDownload(spec(run), account, caller).map(JobViews.JobSummary::id);
+        return jobs.submitOwn(spec(run), account, caller).map(JobViews.JobSummary::id);
     }
 
     /**

@@ -91,7 +91,7 @@ public class ImageBuildService implements BuildFiles {
         }
         Checked c = check(req);
         return Panache.withTransaction(() -> allowed(c, caller)
-                .flatMap(x -> jobs.submitBuild(jobSpec(req, c), accountHeader, caller))
+                .flatMap(x -> jobs.submitOwn(jobSpec(req, c), accountHeader, caller))
                 .flatMap(job -> accounts.memberAccountId(job.account(), caller.userId())
                         .flatMap(account -> {
                             ImageBuildQueries.BuildRow row = row(req, c, caller.userId(), account.orElseThrow(), job);

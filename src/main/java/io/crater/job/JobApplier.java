@@ -64,6 +64,7 @@ public class JobApplier {
     @Inject
     LinkedMounts linked;
 
+    @Inject
     BuildFiles buildFiles;
 
     /**

@@ -106,9 +106,6 @@ public class JobService {
     /** A submission answered from an earlier one with the same idempotency key: the job it created. */
     public record Replayed(JobSummary job) {}
 
-    /** A client's key for a submission and the hash of the request it came with. */
-    private record Idempotency(String key, String hash) {}
-
     public Uni<Object> submit(JobViews.SubmitJob req, String accountHeader, boolean dryRun, Caller caller) {
         return submit(req, accountHeader, dryRun, null, caller);
     }
@@ -124,7 +121,7 @@ public class JobService {
                     "InvalidJob", "a job body is required", List.of(new Problem.FieldError("body", "required")));
         }
         JobSpecs.refuseDownload(req.kind());
-        Idempotency idem = idempotency(idempotencyKey, req, accountHeader);
+        Idempotency idem = Idempotency.of(idempotencyKey, req, accountHeader);
         if (idem != null && !dryRun) {
             return Panache.withSession(() -> replay(idem, caller))
                     .flatMap(found -> found != null
@@ -142,34 +139,9 @@ public class JobService {
         return submitOnce(req, accountHeader, dryRun, null, caller, null);
     }
 
-    public Uni<JobSummary> submitDownload(JobViews.SubmitJob req, String account, Caller caller) {
-        return submitOnce(req, account, false, null, caller, null).map(o -> (JobSummary) o);
-    }
-
-    /** Submits an image build's job (kind {@code imagebuild}), which only the image catalogue starts. */
-    public Uni<JobSummary> submitBuild(JobViews.SubmitJob req, String accountHeader, Caller caller) {
-        return submitOnce(
-                        req,
-                        accountHeader,
-                        false,
-                        null,
-                        caller,
-                        id -> Uni.createFrom().voidItem())
-                .map(JobSummary.class::cast);
-    }
-
-    private static Idempotency idempotency(String key, JobViews.SubmitJob req, String accountHeader) {
-        if (key == null) {
-            return null;
-        }
-        if (key.isEmpty() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
-            throw ApiException.badRequest(
-                    "InvalidIdempotencyKey",
-                    "Idempotency-Key must be 1 to 255 visible ASCII characters",
-                    List.of(new Problem.FieldError("Idempotency-Key", "1 to 255 visible ASCII characters")));
-        }
-        String account = accountHeader == null ? "" : accountHeader.trim();
-        return new Idempotency(key, io.crater.platform.Hashes.sha256Hex(account + "\n" + Json.write(req)));
+    /** Submits a job a feature starts itself (a download's, an image build's), with nothing linked to it. */
+    public Uni<JobSummary> submitOwn(JobViews.SubmitJob req, String accountHeader, Caller caller) {
+        return submitLinked(req, accountHeader, caller, id -> Uni.createFrom().voidItem());
     }
 
     /** The job an earlier submission with this key created, or null; 422 when it came with another request. */
