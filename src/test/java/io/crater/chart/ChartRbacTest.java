@@ -31,6 +31,7 @@ class ChartRbacTest {
             "get core secrets namespace:crater-jobs",
             "create core secrets namespace:crater-jobs",
             "create core services namespace:crater-jobs",
+            "create core configmaps namespace:crater-jobs",
             "create networking.k8s.io networkpolicies namespace:crater-jobs",
             "list core events namespace:crater-jobs",
             "watch core events namespace:crater-jobs",
@@ -119,13 +120,13 @@ class ChartRbacTest {
 
     @Test
     void aChartGrantingWhatNothingUsesIsCaught() throws IOException {
-        Set<ChartRbac.Use> granted =
-                grantedBy(s -> s.replace("resources: [\"services\"]", "resources: [\"services\", \"configmaps\"]"));
+        Set<ChartRbac.Use> granted = grantedBy(
+                s -> s.replace("resources: [\"services\"]", "resources: [\"services\", \"serviceaccounts\"]"));
         Set<ChartRbac.Use> recorded = ChartRbac.recorded(EVERY_PATH);
         assertThat(ChartRbac.missing(recorded, granted)).isEmpty();
         assertThat(ChartRbac.unused(recorded, granted))
                 .extracting(ChartRbac.Use::toString)
-                .containsExactly("create core configmaps (job namespace)");
+                .containsExactly("create core serviceaccounts (job namespace)");
     }
 
     @Test

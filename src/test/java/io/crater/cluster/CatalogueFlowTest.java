@@ -103,6 +103,8 @@ class CatalogueFlowTest {
                 """;
         var models = CatalogueSeed.models(java.util.Optional.of(declared), json);
         assertThat(seedOnce(models)).containsExactly("seed-dcu");
+        // Every replica's catalogue reloads on the seed's NOTIFY, a moment after it commits.
+        await().atMost(Duration.ofSeconds(10)).until(() -> listedOrNull("seed-dcu") != null);
         assertThat(listed("seed-dcu")).containsEntry("displayName", "Seed DCU").containsEntry("memoryMiB", 32768);
         assertThat(Db.count("SELECT count(*) FROM audit_log WHERE action = 'accelerator-model.create'"
                         + " AND target_id = 'seed-dcu' AND actor = 'crater:seed'"))
@@ -128,12 +130,18 @@ class CatalogueFlowTest {
     }
 
     static Map<String, Object> listed(String key) {
+        Map<String, Object> m = listedOrNull(key);
+        assertThat(m).as("model " + key + " in the catalogue").isNotNull();
+        return m;
+    }
+
+    static Map<String, Object> listedOrNull(String key) {
         List<Map<String, Object>> all = admin().get("/api/v1/accelerator-models")
                 .then()
                 .statusCode(200)
                 .extract()
                 .path("items");
-        return all.stream().filter(m -> key.equals(m.get("key"))).findFirst().orElseThrow();
+        return all.stream().filter(m -> key.equals(m.get("key"))).findFirst().orElse(null);
     }
 
     List<String> seedOnce(List<CatalogueService.NewModel> models) throws Throwable {

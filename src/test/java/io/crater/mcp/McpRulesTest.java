@@ -69,7 +69,8 @@ class McpRulesTest {
                         McpCatalogue.find("list_jobs").orElseThrow().inputSchema(),
                         json.readTree("{\"kind\":\"notebook\",\"mine\":\"yes\"}")))
                 .containsExactlyInAnyOrder(
-                        "argument 'kind' must be one of [\"jupyter\",\"webide\",\"custom\",\"pytorch\",\"inference\"]",
+                        "argument 'kind' must be one of [\"jupyter\",\"webide\",\"custom\",\"pytorch\",\"inference\","
+                                + "\"tensorboard\",\"download\",\"imagebuild\"]",
                         "argument 'mine' must be true or false");
     }
 
