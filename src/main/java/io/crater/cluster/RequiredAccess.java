@@ -27,6 +27,7 @@ public final class RequiredAccess {
         add(out, List.of("get", "create"), CORE, "pods/portforward", namespace);
         add(out, List.of("get", "create"), CORE, "secrets", namespace);
         add(out, List.of("create"), CORE, "services", namespace);
+        add(out, List.of("create"), CORE, "configmaps", namespace); // an image build's Dockerfile
         add(out, List.of("create"), "networking.k8s.io", "networkpolicies", namespace);
         add(out, List.of("list", "watch"), CORE, "events", namespace);
         add(out, List.of("get", "create", "patch"), "coordination.k8s.io", "leases", namespace);
