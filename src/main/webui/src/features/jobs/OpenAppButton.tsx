@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { openApp } from '../../api/apps';
 import type { JobSummary } from '../../api/types';
 import { btnPrimary, btnSecondary } from '../../components/common/ui';
-import { openErrorMessage } from './openApp';
+import { openErrorMessage, tabAtTheClick } from './openApp';
 
 /**
  * "Open": asks Crater for a one-time URL on the job's own origin and opens it in a new tab. The window is opened
@@ -16,18 +16,11 @@ export function OpenAppButton({ job, port }: { job: JobSummary; port?: number })
   const mutation = useMutation({ mutationFn: () => openApp(job.id, port) });
   const open = () => {
     setError(null);
-    const tab = window.open('about:blank', '_blank');
+    const tab = tabAtTheClick();
     mutation.mutate(undefined, {
-      onSuccess: (opened) => {
-        if (tab) {
-          tab.opener = null;
-          tab.location.href = opened.url;
-        } else {
-          window.location.assign(opened.url);
-        }
-      },
+      onSuccess: (opened) => tab.go(opened.url),
       onError: (e) => {
-        tab?.close();
+        tab.close();
         setError(openErrorMessage(e, t));
       },
     });

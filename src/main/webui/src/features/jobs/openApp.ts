@@ -16,3 +16,22 @@ export function openErrorMessage(error: unknown, t: (k: string) => string): stri
   }
   return t('jobs.open.failed');
 }
+
+/**
+ * Opens a new tab at the click (browsers block pop-ups opened later) and returns what to do once the app's one-time
+ * URL arrives: point the tab at it (or this window, when pop-ups are blocked), or close the tab when it failed.
+ */
+export function tabAtTheClick(): { go: (url: string) => void; close: () => void } {
+  const tab = window.open('about:blank', '_blank');
+  return {
+    go: (url) => {
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      } else {
+        window.location.assign(url);
+      }
+    },
+    close: () => tab?.close(),
+  };
+}

@@ -11,7 +11,7 @@ import { describeError } from '../../components/common/errorText';
 import { StatusBadge } from '../../components/common/StatusBadge';
 import { btnPrimary, btnSecondary, btnSmall, td } from '../../components/common/ui';
 import { formatDateTime } from '../../lib/time';
-import { openErrorMessage } from '../jobs/openApp';
+import { openErrorMessage, tabAtTheClick } from '../jobs/openApp';
 import { tensorboardKeys, tensorboardsQuery } from './queries';
 import { TensorboardDialog } from './TensorboardDialog';
 import { emptyTensorboardForm, panelTone, stopped } from './tensorboardForm';
@@ -68,19 +68,11 @@ function PanelRow({ panel: p }: { panel: Tensorboard }) {
   const open = useMutation({ mutationFn: () => openTensorboard(p.id) });
   const onOpen = () => {
     setOpenError(null);
-    // Opened at the click (browsers block pop-ups opened later), pointed at the URL once it arrives.
-    const tab = window.open('about:blank', '_blank');
+    const tab = tabAtTheClick();
     open.mutate(undefined, {
-      onSuccess: (opened) => {
-        if (tab) {
-          tab.opener = null;
-          tab.location.href = opened.url;
-        } else {
-          window.location.assign(opened.url);
-        }
-      },
+      onSuccess: (opened) => tab.go(opened.url),
       onError: (e) => {
-        tab?.close();
+        tab.close();
         setOpenError(openErrorMessage(e, t));
       },
     });
