@@ -5,7 +5,6 @@ import io.crater.identity.CurrentUser;
 import io.crater.identity.TokenAuthMechanism;
 import io.crater.platform.ApiException;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -57,7 +56,7 @@ class DavRoute {
 
     void routes(@Observes Router router) {
         router.route(TokenAuthMechanism.DAV + "*")
-                .order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
+                .order(FileUploads.ROUTE_ORDER)
                 .handler(this::handle);
     }
 

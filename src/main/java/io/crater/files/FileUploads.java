@@ -34,6 +34,13 @@ class FileUploads {
 
     static final String PREFIX = "/api/v1/files/";
 
+    /**
+     * Where the routes that take files (this one, WebDAV, tus) sit among the HTTP layer's handlers: after sign-in,
+     * before the body-size limit ({@code quarkus.http.limits.max-body-size}, 10 MiB), which is for the REST layer's
+     * buffered bodies. These routes stream a body to disk and are bounded by the space's quota instead.
+     */
+    static final int ROUTE_ORDER = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+
     @Inject
     Vertx vertx;
 
@@ -62,9 +69,7 @@ class FileUploads {
             long replaced) {}
 
     void routes(@Observes Router router) {
-        router.put(PREFIX + "*")
-                .order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT)
-                .handler(this::handle);
+        router.put(PREFIX + "*").order(ROUTE_ORDER).handler(this::handle);
     }
 
     private void handle(RoutingContext rc) {

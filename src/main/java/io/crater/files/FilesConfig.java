@@ -48,8 +48,11 @@ public interface FilesConfig {
         @WithDefault("10m")
         Duration sweepEvery();
 
-        /** How long a PATCH may hold an upload before another may take it over (a replica that died mid-write). */
-        @WithDefault("15m")
+        /**
+         * How long a PATCH's hold on an upload lasts without being renewed: a PATCH renews it every quarter of this
+         * while its body flows, so only a PATCH whose replica died (or lost the database) is taken over after it.
+         */
+        @WithDefault("20s")
         Duration lockFor();
     }
 

@@ -100,6 +100,11 @@ final class TusQueries {
                 staleBefore);
     }
 
+    /** Renews a PATCH's hold on the upload; 0 when the PATCH no longer holds it (taken over, terminated, expired). */
+    static Uni<Integer> renew(String id, String token, Instant now) {
+        return Sql.update("UPDATE tus_uploads SET patch_since = ?3 WHERE id = ?1 AND patch_token = ?2", id, token, now);
+    }
+
     /** Stores the offset reached and lets the upload go, only while this PATCH still holds it. */
     static Uni<Integer> advance(String id, String token, long offset) {
         return Sql.update(

@@ -5,7 +5,6 @@ import io.crater.identity.CsrfFilter;
 import io.crater.identity.CurrentUser;
 import io.crater.platform.ApiException;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -53,7 +52,7 @@ class TusRoutes {
     UploadProblems problems;
 
     void routes(@Observes Router router) {
-        int order = RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT;
+        int order = FileUploads.ROUTE_ORDER;
         router.route(HttpMethod.OPTIONS, BASE).order(order).handler(this::options);
         router.route(HttpMethod.OPTIONS, BASE + "/:id").order(order).handler(this::options);
         router.route(HttpMethod.POST, BASE).order(order).handler(this::create);
@@ -159,6 +158,7 @@ class TusRoutes {
         final long room;
         long received;
         boolean settled;
+        long renewal = -1;
 
         Body(RoutingContext rc, TusUploads.Patch p, AsyncFile file) {
             this.rc = rc;
@@ -181,7 +181,50 @@ class TusRoutes {
             if ("100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
                 rc.response().writeContinue();
             }
+            renewal = vertx.setPeriodic(Math.max(1, config.tus().lockFor().toMillis() / 4), t -> renew());
             req.resume();
+        }
+
+        /**
+         * Renews the hold on the upload while the body flows, so another replica takes it over only when this one
+         * died. A hold found lost (this replica could not renew it in time) ends the PATCH without touching the part
+         * file, which its new holder now writes.
+         */
+        void renew() {
+            if (settled) {
+                return;
+            }
+            Uni.createFrom()
+                    .item(() -> uploads.renew(p))
+                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                    .subscribe()
+                    .with(
+                            held -> {
+                                if (!held) {
+                                    vertx.runOnContext(v -> lost());
+                                }
+                            },
+                            e -> {
+                                // The database did not answer: the next renewal tries again.
+                            });
+        }
+
+        void lost() {
+            if (settled) {
+                return;
+            }
+            settled = true;
+            vertx.cancelTimer(renewal);
+            file.close(closed -> problems.fail(
+                    rc,
+                    new ApiException(
+                            423,
+                            "UploadLocked",
+                            "Locked",
+                            "another PATCH took this upload over; continue from its offset (HEAD)",
+                            null,
+                            null,
+                            null)));
         }
 
         void chunk(Buffer chunk) {
@@ -237,6 +280,7 @@ class TusRoutes {
                 return;
             }
             settled = true;
+            vertx.cancelTimer(renewal);
             file.close(closed -> {
                 if (keep && closed.succeeded()) {
                     worker(

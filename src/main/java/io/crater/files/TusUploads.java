@@ -210,6 +210,13 @@ class TusUploads {
         return offset;
     }
 
+    /** Renews the PATCH's hold on its upload; false when it was lost (another replica took the upload over). */
+    boolean renew(Patch p) {
+        return db(() -> Panache.withTransaction(
+                        () -> TusQueries.renew(p.upload().id(), p.token(), clock.instant())))
+                > 0;
+    }
+
     /** Discards what a PATCH wrote (back to the stored offset) and lets the upload go. */
     void release(Patch p) {
         try {

@@ -192,6 +192,25 @@ class FilesFlowTest {
                 .isFalse();
     }
 
+    /** A plain upload is bounded by the space's quota, not by the REST layer's body limit (10 MiB). */
+    @Test
+    void aFileLargerThanARestBodyUploadsAndDownloadsWhole() throws Exception {
+        byte[] big = new byte[40 << 20];
+        new java.util.Random(40).nextBytes(big);
+        HttpResponse<String> up = put(owner, "user/big-plain.bin", big);
+        assertThat(up.statusCode()).as(up.body()).isEqualTo(201);
+        assertThat(Files.readAllBytes(spaces().resolve("users/" + ownerSlug + "/big-plain.bin")))
+                .isEqualTo(big);
+        HttpResponse<byte[]> down = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(base + "api/v1/files/user/big-plain.bin"))
+                                .header("Authorization", "Bearer " + owner)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(down.statusCode()).isEqualTo(200);
+        assertThat(down.body()).isEqualTo(big);
+    }
+
     @Test
     void badPathsAndBodiesAre400sThatChangeNothing() throws Exception {
         Response nul = Api.as(owner).urlEncodingEnabled(false).get("/api/v1/files/user/a%00b");

@@ -402,4 +402,59 @@ class TusUploadsTest {
                 .isGreaterThan(1024 * 1024);
         assertThat(Files.readAllBytes(mine("tus-client.bin"))).isEqualTo(data);
     }
+
+    /**
+     * A PATCH holds its upload while its body flows, past the hold's length ({@code lock-for}, 2 s in tests), since it
+     * renews it: another PATCH meanwhile is 423. A hold nobody renews (its replica died) lapses, and the upload is
+     * taken over from the stored offset.
+     */
+    @Test
+    void aFlowingPatchKeepsItsHoldAndADeadOnesHoldLapses() throws Exception {
+        byte[] data = random(2 * 1024 * 1024, 9);
+        String at = location(owner, data.length, "user", "/tus-held.bin");
+        java.io.PipedOutputStream feed = new java.io.PipedOutputStream();
+        java.io.PipedInputStream body = new java.io.PipedInputStream(feed, 1 << 16);
+        var slow = HttpClient.newHttpClient()
+                .sendAsync(
+                        request(owner, at)
+                                .header("Content-Type", TYPE)
+                                .header("Upload-Offset", "0")
+                                .method("PATCH", HttpRequest.BodyPublishers.ofInputStream(() -> body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        feed.write(data, 0, data.length / 2);
+        feed.flush();
+        String id = at.substring(at.lastIndexOf('/') + 1);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
+                .until(() ->
+                        Db.count("SELECT count(*) FROM tus_uploads WHERE id = '" + id + "' AND patch_token IS NOT NULL")
+                                == 1);
+        Thread.sleep(3_000);
+        HttpResponse<String> second = patch(owner, at, 0, new byte[10], null);
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(423);
+        assertThat(second.body()).contains("UploadLocked");
+        feed.write(data, data.length / 2, data.length - data.length / 2);
+        feed.close();
+        HttpResponse<String> first = slow.get(30, TimeUnit.SECONDS);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(204);
+        assertThat(Files.readAllBytes(mine("tus-held.bin"))).isEqualTo(data);
+
+        String other = location(owner, 10, "user", "/tus-lapsed.bin");
+        String otherId = other.substring(other.lastIndexOf('/') + 1);
+        try (Connection c = Db.connection();
+                PreparedStatement held = c.prepareStatement(
+                        "UPDATE tus_uploads SET patch_token = 'a-replica-that-died', patch_since = now() - ?::interval"
+                                + " WHERE id = ?")) {
+            held.setString(1, "0 seconds");
+            held.setString(2, otherId);
+            held.executeUpdate();
+            assertThat(patch(owner, other, 0, new byte[10], null).statusCode()).isEqualTo(423);
+            held.setString(1, "1 minute");
+            held.executeUpdate();
+        }
+        HttpResponse<String> takeover = patch(owner, other, 0, new byte[10], null);
+        assertThat(takeover.statusCode()).as(takeover.body()).isEqualTo(204);
+        assertThat(Files.readAllBytes(mine("tus-lapsed.bin"))).isEqualTo(new byte[10]);
+    }
 }
