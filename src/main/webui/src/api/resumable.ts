@@ -17,8 +17,12 @@ export function isResumable(size: number): boolean {
 /** Bytes per PATCH: small enough that an interrupted upload loses little, large enough to keep requests few. */
 export const CHUNK_BYTES = 8 * 1024 * 1024;
 
-/** Waits between tries of a request that may succeed again (a network error, a 5xx, a lock, a stale offset). */
-export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
+/**
+ * Waits between tries of a request that may succeed again (a network error, a 5xx, a lock, a stale offset). They add
+ * up to more than the server's hold of a PATCH (crater.files.tus.lock-for, 20 s), so an upload whose replica died
+ * mid-PATCH goes on through another once that hold lapses.
+ */
+export const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 10000];
 
 /** What the server is told about an upload: the space, the file's path in it, and whether it may replace a file. */
 export function tusMetadata(space: string, path: string, name: string, overwrite: boolean): Record<string, string> {
