@@ -119,6 +119,7 @@ class ApiBench {
         System.out.printf(
                 "submit→admitted with free capacity (%d jobs over %.1f s): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                 admitted.size(), wall, pct(admitted, 50), pct(admitted, 99), pct(admitted, 100));
+        Report.figure("api.admitted.p99", pct(admitted, 99));
         System.out.printf(
                 "submit→Running (Volcano Job, PodGroup, pod, bind, 0.5 s simulated start): p50 %.0f ms, p99 %.0f ms%n",
                 pct(running, 50), pct(running, 99));
@@ -166,6 +167,8 @@ class ApiBench {
         System.out.printf(
                 "submissions accepted: %d in %.1f s = %.0f/s from 16 clients; latency p50 %.0f ms, p99 %.0f ms%n",
                 n, wall, n / wall, pct(latencies, 50), pct(latencies, 99));
+        Report.figure("api.submissions.rate", n / wall);
+        Report.figure("api.submissions.p99", pct(latencies, 99));
     }
 
     /** The job list at 100,000 jobs: 50 clients, 2,000 requests, members and a platform admin. */
@@ -221,6 +224,7 @@ class ApiBench {
         System.out.printf(
                 "job list at %d jobs, 50 clients, %d requests (pages of 50): %.0f/s, p50 %.0f ms, p99 %.0f ms%n",
                 io.crater.Db.count("SELECT count(*) FROM jobs"), n, n / wall, pct(latencies, 50), pct(latencies, 99));
+        Report.figure("api.list.p99", pct(latencies, 99));
     }
 
     static double pct(List<Double> values, int p) {

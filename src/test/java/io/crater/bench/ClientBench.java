@@ -125,6 +125,8 @@ class ClientBench {
                         "KUBECONFIG",
                         home.resolve("none").toString()));
         print("client: kubectl get pods -A -o json (simulated cluster)", kube, 0);
+        Report.figure("client.list.median", median(client));
+        Report.figure("client.kubectl.median", median(kube));
         System.out.printf(
                 "client: crater/kubectl median ratio %.2f%n", (double) median(client) / Math.max(1, median(kube)));
     }

@@ -46,10 +46,13 @@ class FootprintBench {
                             + " 508 MB idle, JupyterHub about 500 MB, the bar 300 MB idle%n",
                     String.join(" ", options));
             Thread.sleep(SETTLE_MS);
-            print("idle " + SETTLE_MS / 1000 + " s after start", Sample.of(app));
+            Sample idle = Sample.of(app);
+            print("idle " + SETTLE_MS / 1000 + " s after start", idle);
+            Report.figure("footprint.idle.rss", idle.serverRssKib() / 1024.0);
             Load load = new Load(app);
             Sample during = load.run();
             print("under load, at its end", during);
+            Report.figure("footprint.load.rss", during.serverRssKib() / 1024.0);
             System.out.printf(
                     "footprint load: %d submissions and %d job lists (pages of 50) from %d clients in %.1f s:"
                             + " %.0f submissions/s, list p50 %.0f ms; peak RSS %d MiB during it%n",
@@ -170,6 +173,11 @@ class FootprintBench {
             int pgProcesses,
             long pgRssKib,
             long pgPssKib) {
+
+        /** The server's RSS without Native Memory Tracking's own memory (on only for this measurement). */
+        long serverRssKib() {
+            return rssKib - nmt.getOrDefault("Native Memory Tracking", 0L);
+        }
 
         static Sample of(PackagedApp app) throws Exception {
             Map<String, Long> status = status(app.pid());

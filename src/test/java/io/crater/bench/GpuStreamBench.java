@@ -155,6 +155,7 @@ class GpuStreamBench {
                 samples / (double) FOLLOWERS / steps,
                 FOLLOWERS / (double) jobs.size() * step / 30,
                 FOLLOWERS);
+        Report.figure("gpu.queries.per.job.step", reads / steps / jobs.size());
     }
 
     /** The process's CPU time over a span, and its heap (after a GC) and RSS at its end. */

@@ -49,7 +49,7 @@ class InteractiveBench {
     static final int REQUESTS = 2000;
     static final int DOWNLOAD_MB = 64;
     /** Terminal sessions held open at once ({@code -Dbench.terminals=N}). */
-    static final int SESSIONS = Integer.getInteger("bench.terminals", 1000);
+    static final int SESSIONS = Integer.getInteger("bench.terminals", 2000);
 
     @TestHTTPResource("/")
     URL base;
@@ -282,6 +282,9 @@ class InteractiveBench {
                 "interactive ssh -W at once: %d clients each fetching 1 MiB through its own login, %d silent, %d short,"
                         + " all done in %.1f s%n",
                 FORWARDS, silent, shortOnes, (System.nanoTime() - t0) / 1e9);
+        if (FORWARDS == 200) {
+            Report.figure("interactive.forwards.failed", silent + shortOnes);
+        }
     }
 
     private static void write(io.vertx.core.http.HttpServerResponse resp, Buffer chunk, int left) {
@@ -369,6 +372,7 @@ class InteractiveBench {
             CompletableFuture.allOf(prompts.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
             prompted =
                     String.format("every prompt shown %.1f s after the first connect", (System.nanoTime() - t0) / 1e9);
+            Report.figure("interactive.terminals.silent", 0);
         } catch (java.util.concurrent.TimeoutException e) {
             long silent = prompts.stream().filter(p -> !p.isDone()).count();
             long closed = open.stream().filter(WebSocket::isClosed).count();
@@ -377,6 +381,7 @@ class InteractiveBench {
                             + " last of them connected (in %.1f s)%n",
                     silent, SESSIONS, closed, connectSeconds);
             prompted = (SESSIONS - silent) + " prompts shown";
+            Report.figure("interactive.terminals.silent", silent);
         }
         System.gc();
         Thread.sleep(500);

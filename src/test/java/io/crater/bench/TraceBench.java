@@ -436,6 +436,10 @@ class TraceBench {
                 ApiBench.pct(lag, 50),
                 ApiBench.pct(lag, 99),
                 ApiBench.pct(lag, 100));
+        if (scale() == 1) {
+            Report.figure("trace." + traceName() + ".submissions.rate", latency.size() / span);
+            Report.figure("trace." + traceName() + ".submissions.p99", ApiBench.pct(latency, 99));
+        }
         if (!failures.isEmpty()) {
             System.out.printf("trace submissions refused or failed: %s%n", failures);
         }
@@ -462,6 +466,10 @@ class TraceBench {
                 lower / 1000,
                 kueue.wallMs() / 1000,
                 kueue.wallMs() / lower);
+        if (scale() == 1 && deadlineEnd == null) {
+            Report.figure("trace." + traceName() + ".wall", wallMs / 1000);
+            Report.figure("trace." + traceName() + ".lower", lower / 1000);
+        }
         Map<String, List<Double>> toAdmit = new TreeMap<>();
         Map<String, List<Double>> fromSchedule = new TreeMap<>();
         Map<String, List<Double>> held = new TreeMap<>();

@@ -37,6 +37,11 @@ public final class OpenSsh {
         }
     }
 
+    /** The file of the public key {@code who}. */
+    public Path publicKey(String who) {
+        return keys.resolve(who + ".pub");
+    }
+
     /** Registers the public key {@code who} as the token's user's own. */
     public void register(String token, String who) throws IOException {
         as(token)
