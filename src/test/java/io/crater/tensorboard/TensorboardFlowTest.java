@@ -393,6 +393,20 @@ class TensorboardFlowTest {
     }
 
     @Test
+    void lastRequestsOlderThanTheIdleStopNeedsArePruned() throws Exception {
+        // Twice the idle timeout (20 s in tests) is kept; an hour-old mark is of no use to the idle stop.
+        try (var c = Db.connection();
+                var s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO app_activity (job_public_id, last_request_at) VALUES"
+                    + " ('jprunedold', now() - interval '1 hour'), ('jprunedfresh', now())");
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Db.count("SELECT count(*) FROM app_activity WHERE job_public_id = 'jprunedold'") == 0);
+        assertThat(Db.count("SELECT count(*) FROM app_activity WHERE job_public_id = 'jprunedfresh'"))
+                .isEqualTo(1);
+    }
+
+    @Test
     void badInputIsRefusedWithItsFieldAndStoresNothing() throws Exception {
         users();
         String theirs = Flows.submit(
