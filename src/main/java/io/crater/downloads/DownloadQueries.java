@@ -190,6 +190,17 @@ class DownloadQueries {
                 .map(rows -> rows.stream().map(DownloadRow::of).toList());
     }
 
+    /**
+     * Serialises the creates of one thing (its de-dup key) until the transaction ends, so that of two identical
+     * requests at the same instant the second sees the first's row rather than starting another download.
+     */
+    Uni<Long> lockKey(String dedupKey) {
+        return Sql.count(
+                "SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtext('crater.downloads'), hashtext(?1)))"
+                        + " AS locked",
+                dedupKey);
+    }
+
     /** The oldest download of the same thing the viewer sees that has not failed. */
     Uni<Optional<DownloadRow>> same(Viewer viewer, String dedupKey) {
         List<Object> params = new ArrayList<>(List.of(dedupKey));

@@ -83,7 +83,9 @@ public class DownloadService {
                             t.target(),
                             hub.resolve(endpoint, req.kind(), req.repository(), c.revision(), token.orElse(null)));
                 }))
-                .flatMap(p -> OnContext.run(() -> Panache.withTransaction(() -> viewer(caller)
+                .flatMap(p -> OnContext.run(() -> Panache.withTransaction(() -> queries.lockKey(
+                                key(req, p.resolved().sha()))
+                        .flatMap(locked -> viewer(caller))
                         .flatMap(v -> queries.same(v, key(req, p.resolved().sha())))
                         .flatMap(same -> same.isPresent()
                                 ? Uni.createFrom().item(new Found(same.get(), false))

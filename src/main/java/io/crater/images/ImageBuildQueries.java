@@ -161,6 +161,12 @@ class ImageBuildQueries {
                 .map(rows -> rows.stream().map(BuildRow::of).toList());
     }
 
+    /** Locks the build's row for this transaction if it is still {@code pushed}; whether it is. */
+    Uni<Boolean> lockPushed(long id) {
+        return Sql.rows("SELECT id FROM image_builds WHERE id = ?1 AND state = 'pushed' FOR UPDATE", id)
+                .map(rows -> !rows.isEmpty());
+    }
+
     Uni<Integer> pushed(long id) {
         return Sql.update("UPDATE image_builds SET state = 'pushed' WHERE id = ?1 AND state = 'building'", id);
     }

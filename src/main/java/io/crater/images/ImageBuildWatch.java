@@ -27,7 +27,8 @@ import org.jboss.logging.Logger;
  * two never end the same one): a failed or stopped job ends its build with the reason and the builder's last log
  * lines; a job that succeeded has its image asked for at the registry (a manifest HEAD, as validation asks) and, when
  * it is there, put in the owner's catalogue (a new entry, or the tag added to the owner's entry of that reference)
- * with the check recorded.
+ * with the check recorded. The registry is asked after the claim committed, so no row stays locked for a network
+ * call; the answer is written only if the build is still {@code pushed} then.
  */
 @ApplicationScoped
 class ImageBuildWatch {
@@ -126,7 +127,10 @@ class ImageBuildWatch {
         return queries.end(b.id(), "failed", reason, detail, e.logTail());
     }
 
-    /** Asks the registry for the pushed tag, then puts the image in the catalogue or fails the build. */
+    /**
+     * Asks the registry for the pushed tag with no transaction open (the claim of the round committed before), then
+     * records what it answered.
+     */
     private void catalogue(ImageBuildQueries.BuildRow b) throws Throwable {
         List<ImageBuilds.Refusal> refused = new ArrayList<>();
         ImageBuilds.Destination d = ImageBuilds.destination(b.destination(), refused);
@@ -137,19 +141,35 @@ class ImageBuildWatch {
         RegistryClient.Outcome o = registry.check(d.reference(), d.tag(), login)
                 .await()
                 .atMost(config.registryTimeout().multipliedBy(3));
-        VertxContextSupport.subscribeAndAwait(() ->
-                Panache.withTransaction(() -> ends.of(b.jobPublicId()).flatMap(e -> {
-                    String tail = e.map(JobEnds.End::logTail).orElse(null);
-                    if (!"ok".equals(o.result())) {
-                        return queries.end(
-                                b.id(),
-                                "failed",
-                                "ImageNotInRegistry",
-                                "the build's job succeeded but the registry answered " + o.result() + ": " + o.detail(),
-                                tail);
-                    }
-                    return entry(b, d, o).flatMap(imageId -> queries.succeeded(b.id(), imageId, o.digest(), tail));
-                })));
+        record(b, o);
+    }
+
+    /**
+     * Puts the image in the catalogue and ends the build, or fails it, only if the build is still {@code pushed}: its
+     * row is locked and compared first, so a change made while the registry was asked (the build stopped, another
+     * replica recorded it) wins and nothing is written. Whether it was written. Blocking.
+     */
+    boolean record(ImageBuildQueries.BuildRow b, RegistryClient.Outcome o) throws Throwable {
+        ImageBuilds.Destination d = ImageBuilds.destination(b.destination(), new ArrayList<>());
+        return VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> queries.lockPushed(b.id())
+                .flatMap(still -> !still
+                        ? Uni.createFrom().item(false)
+                        : ends.of(b.jobPublicId())
+                                .flatMap(e -> {
+                                    String tail = e.map(JobEnds.End::logTail).orElse(null);
+                                    if (!"ok".equals(o.result())) {
+                                        return queries.end(
+                                                b.id(),
+                                                "failed",
+                                                "ImageNotInRegistry",
+                                                "the build's job succeeded but the registry answered " + o.result()
+                                                        + ": " + o.detail(),
+                                                tail);
+                                    }
+                                    return entry(b, d, o)
+                                            .flatMap(imageId -> queries.succeeded(b.id(), imageId, o.digest(), tail));
+                                })
+                                .map(n -> n == 1))));
     }
 
     /** The owner's entry of the reference with the tag (added when missing) and its check; the entry's id. */

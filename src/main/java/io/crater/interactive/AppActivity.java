@@ -70,6 +70,11 @@ public class AppActivity {
                 });
     }
 
+    /** Forgets the last requests made before {@code before} (the leader's idle check keeps only what it needs). */
+    public Uni<Integer> prune(Instant before) {
+        return Sql.update("DELETE FROM app_activity WHERE last_request_at < ?1", before);
+    }
+
     /** A job's last request as written down. */
     record LastRequest(String job, Instant at) {
         static LastRequest of(Object[] r) {

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,8 @@ import org.jboss.logging.Logger;
  * nobody used through the app proxy for {@code crater.tensorboard.idle-timeout} ({@link TensorboardPanels#idle}) is
  * stopped as Crater stops a job itself, with the reason {@code TensorboardIdle}, and keeps that reason until it is
  * started again. The stop is conditional on the job still running, so a check repeated after a change of leader
- * changes nothing twice.
+ * changes nothing twice. The same loop forgets the apps' last requests the idle stop no longer needs
+ * ({@link #retention}), so {@code app_activity} does not grow with every job that ever had an app.
  */
 @ApplicationScoped
 class TensorboardIdle {
@@ -65,10 +67,18 @@ class TensorboardIdle {
     void onStart(@Observes StartupEvent event) {
         if (config.idleTimeout().isZero()) {
             LOG.info("idle TensorBoard panels are never stopped (crater.tensorboard.idle-timeout=0)");
-            return;
         }
         long every = config.checkInterval().toMillis();
         worker.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * How long a last request is kept: twice the idle timeout, so a mark older than that can no longer keep a panel
+     * running (without it the panel's start counts, which is earlier still); a day when panels never idle out, as
+     * nothing then reads the marks.
+     */
+    static Duration retention(Duration idleTimeout) {
+        return idleTimeout.isZero() ? Duration.ofDays(1) : idleTimeout.multipliedBy(2);
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -80,17 +90,32 @@ class TensorboardIdle {
             return;
         }
         try {
-            List<Running> running = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(this::running));
-            Instant now = clock.instant();
-            for (Running r : running) {
-                if (TensorboardPanels.idle(r.job().startedAt(), r.lastRequest(), now, config.idleTimeout())) {
-                    stop(r, now);
+            if (!config.idleTimeout().isZero()) {
+                List<Running> running = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(this::running));
+                Instant now = clock.instant();
+                for (Running r : running) {
+                    if (TensorboardPanels.idle(r.job().startedAt(), r.lastRequest(), now, config.idleTimeout())) {
+                        stop(r, now);
+                    }
                 }
             }
+            prune();
         } catch (Throwable e) {
-            if (!worker.isShutdown()) {
+            if (Leadership.Fenced.in(e)) {
+                LOG.info("app activity: no longer the leader; nothing pruned");
+            } else if (!worker.isShutdown()) {
                 LOG.warn("the idle check of TensorBoard panels failed; the next one retries", e);
             }
+        }
+    }
+
+    /** Drops the apps' last requests older than {@link #retention}, fenced like the stops. */
+    private void prune() throws Throwable {
+        Instant before = clock.instant().minus(retention(config.idleTimeout()));
+        int n = VertxContextSupport.subscribeAndAwait(
+                () -> Panache.withTransaction(() -> leadership.fenced().flatMap(x -> activity.prune(before))));
+        if (n > 0) {
+            LOG.debugf("forgot %d apps' last requests made before %s", n, before);
         }
     }
 

@@ -10,6 +10,7 @@ import io.crater.platform.ApiException;
 import io.crater.platform.AuditTrail;
 import io.crater.platform.OnContext;
 import io.crater.platform.Problem;
+import io.crater.platform.UniqueViolation;
 import io.crater.policy.TensorboardPanels;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -86,34 +87,40 @@ public class TensorboardService {
         }
         String publicId = nextId();
         return sources.resolve(caller, wanted)
-                .flatMap(found -> OnContext.run(() -> Panache.withSession(
-                                () -> queries.nameTaken(caller.userId(), req.name()))
-                        .flatMap(taken -> {
-                            if (taken) {
-                                throw ApiException.conflict(
-                                        "TensorboardExists", "you have a panel named '" + req.name() + "' already");
-                            }
-                            List<TensorboardQueries.SourceRow> rows = new ArrayList<>();
-                            for (int i = 0; i < found.size(); i++) {
-                                TensorboardSources.Found f = found.get(i);
-                                rows.add(new TensorboardQueries.SourceRow(
-                                        i, f.name(), f.space(), f.path(), f.job(), f.claimPath()));
-                            }
-                            return jobs.submitLinked(
-                                    serverJob(req.name(), found),
-                                    account,
-                                    caller,
-                                    jobId -> queries.insert(publicId, caller.userId(), req.name(), jobId, rows)
-                                            .call(id -> audit.record(
-                                                    caller.actor(null),
-                                                    "tensorboard.create",
-                                                    "tensorboard",
-                                                    publicId,
-                                                    null,
-                                                    Map.of("name", req.name(), "sources", rows.size())))
-                                            .replaceWithVoid());
-                        })))
+                .flatMap(found ->
+                        OnContext.run(() -> Panache.withSession(() -> queries.nameTaken(caller.userId(), req.name()))
+                                .flatMap(taken -> {
+                                    if (taken) {
+                                        throw nameTaken(req.name());
+                                    }
+                                    List<TensorboardQueries.SourceRow> rows = new ArrayList<>();
+                                    for (int i = 0; i < found.size(); i++) {
+                                        TensorboardSources.Found f = found.get(i);
+                                        rows.add(new TensorboardQueries.SourceRow(
+                                                i, f.name(), f.space(), f.path(), f.job(), f.claimPath()));
+                                    }
+                                    return jobs.submitLinked(
+                                            serverJob(req.name(), found),
+                                            account,
+                                            caller,
+                                            jobId -> queries.insert(publicId, caller.userId(), req.name(), jobId, rows)
+                                                    .call(id -> audit.record(
+                                                            caller.actor(null),
+                                                            "tensorboard.create",
+                                                            "tensorboard",
+                                                            publicId,
+                                                            null,
+                                                            Map.of("name", req.name(), "sources", rows.size())))
+                                                    .replaceWithVoid());
+                                })))
+                // Two creates of one name at once both pass the check above; the unique index refuses the later.
+                .onFailure(e -> UniqueViolation.of(e, "tensorboards_owner_name"))
+                .transform(e -> nameTaken(req.name()))
                 .flatMap(job -> get(publicId, caller));
+    }
+
+    private static ApiException nameTaken(String name) {
+        return ApiException.conflict("TensorboardExists", "you have a panel named '" + name + "' already");
     }
 
     /** The job a panel's server runs as: TensorBoard over the folders at {@code /logs/<n>}, CPU only. */

@@ -6,6 +6,7 @@ import { createTensorboard } from '../../api/tensorboards';
 import { Dialog } from '../../components/common/Dialog';
 import { Field, FormError } from '../../components/common/Form';
 import { btnPrimary, btnSecondary, btnSmall, inputClass } from '../../components/common/ui';
+import { FolderBrowser } from '../files/FolderBrowser';
 import { spacesQuery } from '../files/queries';
 import { tensorboardKeys } from './queries';
 import {
@@ -24,6 +25,8 @@ export function TensorboardDialog({ initial, onClose }: { initial: TensorboardFo
   const spaces = useQuery(spacesQuery());
   const [v, setV] = useState(initial);
   const [checked, setChecked] = useState(false);
+  /** The source line whose folder is being picked, if any. */
+  const [browsing, setBrowsing] = useState<number | null>(null);
   const errors = checked ? checkTensorboardForm(v) : {};
   const save = useMutation({
     mutationFn: () => createTensorboard(createTensorboardBody(v)),
@@ -80,13 +83,23 @@ export function TensorboardDialog({ initial, onClose }: { initial: TensorboardFo
                   ))}
                 </select>
                 <Field label="" error={err(`sources[${i}].path`) ?? err(`sources[${i}].space`)} className="col-span-4">
-                  <input
-                    className={inputClass}
-                    value={s.path}
-                    placeholder="/runs/exp1"
-                    onChange={(e) => setLine(i, { path: e.target.value })}
-                    aria-label={t('tensorboards.form.path')}
-                  />
+                  <div className="flex gap-1">
+                    <input
+                      className={inputClass}
+                      value={s.path}
+                      placeholder="/runs/exp1"
+                      onChange={(e) => setLine(i, { path: e.target.value })}
+                      aria-label={t('tensorboards.form.path')}
+                    />
+                    <button
+                      type="button"
+                      className={`${btnSecondary} ${btnSmall}`}
+                      onClick={() => setBrowsing(browsing === i ? null : i)}
+                      data-testid={`tensorboard-browse-${i}`}
+                    >
+                      {t('tensorboards.form.browse')}
+                    </button>
+                  </div>
                 </Field>
               </>
             ) : (
@@ -112,11 +125,28 @@ export function TensorboardDialog({ initial, onClose }: { initial: TensorboardFo
             <button
               type="button"
               className={`${btnSecondary} ${btnSmall} col-span-1`}
-              onClick={() => setV({ ...v, sources: v.sources.filter((_, j) => j !== i) })}
+              onClick={() => {
+                setBrowsing(null);
+                setV({ ...v, sources: v.sources.filter((_, j) => j !== i) });
+              }}
               aria-label={t('tensorboards.form.remove')}
             >
               ×
             </button>
+            {browsing === i && s.kind === 'folder' && (
+              <div className="col-span-12">
+                <FolderBrowser
+                  key={s.space}
+                  space={s.space}
+                  start={s.path}
+                  onChoose={(path) => {
+                    setLine(i, { path });
+                    setBrowsing(null);
+                  }}
+                  onClose={() => setBrowsing(null)}
+                />
+              </div>
+            )}
           </div>
         ))}
         {v.sources.length < MAX_SOURCES && (

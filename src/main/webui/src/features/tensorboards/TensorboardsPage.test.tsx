@@ -93,4 +93,46 @@ describe('TensorboardsPage', () => {
     const post = sent.find((r) => r.method === 'POST');
     expect(post?.body).toEqual({ name: 'tb-j7k3f9', sources: [{ job: 'j7k3f9' }] });
   });
+
+  it('picks a log folder by browsing the space, with its loading, empty and error states', async () => {
+    const entry = (name: string, path: string, type = 'folder') => ({ name, path, type, size: 0, modified: '2026-12-01T10:00:00Z' });
+    const listing = (path: string, items: unknown[]) => json({ space: 'user', path, items, nextCursor: null, total: items.length });
+    const sent = mockFetch({
+      'GET /api/v1/tensorboards': json({ items: [] }),
+      'GET /api/v1/spaces': json([{ name: 'user' }, { name: 'public' }]),
+      'GET /api/v1/files/user': listing('/', [entry('runs', '/runs'), entry('notes.txt', '/notes.txt', 'file')]),
+      'GET /api/v1/files/user/runs': listing('/runs', [entry('exp1', '/runs/exp1')]),
+      'GET /api/v1/files/user/runs/exp1': listing('/runs/exp1', [
+        entry('events.out.tfevents.1', '/runs/exp1/events.out.tfevents.1', 'file'),
+      ]),
+      'GET /api/v1/files/public/runs/exp1': json({ status: 403, code: 'SpaceForbidden', detail: 'you may not read space public' }, 403),
+      'POST /api/v1/tensorboards': json({ ...PANEL, name: 'picked' }, 201),
+    });
+    renderPage();
+    fireEvent.click(await screen.findByTestId('tensorboards-create'));
+    const dialog = await screen.findByTestId('tensorboard-dialog');
+    fireEvent.change(within(dialog).getByTestId('tensorboard-name'), { target: { value: 'picked' } });
+    fireEvent.click(within(dialog).getByTestId('tensorboard-browse-0'));
+    expect(within(dialog).getByTestId('folder-browser-loading').textContent).toBe('Loading folders…');
+    // Only folders are offered; a file is not.
+    const runs = await within(dialog).findByText('runs/');
+    expect(within(dialog).queryByText('notes.txt/')).toBeNull();
+    fireEvent.click(runs);
+    fireEvent.click(await within(dialog).findByText('exp1/'));
+    expect((await within(dialog).findByTestId('folder-browser-empty')).textContent).toBe('No folders in here');
+    expect(within(dialog).getByTestId('folder-browser-path').textContent).toBe('user:/runs/exp1');
+    fireEvent.click(within(dialog).getByTestId('folder-browser-choose'));
+    expect(within(dialog).queryByTestId('folder-browser')).toBeNull();
+    expect((within(dialog).getByLabelText('Path in the space') as HTMLInputElement).value).toBe('/runs/exp1');
+
+    // Browsing starts at the path typed; a space that cannot be read shows the refusal, and nothing can be chosen.
+    fireEvent.change(within(dialog).getByLabelText('Space'), { target: { value: 'public' } });
+    fireEvent.click(within(dialog).getByTestId('tensorboard-browse-0'));
+    expect((await within(dialog).findByTestId('folder-browser-error')).textContent).toContain('you may not read space public');
+    expect((within(dialog).getByTestId('folder-browser-choose') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText('Space'), { target: { value: 'user' } });
+    fireEvent.click(within(dialog).getByTestId('tensorboard-save'));
+    await waitFor(() => expect(sent.some((r) => r.method === 'POST')).toBe(true));
+    expect(sent.find((r) => r.method === 'POST')?.body).toEqual({ name: 'picked', sources: [{ space: 'user', path: '/runs/exp1' }] });
+  });
 });

@@ -5,23 +5,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Db;
 import io.crater.job.Flows;
 import io.crater.kube.KubeClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -218,6 +229,50 @@ class DownloadFlowTest {
                 .body("source", equalTo(HubServer.get().url() + "/mirror/datasets/acme/corrupt"));
 
         pauseAndResume(owner);
+    }
+
+    @Test
+    void identicalRequestsAtTheSameInstantStartOneDownload() throws Exception {
+        String owner = Api.user("dl-twins", PW);
+        Flows.account("dl-lab3", List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "dl-twins");
+        HubServer.get()
+                .add(new HubServer.Repo("model", "acme/twins", SHA).file("w.bin", HubServer.bytes(50_000, 5), true));
+        int n = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            List<Future<ExtractableResponse<Response>>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return Api.as(owner)
+                            .header("X-Crater-Account", "dl-lab3")
+                            .body(body("acme/twins", "twins", "/models/twins"))
+                            .post(DOWNLOADS)
+                            .then()
+                            .extract();
+                }));
+            }
+            go.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            Set<String> ids = new HashSet<>();
+            for (Future<ExtractableResponse<Response>> a : answers) {
+                ExtractableResponse<Response> r = a.get(60, TimeUnit.SECONDS);
+                statuses.add(r.statusCode());
+                ids.add(r.path("id"));
+            }
+            assertThat(statuses)
+                    .containsOnly(201, 200)
+                    .filteredOn(s -> s == 201)
+                    .hasSize(1);
+            assertThat(ids).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        Api.as(owner).get(DOWNLOADS + "?mine=true").then().statusCode(200).body("items", hasSize(1));
+        assertThat(Db.count("SELECT count(*) FROM jobs j JOIN users u ON u.id = j.user_id"
+                        + " WHERE u.username = 'dl-twins' AND j.kind = 'download'"))
+                .isEqualTo(1);
     }
 
     private static void pauseAndResume(String owner) {

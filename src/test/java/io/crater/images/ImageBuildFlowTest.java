@@ -16,10 +16,13 @@ import io.crater.kube.KubeClients;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.vertx.VertxContextSupport;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,6 +53,12 @@ class ImageBuildFlowTest {
 
     final List<String> answers = new ArrayList<>();
 
+    @Inject
+    ImageBuildWatch watch;
+
+    @Inject
+    ImageBuildQueries queries;
+
     static RequestSpecification as(String token) {
         return Api.as(token).header("X-Crater-Account", ACCOUNT);
     }
@@ -60,7 +69,7 @@ class ImageBuildFlowTest {
     }
 
     @Test
-    void buildsPushToTheRegistryAndLandInTheCatalogue() throws Exception {
+    void buildsPushToTheRegistryAndLandInTheCatalogue() throws Throwable {
         String owner = Api.user("ib-owner", PW);
         String outsider = Api.user("ib-outsider", PW);
         Flows.account(ACCOUNT, List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "ib-owner");
@@ -213,7 +222,7 @@ class ImageBuildFlowTest {
         assertThat(done.get("image")).isNull();
     }
 
-    void aStoppedBuild(String owner, RealRegistry registry) {
+    void aStoppedBuild(String owner, RealRegistry registry) throws Throwable {
         Map<String, Object> build = start(
                 owner,
                 Map.of(
@@ -231,6 +240,25 @@ class ImageBuildFlowTest {
                 .statusCode(200));
         Map<String, Object> done = awaitEnd(owner, (String) build.get("id"));
         assertThat(done.get("state")).as("%s", done).isEqualTo("stopped");
+        aLateRegistryAnswerChangesNothing(owner, (String) build.get("id"));
+    }
+
+    /**
+     * The registry's answer is written only if the build still waits for it: a build stopped while the registry was
+     * asked stays stopped and gets no catalogue entry, though the registry answered ok.
+     */
+    void aLateRegistryAnswerChangesNothing(String owner, String id) throws Throwable {
+        ImageBuildQueries.BuildRow row = VertxContextSupport.subscribeAndAwait(
+                        () -> Panache.withSession(() -> queries.byPublicId(id)))
+                .orElseThrow();
+        RegistryClient.Outcome ok = new RegistryClient.Outcome(
+                "ok", "found", "sha256:" + "ab".repeat(32), "application/vnd.oci.image.manifest.v1+json");
+        assertThat(watch.record(row, ok)).isFalse();
+        kept(as(owner).get("/api/v1/images/builds/" + id).then().statusCode(200))
+                .body("state", equalTo("stopped"))
+                .body("image", org.hamcrest.Matchers.nullValue());
+        kept(as(owner).get("/api/v1/images?limit=200").then().statusCode(200))
+                .body("items.reference", not(hasItem(containsString("/alice/vim"))));
     }
 
     void badInputChangesNothing(String owner, RealRegistry registry) {

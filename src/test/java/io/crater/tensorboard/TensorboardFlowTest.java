@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Db;
 import io.crater.interactive.AppProxy;
 import io.crater.job.Flows;
 import io.crater.kube.KubeClients;
@@ -18,6 +19,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -31,9 +34,14 @@ import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -334,6 +342,68 @@ class TensorboardFlowTest {
                 .body("lastUsedAt", org.hamcrest.Matchers.notNullValue());
         as(owner).delete("/api/v1/tensorboards/" + used).then().statusCode(204);
         as(owner).delete("/api/v1/tensorboards/" + idle).then().statusCode(204);
+    }
+
+    @Test
+    void sameNameCreatesAtOnceMakeOnePanelAndAnswerTheOthers409() throws Exception {
+        users();
+        int n = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<ExtractableResponse<Response>>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return as(owner)
+                            .body(Map.of("name", "twin-panel", "sources", List.of(Map.of("path", "/runs"))))
+                            .post("/api/v1/tensorboards")
+                            .then()
+                            .extract();
+                }));
+            }
+            go.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<ExtractableResponse<Response>> a : answers) {
+                ExtractableResponse<Response> r = a.get(60, TimeUnit.SECONDS);
+                statuses.add(r.statusCode());
+                if (r.statusCode() == 409) {
+                    assertThat(r.contentType()).startsWith("application/problem+json");
+                    assertThat(r.<String>path("code")).isEqualTo("TensorboardExists");
+                }
+            }
+            assertThat(statuses).as(statuses.toString()).containsOnly(201, 409);
+            assertThat(statuses).filteredOn(s -> s == 201).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> panels =
+                as(owner).get("/api/v1/tensorboards").then().extract().path("items.name");
+        assertThat(panels).filteredOn("twin-panel"::equals).hasSize(1);
+        // The refused creates' server jobs were rolled back with their panels.
+        assertThat(Db.count("SELECT count(*) FROM jobs j JOIN users u ON u.id = j.user_id"
+                        + " WHERE u.username = 'tb-owner' AND j.kind = 'tensorboard' AND j.name = 'twin-panel'"))
+                .isEqualTo(1);
+        String id = as(owner)
+                .get("/api/v1/tensorboards")
+                .then()
+                .extract()
+                .path("items.find { it.name == 'twin-panel' }.id");
+        as(owner).delete("/api/v1/tensorboards/" + id).then().statusCode(204);
+    }
+
+    @Test
+    void lastRequestsOlderThanTheIdleStopNeedsArePruned() throws Exception {
+        // Twice the idle timeout (20 s in tests) is kept; an hour-old mark is of no use to the idle stop.
+        try (var c = Db.connection();
+                var s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO app_activity (job_public_id, last_request_at) VALUES"
+                    + " ('jprunedold', now() - interval '1 hour'), ('jprunedfresh', now())");
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Db.count("SELECT count(*) FROM app_activity WHERE job_public_id = 'jprunedold'") == 0);
+        assertThat(Db.count("SELECT count(*) FROM app_activity WHERE job_public_id = 'jprunedfresh'"))
+                .isEqualTo(1);
     }
 
     @Test
