@@ -193,6 +193,12 @@ export async function waitForJobState(page, wanted, timeoutMs = 60_000) {
   );
 }
 
+/** A job page's terminal rows as text (xterm's DOM renderer draws one element per row). */
+export async function terminalRows(page) {
+  const rows = await page.locator('[data-testid="job-terminal-screen"] .xterm-rows > div').allInnerTexts();
+  return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
+}
+
 /**
  * Crater's API for a test's setup, at `/api/v1` of `baseUrl`: `api(token, method, path, body, expected, account)`
  * sends a JSON body with a bearer token (none when null) and the current account (X-Crater-Account) when given,

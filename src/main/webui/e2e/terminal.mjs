@@ -30,6 +30,7 @@ import {
   apiCreateAccount,
   apiSetUpAccount,
   signIn,
+  terminalRows,
 } from './lib.mjs';
 
 const ACCOUNT = 'term-lab';
@@ -43,12 +44,6 @@ async function main() {
   const screenshot = process.env.SCREENSHOT || '';
 
   const api = apiClient(baseUrl);
-
-  /** The terminal's rows as text (xterm's DOM renderer draws one element per row). */
-  async function terminalRows(page) {
-    const rows = await page.locator('[data-testid="job-terminal-screen"] .xterm-rows > div').allInnerTexts();
-    return rows.map((r) => r.replace(/\u00a0/g, ' ').trimEnd());
-  }
 
   const browser = await launchBrowser();
   let page;

@@ -99,6 +99,18 @@ class BrowserIT {
     }
 
     /**
+     * A user's files written through the file API become the dataset "mnist" on the Data page; the new-job form's
+     * mount picker mounts it read-only at a path the user chose, and in the running job's terminal {@code ls -1}
+     * lists its files and a write there is refused; "Open in TensorBoard" makes a panel over the job's working
+     * directory, whose tab on its own origin lists the runs there (and one written later); the Downloads and Builds
+     * tabs show their empty states in English and Chinese without errors.
+     */
+    @Test
+    void aDatasetGoesIntoAJobAndItsRunsIntoTensorBoard() throws Exception {
+        run("data.mjs", "console-data.png", Map.of());
+    }
+
+    /**
      * The owner starts a notebook from the built-in template; a real Jupyter Notebook server (Debian's, started with
      * the pod's base URL, the token from the job's Secret and the user's space as its folder) serves the pod's app
      * port through pods/portforward; on the job's own origin the owner creates a Python 3 notebook, runs

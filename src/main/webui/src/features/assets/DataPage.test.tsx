@@ -79,6 +79,23 @@ describe('DataPage', () => {
     expect(await screen.findByText('The datasets and models could not be loaded')).toBeTruthy();
   });
 
+  it("shows the Downloads tab with its empty state and without the catalogue's search, which would change nothing there", async () => {
+    const sent = mockFetch({
+      'GET /api/v1/me': json(ME),
+      'GET /api/v1/assets': json({ items: [], nextCursor: null }),
+      'GET /api/v1/assets/downloads': json({ items: [], nextCursor: null }),
+    });
+    renderPage();
+    expect(await screen.findByTestId('assets-search')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('assets-tab-downloads'));
+    expect(await screen.findByText('No downloads yet')).toBeTruthy();
+    expect(screen.getByTestId('download-form')).toBeTruthy();
+    expect(screen.queryByTestId('assets-search')).toBeNull();
+    expect(sent.some((r) => r.path === '/api/v1/assets/downloads')).toBe(true);
+    fireEvent.click(screen.getByTestId('assets-tab-dataset'));
+    expect(await screen.findByTestId('assets-search')).toBeTruthy();
+  });
+
   it('checks the register form before sending and sends the entry', async () => {
     const sent = mockFetch({
       'GET /api/v1/me': json(ME),

@@ -51,13 +51,16 @@ export function DataPage() {
         >
           {t('downloads.tab')}
         </button>
-        <input
-          className={`${inputClass} max-w-xs`}
-          placeholder={t('assets.search')}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          data-testid="assets-search"
-        />
+        {kind !== 'downloads' && (
+          // The search filters the catalogue only: on the Downloads tab it would change nothing.
+          <input
+            className={`${inputClass} max-w-xs`}
+            placeholder={t('assets.search')}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            data-testid="assets-search"
+          />
+        )}
         <button type="button" className={`${btnPrimary} ml-auto`} onClick={() => setDialog({})} data-testid="assets-register">
           {t('assets.register')}
         </button>

@@ -69,6 +69,7 @@ final class FileCommands {
         boolean all = a.flags().contains("a");
         boolean almost = a.flags().contains("A");
         boolean lng = a.flags().contains("l");
+        boolean onePerLine = a.flags().contains("1");
         List<String> operands = a.operands().isEmpty() ? List.of(".") : a.operands();
         int status = 0;
         List<SimFiles.Located> lone = new ArrayList<>();
@@ -90,7 +91,7 @@ final class FileCommands {
                 status = ShellBuiltins.fail(io, 2, "ls: cannot access '" + op + "': " + e.getMessage());
             }
         }
-        listing(sh, io, lone, lng, false);
+        listing(sh, io, lone, lng, onePerLine, false);
         for (int i = 0; i < dirs.size(); i++) {
             if (operands.size() > 1) {
                 io.out
@@ -103,7 +104,7 @@ final class FileCommands {
                 if (almost && !all) {
                     entries = entries.subList(2, entries.size());
                 }
-                listing(sh, io, entries, lng, true);
+                listing(sh, io, entries, lng, onePerLine, true);
             } catch (SimFiles.FsError e) {
                 status = ShellBuiltins.fail(
                         io, 2, "ls: cannot open directory '" + dirs.get(i).path() + "': " + e.getMessage());
@@ -112,13 +113,14 @@ final class FileCommands {
         return status;
     }
 
-    private static void listing(SimShell sh, SimShell.Io io, List<SimFiles.Located> entries, boolean lng, boolean dir) {
+    private static void listing(
+            SimShell sh, SimShell.Io io, List<SimFiles.Located> entries, boolean lng, boolean onePerLine, boolean dir) {
         if (!lng) {
             List<String> names = entries.stream().map(SimFiles.Located::name).toList();
             if (!dir) {
                 names = entries.stream().map(SimFiles.Located::path).toList();
             }
-            columns(sh, io, names);
+            columns(sh, io, names, onePerLine);
             return;
         }
         List<LongLine> rows = new ArrayList<>();
@@ -172,9 +174,9 @@ final class FileCommands {
         return rows.stream().mapToInt(r -> column.apply(r).length()).max().orElse(0);
     }
 
-    /** Names one per line without a terminal; in columns, as ls lays them out, on one. */
-    private static void columns(SimShell sh, SimShell.Io io, List<String> names) {
-        if (!sh.tty || names.isEmpty()) {
+    /** Names one per line without a terminal or with {@code -1}; in columns, as ls lays them out, on one. */
+    private static void columns(SimShell sh, SimShell.Io io, List<String> names, boolean onePerLine) {
+        if (!sh.tty || onePerLine || names.isEmpty()) {
             names.forEach(n -> io.out.append(n).append('\n'));
             return;
         }

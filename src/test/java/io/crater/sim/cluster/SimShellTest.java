@@ -263,6 +263,16 @@ class SimShellTest {
     }
 
     @Test
+    void onATerminalLsListsInColumnsUnlessAskedForOneNamePerLine() {
+        SimShell sh = tess();
+        sh.tty(true);
+        sh.run("mkdir d && touch d/README.md d/test.csv d/train.csv");
+        assertThat(sh.run("ls d").stdout()).isEqualTo("README.md  test.csv   train.csv\n");
+        assertThat(sh.run("ls -1 d").stdout()).isEqualTo("README.md\ntest.csv\ntrain.csv\n");
+        assertThat(sh.run("ls -1a d").stdout()).isEqualTo(".\n..\nREADME.md\ntest.csv\ntrain.csv\n");
+    }
+
+    @Test
     void thePromptShowsTheUserThePodAndTheDirectoryWithTildeForHome() {
         SimShell sh = tess();
         assertThat(sh.prompt()).isEqualTo("tess@c-j1-main-0:~$ ");
