@@ -4,6 +4,7 @@ import io.smallrye.jwt.build.Jwt;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.Key;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import org.jose4j.jwa.AlgorithmConstraints;
@@ -33,6 +34,14 @@ public class TokenService {
     @Inject
     AuthConfig config;
 
+    @Inject
+    Clock clock;
+
+    /** How far past its expiry a token is still taken (clocks of replicas and clients differ a little). */
+    static final int SKEW_SECONDS = 30;
+
+    private final VerifiedTokens verified = new VerifiedTokens(SKEW_SECONDS, 20_000);
+
     public IssuedToken issue(UserEntity user) {
         SigningKeys.Active key = keys.active();
         long lifetime = config.accessTokenLifetime().toSeconds();
@@ -52,10 +61,15 @@ public class TokenService {
 
     /** Verifies signature, issuer, audience and expiry; throws {@link InvalidTokenException} otherwise. */
     public TokenUser verify(String token) {
+        long now = clock.instant().getEpochSecond();
+        TokenUser known = verified.get(token, now, kid -> keys.publicKey(kid) != null);
+        if (known != null) {
+            return known;
+        }
         JwtConsumer consumer = new JwtConsumerBuilder()
                 .setRequireExpirationTime()
                 .setRequireSubject()
-                .setAllowedClockSkewInSeconds(30)
+                .setAllowedClockSkewInSeconds(SKEW_SECONDS)
                 .setExpectedIssuer(ISSUER)
                 .setExpectedAudience(AUDIENCE)
                 .setJwsAlgorithmConstraints(AlgorithmConstraints.ConstraintType.PERMIT, "RS256")
@@ -68,13 +82,21 @@ public class TokenService {
                 })
                 .build();
         try {
-            JwtClaims claims = consumer.processToClaims(token);
+            var jwt = consumer.process(token);
+            JwtClaims claims = jwt.getJwtClaims();
             List<String> groups = claims.getStringListClaimValue("groups");
-            return new TokenUser(
+            TokenUser user = new TokenUser(
                     Long.parseLong(claims.getSubject()),
                     claims.getStringClaimValue("upn"),
                     claims.getStringClaimValue("name"),
                     groups.isEmpty() ? "user" : groups.get(0));
+            verified.remember(
+                    token,
+                    user,
+                    jwt.getJoseObjects().get(0).getKeyIdHeaderValue(),
+                    claims.getExpirationTime().getValue(),
+                    now);
+            return user;
         } catch (InvalidJwtException | MalformedClaimException | NumberFormatException e) {
             throw new InvalidTokenException();
         }
