@@ -62,19 +62,25 @@ public class Memberships implements io.crater.identity.UserAccounts {
                 .map(rows -> rows.stream().map(r -> MembershipRow.of(r).view()).toList());
     }
 
+    /** Accounts' slugs, which never change. */
+    private final io.crater.platform.ImmutableNames slugs = new io.crater.platform.ImmutableNames(100_000);
+
     @Override
     public Uni<Map<Long, String>> slugs(java.util.Collection<Long> accountIds) {
         if (accountIds.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Sql.rows(
-                        "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1, ','))::bigint)",
-                        Sql.commaList(accountIds))
-                .map(rows -> {
-                    Map<Long, String> out = new java.util.HashMap<>();
-                    rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));
-                    return out;
-                });
+        return slugs.of(
+                accountIds,
+                missing -> Sql.rows(
+                                "SELECT id, slug FROM accounts WHERE id IN (SELECT unnest(string_to_array(?1,"
+                                        + " ','))::bigint)",
+                                Sql.commaList(missing))
+                        .map(rows -> {
+                            Map<Long, String> out = new java.util.HashMap<>();
+                            rows.stream().map(AccountService.IdSlug::of).forEach(a -> out.put(a.id(), a.slug()));
+                            return out;
+                        }));
     }
 
     @Override

@@ -48,12 +48,17 @@ public class UserDirectory {
 
     /** The usernames of the users with these ids (unknown ids are left out). */
     public Uni<Map<Long, String>> usernames(Collection<Long> ids) {
-        return people(ids).map(found -> {
-            Map<Long, String> out = new HashMap<>();
-            found.forEach((id, p) -> out.put(id, p.username()));
-            return out;
-        });
+        return usernames.of(
+                ids,
+                missing -> people(missing).map(found -> {
+                    Map<Long, String> out = new HashMap<>();
+                    found.forEach((id, p) -> out.put(id, p.username()));
+                    return out;
+                }));
     }
+
+    /** Usernames, which never change. */
+    private final io.crater.platform.ImmutableNames usernames = new io.crater.platform.ImmutableNames(100_000);
 
     /** The id of the user's default account, if the user exists and has one. */
     public Uni<Optional<Long>> defaultAccountId(long userId) {
