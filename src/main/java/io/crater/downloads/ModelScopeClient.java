@@ -52,7 +52,12 @@ class ModelScopeClient {
                 repository,
                 revision,
                 token);
-        String sha = commits.path("Data").path("Commit").path(0).path("Id").asText("");
+        JsonNode first = commits.path("Data").path("Commit").path(0);
+        if (first.isMissingNode()) {
+            String why = "ModelScope has no revision '" + revision + "' of '" + repository + "'";
+            throw ApiException.badRequest("HubRefused", why, List.of(new Problem.FieldError("revision", why)));
+        }
+        String sha = first.path("Id").asText("");
         if (!HubDownloads.isSha(sha)) {
             throw HubClient.unreachable(endpoint, "the answer names no commit");
         }

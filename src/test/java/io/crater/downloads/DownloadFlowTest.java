@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * Downloads end to end against a small hub the test serves ({@link HubServer}): resolved to the commit, run as a
  * simulated job whose bytes show as progress, verified and catalogued, then mounted read-only into a job; the same
  * thing asked again answers the first download; a bad checksum fails and a retry from the mirror succeeds; pause and
- * resume continue the partial file; the per-user limit; another account sees nothing; the token only in a Secret.
+ * resume continue the partial file; the per-user limit; another account sees nothing; the token only in a Secret; the
+ * same for ModelScope ({@link ModelScopeFlows}).
  */
 @QuarkusTest
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
@@ -218,6 +219,12 @@ class DownloadFlowTest {
                 .body("source", equalTo(HubServer.get().url() + "/mirror/datasets/acme/corrupt"));
 
         pauseAndResume(owner);
+    }
+
+    @Test
+    void modelScopeDownloadsAreResolvedRunVerifiedAndCatalogued() {
+        ModelScopeFlows.aModelIsResolvedRunVerifiedAndCatalogued();
+        ModelScopeFlows.checksumsFailAndAMovedBranchIsCaught();
     }
 
     private static void pauseAndResume(String owner) {
