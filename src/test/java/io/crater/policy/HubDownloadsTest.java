@@ -71,8 +71,9 @@ class HubDownloadsTest {
     void modelScopeRequests(String repo, String revision, String field) {
         List<HubDownloads.Violation> v =
                 HubDownloads.check(new HubDownloads.Wanted("model", "modelscope", repo, revision, null, null));
-        assertThat(v).extracting(HubDownloads.Violation::field).containsExactlyElementsOf(
-                field == null ? List.of() : List.of(field));
+        assertThat(v)
+                .extracting(HubDownloads.Violation::field)
+                .containsExactlyElementsOf(field == null ? List.of() : List.of(field));
         assertThat(HubDownloads.defaultRevision("modelscope")).isEqualTo("master");
         assertThat(HubDownloads.defaultRevision("huggingface")).isEqualTo("main");
     }
@@ -89,7 +90,8 @@ class HubDownloadsTest {
                 "modelscope|notes.md|*.md|false",
             })
     void modelScopesExcludeAlsoFindsInTheName(String hub, String path, String exclude, boolean taken) {
-        assertThat(HubDownloads.selected(hub, path, List.of(), List.of(exclude))).isEqualTo(taken);
+        assertThat(HubDownloads.selected(hub, path, List.of(), List.of(exclude)))
+                .isEqualTo(taken);
     }
 
     @Test
@@ -104,8 +106,19 @@ class HubDownloadsTest {
                         "/crater/user/d",
                         "https://www.modelscope.cn"))
                 .containsExactly(
-                        "modelscope", "download", "--dataset", "org/d", "--revision", "master", "--include", "*.json",
-                        "--exclude", "*.md", "--local_dir", "/crater/user/d", "--endpoint",
+                        "modelscope",
+                        "download",
+                        "--dataset",
+                        "org/d",
+                        "--revision",
+                        "master",
+                        "--include",
+                        "*.json",
+                        "--exclude",
+                        "*.md",
+                        "--local_dir",
+                        "/crater/user/d",
+                        "--endpoint",
                         "https://www.modelscope.cn");
         assertThat(HubDownloads.command("huggingface", "model", "org/m", SHA, null, null, "/d", "x"))
                 .startsWith("huggingface-cli", "download", "org/m");
