@@ -49,7 +49,8 @@ final class DownloadCommands {
     @Command(
             name = "download",
             description = {
-                "Download a repository from Hugging Face into one of your spaces and catalogue it when it is verified.",
+                "Download a repository from Hugging Face or ModelScope into one of your spaces and catalogue it when it is"
+                        + " verified.",
                 "The revision is resolved to a commit first; the same repository, commit and files downloaded already"
                         + " (one you can see) is answered with that download instead."
             })
@@ -57,7 +58,17 @@ final class DownloadCommands {
         @Parameters(paramLabel = "REPO", description = "The repository: OWNER/NAME (meta-llama/Llama-3-8B).")
         String repo;
 
-        @Option(names = "--revision", paramLabel = "REV", description = "A branch, tag or commit (default main).")
+        @Option(
+                names = "--hub",
+                paramLabel = "HUB",
+                description = "huggingface (default) or modelscope.",
+                defaultValue = "huggingface")
+        String hub;
+
+        @Option(
+                names = "--revision",
+                paramLabel = "REV",
+                description = "A branch, tag or commit (default main; ModelScope: a branch or tag, default master).")
         String revision;
 
         @Option(names = "--include", paramLabel = "PATTERN", description = "Only files matching (repeat or a,b).")
@@ -69,7 +80,8 @@ final class DownloadCommands {
         @Option(
                 names = "--credential",
                 paramLabel = "NAME",
-                description = "Your credential of kind huggingface, for gated or private repositories.")
+                description = "Your credential of the hub's kind (huggingface or modelscope), for gated or private"
+                        + " repositories.")
         String credential;
 
         @Option(names = "--name", paramLabel = "NAME", description = "The entry's name (default: from REPO).")
@@ -97,7 +109,7 @@ final class DownloadCommands {
             FileAddress at = FileCommands.address(this, where != null ? where : "user:/" + kind + "s/" + entry);
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("kind", kind);
-            body.put("hub", "huggingface");
+            body.put("hub", hub);
             body.put("repository", repo);
             Catalogue.given(body, "revision", revision);
             Catalogue.given(body, "include", Catalogue.words(include));

@@ -92,28 +92,40 @@ public class DownloadActions {
             throw DownloadChecks.invalid(
                     List.of(new Problem.FieldError("hub", "one of " + String.join(", ", HubDownloads.HUBS))));
         }
-        if (endpoint != null && !known(endpoint)) {
-            throw DownloadChecks.invalid(List.of(new Problem.FieldError(
-                    "endpoint", "one of the hub's configured addresses: " + String.join(", ", addresses()))));
-        }
         return Panache.withSession(() -> owned(id, caller))
                 .invoke(row -> requireState(row, "failed", "retry"))
+                .invoke(row -> {
+                    if (endpoint != null && !known(row.hub(), endpoint)) {
+                        throw DownloadChecks.invalid(List.of(new Problem.FieldError(
+                                "endpoint",
+                                "one of the hub's configured addresses: "
+                                        + String.join(", ", DownloadStarts.addresses(config, row.hub())))));
+                    }
+                })
                 .flatMap(row -> Panache.withTransaction(() -> tokens.token(row.ownerId(), row.credential()))
                         .flatMap(token -> DownloadService.blocking(() -> hub.resolve(
+                                row.hub(),
                                 endpoint == null ? row.endpoint() : endpoint,
                                 row.kind(),
                                 row.repository(),
-                                row.sha(),
+                                // ModelScope's client takes a branch or tag only: ask for it, and insist on the commit.
+                                "modelscope".equals(row.hub()) ? row.revision() : row.sha(),
                                 token.orElse(null))))
                         .flatMap(r -> {
                             List<String> warnings = new ArrayList<>(row.warnings());
                             if (!r.sha().equals(row.sha())) {
+                                if ("modelscope".equals(row.hub())) {
+                                    throw ApiException.conflict(
+                                            "HubRevisionMoved",
+                                            "'" + row.revision() + "' is commit " + r.sha() + " now, not " + row.sha()
+                                                    + "; start a new download for it");
+                                }
                                 warnings.add("the hub answered commit " + r.sha() + " for " + row.sha());
                             }
                             return restart(
                                     row,
                                     endpoint == null ? row.endpoint() : endpoint,
-                                    HubDownloads.select(r.files(), row.include(), row.exclude()),
+                                    HubDownloads.select(row.hub(), r.files(), row.include(), row.exclude()),
                                     warnings,
                                     "download.retry",
                                     caller);
@@ -154,9 +166,11 @@ public class DownloadActions {
 
     private static DownloadStarts.Run run(DownloadQueries.DownloadRow row, String endpoint, FileTargets.Target t) {
         return new DownloadStarts.Run(
+                row.hub(),
                 row.kind(),
                 row.repository(),
                 row.sha(),
+                row.revision(),
                 row.include(),
                 row.exclude(),
                 endpoint,
@@ -184,13 +198,8 @@ public class DownloadActions {
         }
     }
 
-    private boolean known(String endpoint) {
-        return addresses().stream().anyMatch(a -> HubClient.base(a).equals(HubClient.base(endpoint)));
-    }
-
-    private List<String> addresses() {
-        List<String> out = new ArrayList<>(List.of(config.huggingface().endpoint()));
-        out.addAll(config.huggingface().mirrors().orElse(List.of()));
-        return out;
+    private boolean known(String hubName, String endpoint) {
+        return DownloadStarts.addresses(config, hubName).stream()
+                .anyMatch(a -> HubClient.base(a).equals(HubClient.base(endpoint)));
     }
 }

@@ -18,11 +18,12 @@ final class DownloadChecks {
             throw invalid(List.of(new Problem.FieldError("body", "required")));
         }
         List<Problem.FieldError> errors = new ArrayList<>();
+        String hub = req.hub() == null || req.hub().isBlank() ? "huggingface" : req.hub();
         String revision = req.revision() == null || req.revision().isBlank()
-                ? "main"
+                ? HubDownloads.defaultRevision(hub)
                 : req.revision().trim();
         HubDownloads.check(new HubDownloads.Wanted(
-                        req.kind(), req.hub(), req.repository(), revision, req.include(), req.exclude()))
+                        req.kind(), hub, req.repository(), revision, req.include(), req.exclude()))
                 .forEach(v -> errors.add(new Problem.FieldError(v.field(), v.message())));
         if (req.credential() != null && !req.credential().matches("^[a-z0-9-]{1,40}$")) {
             errors.add(
@@ -42,7 +43,7 @@ final class DownloadChecks {
         String space = req.space() == null || req.space().isBlank()
                 ? "user"
                 : req.space().trim();
-        return new DownloadService.Checked(req, f, space, revision);
+        return new DownloadService.Checked(req, hub, f, space, revision);
     }
 
     static ApiException invalid(List<Problem.FieldError> errors) {

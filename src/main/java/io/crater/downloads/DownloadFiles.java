@@ -24,11 +24,15 @@ final class DownloadFiles {
     /** Where huggingface-cli keeps a file while it is being written, under the target folder. */
     static final String PARTIAL = ".cache/huggingface/download";
 
+    /** Where ModelScope's client writes a file (at its path under this folder) before moving it into place. */
+    static final String MODELSCOPE_PARTIAL = "._____temp";
+
     private DownloadFiles() {}
 
     /**
-     * The bytes present for each expected file: the file itself, else the client's partial file of it ({@code
-     * <name>.<etag>.incomplete} under {@value #PARTIAL}). Files absent are left out.
+     * The bytes present for each expected file: the file itself, else the client's partial file of it (Hugging Face's
+     * {@code <name>.<etag>.incomplete} under {@value #PARTIAL}, ModelScope's {@code <path>} under {@value
+     * #MODELSCOPE_PARTIAL}). Files absent are left out.
      */
     static Map<String, Long> present(Path dir, List<HubDownloads.HubFile> expected) {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -39,6 +43,9 @@ final class DownloadFiles {
             Long size = size(dir, f.path());
             if (size == null) {
                 size = partial(dir, f.path());
+            }
+            if (size == null) {
+                size = size(dir, MODELSCOPE_PARTIAL + "/" + f.path());
             }
             if (size != null) {
                 out.put(f.path(), size);
@@ -59,7 +66,7 @@ final class DownloadFiles {
         return out;
     }
 
-    /** The SHA-256 of each LFS file of the expected size, in lowercase hex. */
+    /** The SHA-256 of each file the hub lists one for (Hugging Face: its LFS files) of the expected size, in hex. */
     static Map<String, String> sha256(Path dir, List<HubDownloads.HubFile> expected, Map<String, Long> sizes) {
         Map<String, String> out = new LinkedHashMap<>();
         for (HubDownloads.HubFile f : expected) {

@@ -65,15 +65,20 @@ public class DownloadService {
     public record Answer(DownloadViews.Download download, boolean created) {}
 
     /** The request as checked; {@code space} as the file API names it. */
-    record Checked(DownloadViews.CreateDownload req, DownloadedEntries.Fields fields, String space, String revision) {}
+    record Checked(
+            DownloadViews.CreateDownload req,
+            String hub,
+            DownloadedEntries.Fields fields,
+            String space,
+            String revision) {}
 
     /** The target folder and the revision as the hub answered. */
     private record Prepared(FileTargets.Target target, HubClient.Resolved resolved) {}
 
     public Uni<Answer> create(DownloadViews.CreateDownload req, String accountHeader, Caller caller) {
         Checked c = DownloadChecks.check(req, caller);
-        String endpoint = config.huggingface().endpoint();
-        return Panache.withTransaction(() -> token(caller, req.credential()))
+        String endpoint = DownloadStarts.endpoint(config, c.hub());
+        return Panache.withTransaction(() -> token(caller, req.credential(), c.hub()))
                 .flatMap(token -> blocking(() -> {
                     FileTargets.Inspected t = targets.writable(caller, c.space(), req.path(), false);
                     if (!t.ok()) {
@@ -81,12 +86,13 @@ public class DownloadService {
                     }
                     return new Prepared(
                             t.target(),
-                            hub.resolve(endpoint, req.kind(), req.repository(), c.revision(), token.orElse(null)));
+                            hub.resolve(
+                                    c.hub(), endpoint, req.kind(), req.repository(), c.revision(), token.orElse(null)));
                 }))
                 .flatMap(p -> OnContext.run(() -> Panache.withTransaction(() -> queries.lockKey(
-                                key(req, p.resolved().sha()))
+                                key(c, p.resolved().sha()))
                         .flatMap(locked -> viewer(caller))
-                        .flatMap(v -> queries.same(v, key(req, p.resolved().sha())))
+                        .flatMap(v -> queries.same(v, key(c, p.resolved().sha())))
                         .flatMap(same -> same.isPresent()
                                 ? Uni.createFrom().item(new Found(same.get(), false))
                                 : fresh(c, p, endpoint, accountHeader, caller).map(row -> new Found(row, true)))
@@ -104,7 +110,8 @@ public class DownloadService {
             Checked c, Prepared p, String endpoint, String accountHeader, Caller caller) {
         DownloadViews.CreateDownload req = c.req();
         String jobAccount = DownloadStarts.jobAccount(p.target().space(), accountHeader);
-        List<HubDownloads.HubFile> files = HubDownloads.select(p.resolved().files(), req.include(), req.exclude());
+        List<HubDownloads.HubFile> files =
+                HubDownloads.select(c.hub(), p.resolved().files(), req.include(), req.exclude());
         List<String> warnings = new ArrayList<>();
         if (HubDownloads.isSha(req.revision())
                 && !req.revision().equals(p.resolved().sha())) {
@@ -129,9 +136,11 @@ public class DownloadService {
                 .call(x -> starts.requireRoom(caller.userId()))
                 .flatMap(accountId -> starts.start(
                                 new DownloadStarts.Run(
+                                        c.hub(),
                                         req.kind(),
                                         req.repository(),
                                         p.resolved().sha(),
+                                        c.revision(),
                                         HubDownloads.canonical(req.include()),
                                         HubDownloads.canonical(req.exclude()),
                                         endpoint,
@@ -160,14 +169,14 @@ public class DownloadService {
                 publicId,
                 caller.userId(),
                 req.kind(),
-                "huggingface",
+                c.hub(),
                 endpoint,
                 req.repository(),
                 c.revision(),
                 p.resolved().sha(),
                 HubDownloads.canonical(req.include()),
                 HubDownloads.canonical(req.exclude()),
-                key(req, p.resolved().sha()),
+                key(c, p.resolved().sha()),
                 req.credential(),
                 c.fields().name(),
                 p.target().space(),
@@ -209,34 +218,32 @@ public class DownloadService {
                 .map(Optional::orElseThrow);
     }
 
-    static String key(DownloadViews.CreateDownload req, String sha) {
-        return HubDownloads.key("huggingface", req.kind(), req.repository(), sha, req.include(), req.exclude());
+    static String key(Checked c, String sha) {
+        DownloadViews.CreateDownload req = c.req();
+        return HubDownloads.key(c.hub(), req.kind(), req.repository(), sha, req.include(), req.exclude());
     }
 
-    /** The caller's credential of kind huggingface opened (marked used); 400 {@code UnknownCredential} otherwise. */
-    private Uni<Optional<String>> token(Caller caller, String name) {
+    /** The caller's credential of the hub's kind opened (marked used); 400 {@code UnknownCredential} otherwise. */
+    private Uni<Optional<String>> token(Caller caller, String name, String kind) {
         if (name == null) {
             return Uni.createFrom().item(Optional.empty());
         }
         return credentials
                 .get(name, caller)
                 .onFailure(ApiException.class)
-                .transform(e -> unknownCredential(name))
+                .transform(e -> unknownCredential(name, kind))
                 .flatMap(cred -> {
-                    if (!"huggingface".equals(cred.kind())) {
-                        throw unknownCredential(name);
+                    if (!kind.equals(cred.kind())) {
+                        throw unknownCredential(name, kind);
                     }
                     return credentials.reveal(caller.userId(), List.of(name));
                 })
                 .map(values -> Optional.ofNullable(values.get(name)));
     }
 
-    private static ApiException unknownCredential(String name) {
-        return ApiException.badRequest(
-                "UnknownCredential",
-                "you have no credential named '" + name + "' of kind huggingface",
-                List.of(new Problem.FieldError(
-                        "credential", "you have no credential named '" + name + "' of kind huggingface")));
+    private static ApiException unknownCredential(String name, String kind) {
+        String why = "you have no credential named '" + name + "' of kind " + kind;
+        return ApiException.badRequest("UnknownCredential", why, List.of(new Problem.FieldError("credential", why)));
     }
 
     /** The account the entry is shared with: its owner must be a member. */

@@ -12,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +60,13 @@ class DownloadStarts {
         return new ApiException(429, "DownloadLimitReached", "Too many requests", r.message(), List.of(r), null, null);
     }
 
-    /** What a run is: the download's place and source. */
+    /** What a run is: the download's place and source ({@code revision}: the branch or tag, ModelScope's client's). */
     record Run(
+            String hub,
             String kind,
             String repository,
             String sha,
+            String revision,
             List<String> include,
             List<String> exclude,
             String endpoint,
@@ -71,32 +74,66 @@ class DownloadStarts {
             String name,
             FileTargets.Target target) {}
 
+    /** The configured address of {@code hub}. */
+    static String endpoint(DownloadsConfig config, String hub) {
+        return "modelscope".equals(hub)
+                ? config.modelscope().endpoint()
+                : config.huggingface().endpoint();
+    }
+
+    /** The addresses of {@code hub} a retry may name: its address and its mirrors. */
+    static List<String> addresses(DownloadsConfig config, String hub) {
+        List<String> out = new ArrayList<>(List.of(endpoint(config, hub)));
+        out.addAll(("modelscope".equals(hub)
+                        ? config.modelscope().mirrors()
+                        : config.huggingface().mirrors())
+                .orElse(List.of()));
+        return out;
+    }
+
     /** Submits the run's job into {@code account} (null: the caller's default); its public id. */
     Uni<String> start(Run run, String account, Caller caller) {
         return jobs.submitOwn(spec(run), account, caller).map(JobViews.JobSummary::id);
     }
 
     /**
-     * The job: {@code sh -c '<setup> && exec "$@"'} running {@code huggingface-cli download ...} into the folder as the
-     * pod sees it; the endpoint in {@code HF_ENDPOINT}, the token (when a credential is named) in {@code HF_TOKEN} from
-     * the job's Secret.
+     * The job: {@code sh -c '<setup> && exec "$@"'} running the hub's client into the folder as the pod sees it:
+     * {@code huggingface-cli download ...} at the commit, the endpoint in {@code HF_ENDPOINT}, the token in {@code
+     * HF_TOKEN}; or {@code modelscope download ... --endpoint URL} at the branch or tag, the token in {@code
+     * MODELSCOPE_API_TOKEN}. A token comes only from the job's Secret.
      */
     JobViews.SubmitJob spec(Run run) {
-        String setup = config.setup().trim();
+        boolean modelscope = "modelscope".equals(run.hub());
+        String setup = (modelscope ? config.modelscope().setup() : config.setup()).trim();
         String script = setup.isEmpty() ? "exec \"$@\"" : setup + " && exec \"$@\"";
         Map<String, EnvValue> env = new LinkedHashMap<>();
-        env.put("HF_ENDPOINT", EnvValue.plain(HubClient.base(run.endpoint())));
-        env.put("HF_HUB_DISABLE_TELEMETRY", EnvValue.plain("1"));
+        String endpoint = HubClient.base(run.endpoint());
+        if (modelscope) {
+            // The client's own variable takes a host (it adds https://); --endpoint on the command line takes any URL.
+            if (endpoint.startsWith("https://")) {
+                env.put("MODELSCOPE_DOMAIN", EnvValue.plain(endpoint.substring("https://".length())));
+            }
+        } else {
+            env.put("HF_ENDPOINT", EnvValue.plain(endpoint));
+            env.put("HF_HUB_DISABLE_TELEMETRY", EnvValue.plain("1"));
+        }
         if (!setup.isEmpty()) {
             // The default setup installs the client with pip --target into the pod's own /tmp, never into a space.
             env.put("PYTHONPATH", EnvValue.plain(CLIENT_DIR));
             env.put("PATH", EnvValue.plain(CLIENT_DIR + "/bin:/usr/local/bin:/usr/bin:/bin"));
         }
         if (run.credential() != null) {
-            env.put("HF_TOKEN", EnvValue.reference(run.credential()));
+            env.put(modelscope ? "MODELSCOPE_API_TOKEN" : "HF_TOKEN", EnvValue.reference(run.credential()));
         }
         List<String> args = HubDownloads.command(
-                run.kind(), run.repository(), run.sha(), run.include(), run.exclude(), mountPath(run.target()));
+                run.hub(),
+                run.kind(),
+                run.repository(),
+                modelscope ? run.revision() : run.sha(),
+                run.include(),
+                run.exclude(),
+                mountPath(run.target()),
+                endpoint);
         return new JobViews.SubmitJob(
                 "download " + run.name(),
                 "download",

@@ -25,7 +25,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The leader's loop over running downloads: once a download's job has ended, a successful one is verified (every file
- * there with its size, each LFS file's SHA-256 the hub's) and catalogued ({@link DownloadedEntries}); a failed or
+ * there with its size, each file's SHA-256 the hub listed) and catalogued ({@link DownloadedEntries}); a failed or
  * stopped one fails with the job's reason. A branch whose head moved while downloading is a warning.
  */
 @ApplicationScoped
@@ -152,8 +152,8 @@ public class DownloadWatch {
 
     /** The entry a download makes: {@code source} the repository's page on the hub, {@code revision} the commit. */
     static DownloadedEntries.Downloaded downloaded(DownloadQueries.DownloadRow d) {
-        String source =
-                HubClient.base(d.endpoint()) + (d.kind().equals("dataset") ? "/datasets/" : "/") + d.repository();
+        String page = d.kind().equals("dataset") ? "/datasets/" : "modelscope".equals(d.hub()) ? "/models/" : "/";
+        String source = HubClient.base(d.endpoint()) + page + d.repository();
         return new DownloadedEntries.Downloaded(
                 d.publicId(), d.ownerId(), d.kind(), d.name(), source, d.sha(), d.visibility(), d.accountId());
     }
@@ -167,7 +167,7 @@ public class DownloadWatch {
             String token = VertxContextSupport.subscribeAndAwait(
                             () -> Panache.withTransaction(() -> tokens.token(row.ownerId(), row.credential())))
                     .orElse(null);
-            String now = hub.resolve(row.endpoint(), row.kind(), row.repository(), row.revision(), token)
+            String now = hub.resolve(row.hub(), row.endpoint(), row.kind(), row.repository(), row.revision(), token)
                     .sha();
             return now.equals(row.sha())
                     ? null

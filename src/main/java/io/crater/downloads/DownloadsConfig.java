@@ -15,6 +15,28 @@ public interface DownloadsConfig {
     @WithName("huggingface")
     Hub huggingface();
 
+    /** ModelScope. */
+    @WithName("modelscope")
+    ModelScope modelscope();
+
+    /** ModelScope's address, its mirrors, and how its client gets into a download job. */
+    interface ModelScope {
+        /** The hub's address, as the client's {@code --endpoint} takes it (a mirror's address works as well). */
+        @WithDefault("https://www.modelscope.cn")
+        String endpoint();
+
+        /** Other addresses of the same hub (mirrors) a retry may name. */
+        Optional<List<String>> mirrors();
+
+        /**
+         * A shell command run before the client in a ModelScope download job (installs {@code modelscope}, whose
+         * {@code modelscope download} takes {@code --endpoint} from 1.36.3 on, into the pod's {@code /tmp/hub-client});
+         * empty for an image that has the client already.
+         */
+        @WithDefault("pip install --quiet --no-cache-dir --target /tmp/hub-client 'modelscope>=1.36.3,<1.38'")
+        String setup();
+    }
+
     /** A hub's address and the mirrors a retry may name instead. */
     interface Hub {
         /** The hub's address, as {@code HF_ENDPOINT} takes it (a mirror's address works as well). */

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Asks a hub what a revision is: Hugging Face's {@code GET {endpoint}/api/models/{repo}/revision/{rev}?blobs=true}
+ * Asks a hub what a revision is (ModelScope's calls: {@link ModelScopeClient}): Hugging Face's {@code GET {endpoint}/api/models/{repo}/revision/{rev}?blobs=true}
  * ({@code /api/datasets/...} for datasets) answers the commit ({@code sha}) and its files ({@code siblings}:
  * {@code rfilename}, {@code size}, {@code lfs.sha256}). The token, when given, goes into the {@code Authorization}
  * header only. Blocking: call from a worker thread.
@@ -34,19 +34,36 @@ class HubClient {
     /** A revision resolved: its commit and its files. */
     record Resolved(String sha, List<HubDownloads.HubFile> files) {}
 
-    Resolved resolve(String endpoint, String kind, String repository, String revision, String token) {
+    @Inject
+    ModelScopeClient modelscope;
+
+    /** The revision at {@code hub} (Hugging Face's or ModelScope's calls, docs/assets.md "Resolving"). */
+    Resolved resolve(String hub, String endpoint, String kind, String repository, String revision, String token) {
+        if ("modelscope".equals(hub)) {
+            return modelscope.resolve(endpoint, kind, repository, revision, token);
+        }
         String url = base(endpoint) + "/api/" + (kind.equals("dataset") ? "datasets/" : "models/") + repository
                 + "/revision/" + URLEncoder.encode(revision, StandardCharsets.UTF_8) + "?blobs=true";
+        HttpResponse<String> res =
+                get(url, endpoint, token == null ? null : "Authorization", token == null ? null : "Bearer " + token);
+        return switch (res.statusCode()) {
+            case 200 -> parse(res.body(), endpoint);
+            case 401, 403, 404 -> throw refused(res.statusCode(), repository, revision, token != null);
+            default -> throw unreachable(endpoint, "HTTP " + res.statusCode());
+        };
+    }
+
+    /** One GET of the hub's JSON API, with one header when {@code name} is not null. */
+    HttpResponse<String> get(String url, String endpoint, String name, String value) {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url))
                 .timeout(config.hubTimeout())
                 .header("Accept", "application/json")
                 .GET();
-        if (token != null) {
-            req.header("Authorization", "Bearer " + token);
+        if (name != null) {
+            req.header(name, value);
         }
-        HttpResponse<String> res;
         try {
-            res = HttpClient.newBuilder()
+            return HttpClient.newBuilder()
                     .connectTimeout(config.hubTimeout())
                     .followRedirects(HttpClient.Redirect.NORMAL)
                     .build()
@@ -57,11 +74,6 @@ class HubClient {
             Thread.currentThread().interrupt();
             throw unreachable(endpoint, "interrupted");
         }
-        return switch (res.statusCode()) {
-            case 200 -> parse(res.body(), endpoint);
-            case 401, 403, 404 -> throw refused(res.statusCode(), repository, revision, token != null);
-            default -> throw unreachable(endpoint, "HTTP " + res.statusCode());
-        };
     }
 
     /** The endpoint without a trailing {@code /}. */
@@ -97,7 +109,7 @@ class HubClient {
         }
     }
 
-    private static ApiException refused(int status, String repository, String revision, boolean withToken) {
+    static ApiException refused(int status, String repository, String revision, boolean withToken) {
         String why = status == 404 || !withToken
                 ? "the hub has no repository '" + repository + "' with revision '" + revision + "'"
                         + (withToken ? "" : " that it shows without a credential (a gated or private one needs one)")
@@ -108,7 +120,7 @@ class HubClient {
                 List.of(new Problem.FieldError(status == 404 || !withToken ? "repository" : "credential", why)));
     }
 
-    private static ApiException unreachable(String endpoint, String why) {
+    static ApiException unreachable(String endpoint, String why) {
         return new ApiException(
                 502,
                 "HubUnreachable",

@@ -20,7 +20,7 @@ public final class HubDownloads {
     private static final Pattern PART = Pattern.compile("^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$");
 
     private static final Pattern SHA = Pattern.compile("^[0-9a-f]{40}$");
-    public static final List<String> HUBS = List.of("huggingface");
+    public static final List<String> HUBS = List.of("huggingface", "modelscope");
     public static final int MAX_PATTERNS = 50;
 
     private HubDownloads() {}
@@ -44,7 +44,9 @@ public final class HubDownloads {
         if (w.hub() != null && !HUBS.contains(w.hub())) {
             out.add(new Violation("hub", "one of " + String.join(", ", HUBS)));
         }
-        String repoProblem = repositoryProblem(w.repository());
+        boolean modelscope = "modelscope".equals(w.hub());
+        String repoProblem =
+                modelscope ? ModelScopeRules.repositoryProblem(w.repository()) : repositoryProblem(w.repository());
         if (repoProblem != null) {
             out.add(new Violation("repository", repoProblem));
         }
@@ -55,6 +57,8 @@ public final class HubDownloads {
                         || !rev.chars().allMatch(c -> c > 0x20 && c < 0x7f)
                         || rev.contains(".."))) {
             out.add(new Violation("revision", "a branch, tag or commit: 1 to 200 visible characters, no .."));
+        } else if (modelscope && ModelScopeRules.revisionProblem(rev) != null) {
+            out.add(new Violation("revision", ModelScopeRules.revisionProblem(rev)));
         }
         patterns(w.include(), "include", out);
         patterns(w.exclude(), "exclude", out);
@@ -95,6 +99,11 @@ public final class HubDownloads {
         }
     }
 
+    /** The revision a request without one asks for: the hub's default branch. */
+    public static String defaultRevision(String hub) {
+        return "modelscope".equals(hub) ? ModelScopeRules.DEFAULT_REVISION : "main";
+    }
+
     /** Whether a revision is a full commit SHA already. */
     public static boolean isSha(String revision) {
         return revision != null && SHA.matcher(revision).matches();
@@ -121,9 +130,14 @@ public final class HubDownloads {
      * {@code /} means everything under that folder.
      */
     public static List<HubFile> select(List<HubFile> files, List<String> include, List<String> exclude) {
+        return select("huggingface", files, include, exclude);
+    }
+
+    /** The files a download from {@code hub} takes, as that hub's client decides (ModelScope: {@link ModelScopeRules}). */
+    public static List<HubFile> select(String hub, List<HubFile> files, List<String> include, List<String> exclude) {
         List<HubFile> out = new ArrayList<>();
         for (HubFile f : files) {
-            if (selected(f.path(), include, exclude)) {
+            if (selected(hub, f.path(), include, exclude)) {
                 out.add(f);
             }
         }
@@ -131,6 +145,15 @@ public final class HubDownloads {
     }
 
     public static boolean selected(String path, List<String> include, List<String> exclude) {
+        return selected("huggingface", path, include, exclude);
+    }
+
+    public static boolean selected(String hub, String path, List<String> include, List<String> exclude) {
+        if ("modelscope".equals(hub)
+                && exclude != null
+                && exclude.stream().anyMatch(p -> ModelScopeRules.excludedByName(path, p))) {
+            return false;
+        }
         if (include != null && !include.isEmpty() && include.stream().noneMatch(p -> fnmatch(path, folder(p)))) {
             return false;
         }
@@ -238,6 +261,24 @@ public final class HubDownloads {
         args.add("--local-dir");
         args.add(dir);
         return args;
+    }
+
+    /**
+     * The downloader's arguments for {@code hub}: Hugging Face's {@link #command} with the commit, or ModelScope's
+     * {@code modelscope download} with the branch or tag asked for (its client takes no commit) and {@code --endpoint}.
+     */
+    public static List<String> command(
+            String hub,
+            String kind,
+            String repository,
+            String revision,
+            List<String> include,
+            List<String> exclude,
+            String dir,
+            String endpoint) {
+        return "modelscope".equals(hub)
+                ? ModelScopeRules.command(kind, repository, revision, include, exclude, dir, endpoint)
+                : command(kind, repository, revision, include, exclude, dir);
     }
 
     /** The per-user limits: downloads running at once, and started within a rolling window. */

@@ -36,7 +36,7 @@ export interface Download {
 
 export interface CreateDownload {
   kind: 'dataset' | 'model';
-  hub: 'huggingface';
+  hub: 'huggingface' | 'modelscope';
   repository: string;
   revision?: string;
   include?: string[];

@@ -87,6 +87,26 @@ describe('DownloadsPanel', () => {
     expect(await screen.findByText('owner/name: letters, digits')).toBeTruthy();
   });
 
+  it('starts a download from ModelScope at its default branch', async () => {
+    const sent = mockFetch({
+      'GET /api/v1/assets/downloads': json({ items: [] }),
+      'POST /api/v1/assets/downloads': json({ ...RUNNING, hub: 'modelscope', revision: 'master' }, 201),
+    });
+    renderPanel();
+    await screen.findByText('No downloads yet');
+    fireEvent.change(screen.getByTestId('download-hub'), { target: { value: 'modelscope' } });
+    fireEvent.change(screen.getByTestId('download-repository'), { target: { value: 'Qwen/Qwen2.5-0.5B' } });
+    fireEvent.change(screen.getByTestId('download-credential'), { target: { value: 'ms' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(sent.some((r) => r.method === 'POST')).toBe(true));
+    expect(sent.find((r) => r.method === 'POST')?.body).toMatchObject({
+      hub: 'modelscope',
+      repository: 'Qwen/Qwen2.5-0.5B',
+      revision: 'master',
+      credential: 'ms',
+    });
+  });
+
   it('shows an error state when the list cannot be read', async () => {
     mockFetch({ 'GET /api/v1/assets/downloads': json({ status: 500, title: 'Internal' }, 500) });
     renderPanel();

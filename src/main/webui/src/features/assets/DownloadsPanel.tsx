@@ -135,6 +135,7 @@ function DownloadForm() {
   const queryClient = useQueryClient();
   const [f, setF] = useState({
     kind: 'model',
+    hub: 'huggingface',
     repository: '',
     revision: 'main',
     include: '',
@@ -148,7 +149,7 @@ function DownloadForm() {
     mutationFn: () =>
       createDownload({
         kind: f.kind === 'dataset' ? 'dataset' : 'model',
-        hub: 'huggingface',
+        hub: f.hub === 'modelscope' ? 'modelscope' : 'huggingface',
         repository: f.repository.trim(),
         revision: f.revision.trim() || undefined,
         include: patterns(f.include),
@@ -196,11 +197,29 @@ function DownloadForm() {
           <option value="dataset">{t('assets.kind.dataset')}</option>
         </select>
       </label>
-      {input('repository', 'meta-llama/Llama-3-8B')}
-      {input('revision', 'main')}
+      <label className="flex flex-col">
+        <span className={labelText}>{t('downloads.field.hub')}</span>
+        <select
+          className={inputClass}
+          value={f.hub}
+          onChange={(e) => {
+            const hub = e.target.value;
+            // Each hub's default branch: main on Hugging Face, master on ModelScope.
+            const revision = f.revision === 'main' || f.revision === 'master' ? (hub === 'modelscope' ? 'master' : 'main') : f.revision;
+            setF({ ...f, hub, revision });
+          }}
+          data-testid="download-hub"
+        >
+          <option value="huggingface">{t('downloads.hub.huggingface')}</option>
+          <option value="modelscope">{t('downloads.hub.modelscope')}</option>
+        </select>
+        {errorOf('hub') && <span className="mt-1 text-xs text-rose-700">{errorOf('hub')}</span>}
+      </label>
+      {input('repository', f.hub === 'modelscope' ? 'Qwen/Qwen2.5-7B-Instruct' : 'meta-llama/Llama-3-8B')}
+      {input('revision', f.hub === 'modelscope' ? 'master' : 'main')}
       {input('include', '*.safetensors, *.json')}
       {input('exclude')}
-      {input('credential', 'hf')}
+      {input('credential', f.hub === 'modelscope' ? 'ms' : 'hf')}
       {input('name', 'llama-3-8b')}
       {input('path', '/models/llama-3-8b')}
       <div className="flex items-center gap-3 sm:col-span-2">

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * Downloads end to end against a small hub the test serves ({@link HubServer}): resolved to the commit, run as a
  * simulated job whose bytes show as progress, verified and catalogued, then mounted read-only into a job; the same
  * thing asked again answers the first download; a bad checksum fails and a retry from the mirror succeeds; pause and
- * resume continue the partial file; the per-user limit; another account sees nothing; the token only in a Secret.
+ * resume continue the partial file; the per-user limit; another account sees nothing; the token only in a Secret; the
+ * same for ModelScope ({@link ModelScopeFlows}).
  */
 @QuarkusTest
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
@@ -273,6 +274,12 @@ class DownloadFlowTest {
         assertThat(Db.count("SELECT count(*) FROM jobs j JOIN users u ON u.id = j.user_id"
                         + " WHERE u.username = 'dl-twins' AND j.kind = 'download'"))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void modelScopeDownloadsAreResolvedRunVerifiedAndCatalogued() {
+        ModelScopeFlows.aModelIsResolvedRunVerifiedAndCatalogued();
+        ModelScopeFlows.checksumsFailAndAMovedBranchIsCaught();
     }
 
     private static void pauseAndResume(String owner) {

@@ -27,6 +27,14 @@ import java.util.concurrent.TimeUnit;
  * (the bytes, honouring {@code Range}), from repositories a test makes. The same repositories are served under a
  * second address ({@code /mirror}), which may serve a file's bytes differently. A file may be held after its first
  * half until the test opens its gate, so a download stays running with part of its bytes present.
+ *
+ * <p>No ModelScope server can be installed here either, so it also answers ModelScope's calls (those of its client,
+ * modelscope 1.36/1.37) under {@code /api/v1/}: a revision's commit ({@code /{models|datasets}/{repo}/commits?Ref=}), a
+ * model's branches and tags ({@code /models/{repo}/revisions}), a model's files ({@code /models/{repo}/repo/files}), a
+ * dataset's id ({@code /datasets/{repo}}) and its files in pages ({@code /datasets/{id}/repo/tree}), and a file's
+ * bytes ({@code /{models|datasets}/{repo}/repo?...&FilePath=}, honouring {@code Range: bytes=a-b}), every answer with
+ * {@code Code} 200; a repository with a token wants it as the cookie {@code m_session_id}. A ModelScope repository
+ * may move its branch to a later commit once its files were first listed.
  */
 final class HubServer {
 
@@ -46,6 +54,11 @@ final class HubServer {
 
         final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
         volatile String token;
+        /** A later commit (ModelScope): its files, and whether the branch has moved to it. */
+        final Map<String, byte[]> later = new LinkedHashMap<>();
+
+        volatile String laterSha;
+        volatile boolean moved;
 
         Repo(String kind, String name, String sha) {
             this.kind = kind;
@@ -60,6 +73,12 @@ final class HubServer {
                 lfs.add(path);
             }
             return this;
+        }
+
+        /** The files at a commit or branch (null: no such revision). */
+        Map<String, byte[]> at(String rev) {
+            String commit = branches.getOrDefault(rev, rev);
+            return commit.equals(sha) ? files : commit.equals(laterSha) ? later : null;
         }
 
         /** Holds {@code path} after its first half until {@link #open}. */
@@ -127,14 +146,17 @@ final class HubServer {
     private void handle(HttpExchange x) throws IOException {
         String path = URLDecoder.decode(x.getRequestURI().getRawPath(), StandardCharsets.UTF_8);
         requests.add(x.getRequestMethod() + " " + x.getRequestURI() + " auth="
-                + x.getRequestHeaders().getFirst("Authorization") + " range="
+                + x.getRequestHeaders().getFirst("Authorization") + " cookie="
+                + x.getRequestHeaders().getFirst("Cookie") + " range="
                 + x.getRequestHeaders().getFirst("Range"));
         boolean mirror = path.startsWith("/mirror/");
         if (mirror) {
             path = path.substring("/mirror".length());
         }
         try {
-            if (path.startsWith("/api/models/") || path.startsWith("/api/datasets/")) {
+            if (path.startsWith("/api/v1/")) {
+                ModelScopeCalls.handle(this, x, path.substring("/api/v1".length()), mirror);
+            } else if (path.startsWith("/api/models/") || path.startsWith("/api/datasets/")) {
                 revision(x, path);
             } else if (path.contains("/resolve/")) {
                 file(x, path, mirror);
@@ -146,6 +168,18 @@ final class HubServer {
         } finally {
             x.close();
         }
+    }
+
+    /** The dataset of a ModelScope dataset id. */
+    Repo byId(String id) {
+        return repos.values().stream()
+                .filter(r -> r.kind.equals("dataset") && ModelScopeCalls.id(r).equals(id))
+                .findFirst()
+                .orElse(null);
+    }
+
+    Repo repo(String kind, String name) {
+        return repos.get(kind + ":" + name.toLowerCase(java.util.Locale.ROOT));
     }
 
     private Repo find(HttpExchange x, String kind, String name) throws IOException {
@@ -233,7 +267,29 @@ final class HubServer {
         }
     }
 
-    private static void send(HttpExchange x, int status, byte[] body) throws IOException {
+    /** Writes {@code bytes} from {@code from} to {@code to} (inclusive), holding at the half while the gate is shut. */
+    static void body(HttpExchange x, Repo r, String file, byte[] bytes, int from, int to)
+            throws IOException, InterruptedException {
+        x.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        if (from > 0) {
+            x.getResponseHeaders().set("Content-Range", "bytes " + from + "-" + to + "/" + bytes.length);
+        }
+        x.sendResponseHeaders(from > 0 ? 206 : 200, to + 1 - from);
+        try (OutputStream out = x.getResponseBody()) {
+            int half = bytes.length / 2;
+            CountDownLatch gate = r.gates.get(file);
+            if (gate != null && from < half) {
+                out.write(bytes, from, half - from);
+                out.flush();
+                gate.await(120, TimeUnit.SECONDS);
+                out.write(bytes, half, to + 1 - half);
+            } else {
+                out.write(bytes, from, to + 1 - from);
+            }
+        }
+    }
+
+    static void send(HttpExchange x, int status, byte[] body) throws IOException {
         x.getResponseHeaders().set("Content-Type", "application/json");
         x.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         if (body.length > 0) {

@@ -3,13 +3,17 @@ package io.crater.downloads;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 
-/** Starts the test hub ({@link HubServer}) before Crater and points Crater's Hugging Face address at it. */
+/** Starts the test hub ({@link HubServer}) before Crater and points Crater's Hugging Face and ModelScope addresses at it. */
 public class HubServerResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
         String url = HubServer.get().url();
         return Map.of(
+                "crater.downloads.modelscope.endpoint",
+                url,
+                "crater.downloads.modelscope.mirrors",
+                url + "/mirror",
                 "crater.downloads.huggingface.endpoint",
                 url,
                 "crater.downloads.huggingface.mirrors",

@@ -58,6 +58,72 @@ class HubDownloadsTest {
                 .isNotEqualTo(k);
     }
 
+    @ParameterizedTest(name = "modelscope {0}@{1} -> {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Qwen/Qwen2.5-7B|master|",
+                "Qwen/Qwen2.5-7B|v1.0.2|",
+                "gpt2|master|repository",
+                "Qwen/Qwen2.5-7B|0123456789abcdef0123456789abcdef01234567|revision",
+                "a/b/c|master|repository",
+            })
+    void modelScopeRequests(String repo, String revision, String field) {
+        List<HubDownloads.Violation> v =
+                HubDownloads.check(new HubDownloads.Wanted("model", "modelscope", repo, revision, null, null));
+        assertThat(v)
+                .extracting(HubDownloads.Violation::field)
+                .containsExactlyElementsOf(field == null ? List.of() : List.of(field));
+        assertThat(HubDownloads.defaultRevision("modelscope")).isEqualTo("master");
+        assertThat(HubDownloads.defaultRevision("huggingface")).isEqualTo("main");
+    }
+
+    @ParameterizedTest(name = "{0} {1} exclude [{2}] -> {3}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "huggingface|model.onnx|onnx/|true",
+                "modelscope|model.onnx|onnx/|false",
+                "modelscope|sub/README.md|README.md|false",
+                "huggingface|sub/README.md|README.md|true",
+                "modelscope|weights.bin|*.md|true",
+                "modelscope|notes.md|*.md|false",
+            })
+    void modelScopesExcludeAlsoFindsInTheName(String hub, String path, String exclude, boolean taken) {
+        assertThat(HubDownloads.selected(hub, path, List.of(), List.of(exclude)))
+                .isEqualTo(taken);
+    }
+
+    @Test
+    void modelScopesCommandIsItsClientsOwn() {
+        assertThat(HubDownloads.command(
+                        "modelscope",
+                        "dataset",
+                        "org/d",
+                        "master",
+                        List.of("*.json"),
+                        List.of("*.md"),
+                        "/crater/user/d",
+                        "https://www.modelscope.cn"))
+                .containsExactly(
+                        "modelscope",
+                        "download",
+                        "--dataset",
+                        "org/d",
+                        "--revision",
+                        "master",
+                        "--include",
+                        "*.json",
+                        "--exclude",
+                        "*.md",
+                        "--local_dir",
+                        "/crater/user/d",
+                        "--endpoint",
+                        "https://www.modelscope.cn");
+        assertThat(HubDownloads.command("huggingface", "model", "org/m", SHA, null, null, "/d", "x"))
+                .startsWith("huggingface-cli", "download", "org/m");
+    }
+
     @ParameterizedTest(name = "{0} include [{1}] exclude [{2}] -> {3}")
     @CsvSource(
             delimiter = '|',

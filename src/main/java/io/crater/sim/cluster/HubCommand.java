@@ -5,36 +5,58 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A {@code huggingface-cli download} command line as the client reads it, and its include/exclude rule (Python's
- * {@code fnmatch}: {@code *} crosses {@code /}; a pattern ending in {@code /} is a folder's contents).
+ * A hub client's download command line as the client reads it: {@code huggingface-cli download REPO --repo-type T
+ * --revision R [--include P..] [--exclude P..] --local-dir DIR}, or ModelScope's {@code modelscope download --model|
+ * --dataset REPO --revision R [--include P..] [--exclude P..] --local_dir DIR [--endpoint URL]}; and its include/exclude
+ * rule (Python's {@code fnmatch}: {@code *} crosses {@code /}; a pattern ending in {@code /} is a folder's contents;
+ * ModelScope's client also excludes a file whose name an exclude pattern, read as a regular expression, finds).
  */
 record HubCommand(
-        String repo, String repoType, String revision, List<String> include, List<String> exclude, String localDir) {
+        String hub,
+        String repo,
+        String repoType,
+        String revision,
+        List<String> include,
+        List<String> exclude,
+        String localDir,
+        String endpoint) {
 
     /** The command in {@code words} (after any shell wrapper), or null when there is none or it is incomplete. */
     static HubCommand parse(List<String> words) {
-        int at = -1;
         for (int i = 0; i + 1 < words.size(); i++) {
-            if (words.get(i).equals("huggingface-cli") && words.get(i + 1).equals("download")) {
-                at = i + 2;
-                break;
+            if (words.get(i + 1).equals("download")) {
+                if (words.get(i).equals("huggingface-cli")) {
+                    return options("huggingface", words, i + 2);
+                }
+                if (words.get(i).equals("modelscope")) {
+                    return options("modelscope", words, i + 2);
+                }
             }
         }
-        if (at < 0 || at >= words.size()) {
-            return null;
-        }
-        String repo = words.get(at);
+        return null;
+    }
+
+    private static HubCommand options(String hub, List<String> words, int at) {
+        boolean ms = hub.equals("modelscope");
+        String repo = null;
         String type = "model";
-        String revision = "main";
+        String revision = ms ? "master" : "main";
         String dir = null;
+        String endpoint = null;
         List<String> include = new ArrayList<>();
         List<String> exclude = new ArrayList<>();
-        for (int i = at + 1; i < words.size(); i++) {
+        for (int i = at; i < words.size(); i++) {
             String w = words.get(i);
+            String next = i + 1 < words.size() ? words.get(i + 1) : null;
             switch (w) {
-                case "--repo-type" -> type = i + 1 < words.size() ? words.get(++i) : type;
-                case "--revision" -> revision = i + 1 < words.size() ? words.get(++i) : revision;
-                case "--local-dir" -> dir = i + 1 < words.size() ? words.get(++i) : null;
+                case "--repo-type" -> type = next == null ? type : words.get(++i);
+                case "--revision" -> revision = next == null ? revision : words.get(++i);
+                case "--local-dir", "--local_dir" -> dir = next == null ? null : words.get(++i);
+                case "--endpoint" -> endpoint = next == null ? null : words.get(++i);
+                case "--model", "--dataset" -> {
+                    type = w.substring(2);
+                    repo = next == null ? repo : words.get(++i);
+                }
                 case "--include", "--exclude" -> {
                     List<String> into = w.equals("--include") ? include : exclude;
                     while (i + 1 < words.size() && !words.get(i + 1).startsWith("--")) {
@@ -42,11 +64,34 @@ record HubCommand(
                     }
                 }
                 default -> {
+                    if (repo == null && !w.startsWith("--")) {
+                        repo = w;
+                    }
                     // other options change nothing the simulation plays
                 }
             }
         }
-        return dir == null || !dir.startsWith("/") ? null : new HubCommand(repo, type, revision, include, exclude, dir);
+        return repo == null || dir == null || !dir.startsWith("/")
+                ? null
+                : new HubCommand(hub, repo, type, revision, include, exclude, dir, endpoint);
+    }
+
+    boolean takes(String path) {
+        if (hub.equals("modelscope") && exclude.stream().anyMatch(p -> regexFinds(p, path))) {
+            return false;
+        }
+        return selected(path, include, exclude);
+    }
+
+    private static boolean regexFinds(String pattern, String path) {
+        String p = pattern.endsWith("/") ? pattern + "*" : pattern;
+        try {
+            return Pattern.compile(p)
+                    .matcher(path.substring(path.lastIndexOf('/') + 1))
+                    .find();
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return false;
+        }
     }
 
     static boolean selected(String path, List<String> include, List<String> exclude) {

@@ -1,25 +1,21 @@
 package io.crater.sim.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,15 +26,18 @@ import java.util.concurrent.Future;
 /**
  * The hub client of download pods (label {@value SimLabels#KIND} = {@value SimLabels#DOWNLOAD_KIND}), played inside
  * Crater's process on a thread of its own, never as a host process: it reads the container's command line as
- * {@code huggingface-cli download REPO --repo-type T --revision R [--include P..] [--exclude P..] --local-dir DIR} does,
- * asks the address in {@code HF_ENDPOINT} for the revision's files ({@code HF_TOKEN} as a bearer token when set), and
- * writes the chosen ones into {@code DIR} through the container's mounts as they arrive, so their sizes grow while it
- * runs. A file already complete is skipped and a partial one continued with a {@code Range} request, as the client
+ * {@code huggingface-cli download} or {@code modelscope download} does ({@link HubCommand}), asks the hub for the
+ * revision's files with the client's own calls and credential ({@link SimHubCalls}), and writes the chosen ones into the
+ * local folder through the container's mounts as they arrive, so their sizes grow while it runs. A file already complete is skipped and a partial one continued with a {@code Range} request, as the client
  * does. It ends with exit code 0, or 1 and the reason.
  */
 final class SimDownloads {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Where ModelScope's client writes files (at their paths) before they are checked and moved into place. */
+    static final String MODELSCOPE_STAGING = "._____temp";
+
+    /** How often ModelScope's client fetches a file whose SHA-256 is wrong before it gives up. */
+    static final int HASH_ATTEMPTS = 3;
 
     /** How a transfer ended. */
     record Outcome(int exitCode, String message) {}
@@ -102,20 +101,18 @@ final class SimDownloads {
         words.addAll(c.getArgs() == null ? List.of() : c.getArgs());
         HubCommand cmd = HubCommand.parse(words);
         if (cmd == null) {
-            return log(pod, new Outcome(2, "usage: huggingface-cli download REPO [options] --local-dir DIR"));
+            return log(
+                    pod, new Outcome(2, "usage: huggingface-cli|modelscope download REPO [options] --local-dir DIR"));
         }
         ShellPod sp = ShellPod.of(pod, c.getName(), node, host);
         SimFiles files = new SimFiles(sp.mounts(), sp.uid() == 0, sp.home());
-        String endpoint = base(sp.env().getOrDefault("HF_ENDPOINT", "https://huggingface.co"));
-        String token = sp.env().get("HF_TOKEN");
+        SimHubCalls hub = new SimHubCalls(cmd, sp.env());
         try {
-            List<long[]> sizes = new ArrayList<>();
-            List<String> chosen = list(endpoint, cmd, token, sizes);
-            for (int i = 0; i < chosen.size(); i++) {
-                fetch(key, pod, files, endpoint, cmd, token, chosen.get(i), sizes.get(i)[0]);
+            for (SimHubCalls.Listed f : hub.list()) {
+                fetch(key, pod, files, hub, cmd, f);
             }
             return log(pod, new Outcome(0, null));
-        } catch (Failure e) {
+        } catch (SimHubCalls.Failure e) {
             return log(pod, new Outcome(1, e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -123,53 +120,64 @@ final class SimDownloads {
         }
     }
 
-    /** The revision's files the command takes, with their sizes (same order). */
-    private List<String> list(String endpoint, HubCommand cmd, String token, List<long[]> sizes)
-            throws Failure, InterruptedException {
-        String url = endpoint + "/api/" + (cmd.repoType().equals("dataset") ? "datasets/" : "models/") + cmd.repo()
-                + "/revision/" + URLEncoder.encode(cmd.revision(), StandardCharsets.UTF_8) + "?blobs=true";
-        HttpResponse<InputStream> res = get(url, token, 0);
-        List<String> out = new ArrayList<>();
-        try (InputStream in = res.body()) {
-            if (res.statusCode() != 200) {
-                throw new Failure(
-                        "the hub answered HTTP " + res.statusCode() + " for " + cmd.repo() + "@" + cmd.revision());
-            }
-            for (JsonNode f : JSON.readTree(in).path("siblings")) {
-                String path = f.path("rfilename").asText("");
-                if (!path.isEmpty() && HubCommand.selected(path, cmd.include(), cmd.exclude())) {
-                    out.add(path);
-                    sizes.add(new long[] {f.has("size") ? f.path("size").asLong() : -1});
-                }
-            }
-        } catch (IOException e) {
-            throw new Failure("the hub's file list could not be read: " + e.getMessage());
-        }
-        return out;
-    }
-
-    /** One file into the folder: skipped when complete, continued when partial. */
-    private void fetch(
-            String key, Pod pod, SimFiles files, String endpoint, HubCommand cmd, String token, String path, long size)
-            throws Failure, InterruptedException {
-        SimFiles.Located at = place(files, cmd.localDir() + "/" + path);
-        long have =
+    /**
+     * One file into the folder: skipped when complete at its place, else continued from what is there. ModelScope's
+     * client writes into {@value #MODELSCOPE_STAGING}{@code /<path>} under the folder, checks the listed SHA-256 (a
+     * wrong one is deleted and fetched again, {@value #HASH_ATTEMPTS} times at most) and then moves it into place.
+     */
+    private void fetch(String key, Pod pod, SimFiles files, SimHubCalls hub, HubCommand cmd, SimHubCalls.Listed f)
+            throws SimHubCalls.Failure, InterruptedException {
+        SimFiles.Located at = place(files, cmd.localDir() + "/" + f.path());
+        long done =
                 SimFiles.exists(at) && !SimFiles.isLink(at) ? at.host().toFile().length() : 0;
-        if (size >= 0 && have == size) {
+        if (f.size() >= 0 && done == f.size()) {
             return;
         }
-        String url = endpoint + (cmd.repoType().equals("dataset") ? "/datasets/" : "/") + cmd.repo() + "/resolve/"
-                + cmd.revision() + "/" + path;
         logs.append(
                 ns(pod),
                 name(pod),
                 clock.instant(),
-                "downloading " + path + (size >= 0 ? " (" + size + " bytes)" : ""));
-        HttpResponse<InputStream> res = get(url, token, have);
+                "downloading " + f.path() + (f.size() >= 0 ? " (" + f.size() + " bytes)" : ""));
+        if (!hub.modelscope()) {
+            write(key, hub, f, at, done);
+            return;
+        }
+        SimFiles.Located staged = place(files, cmd.localDir() + "/" + MODELSCOPE_STAGING + "/" + f.path());
+        for (int attempt = 1; ; attempt++) {
+            long have = SimFiles.exists(staged) ? staged.host().toFile().length() : 0;
+            if (f.size() < 0 || have < f.size()) {
+                write(key, hub, f, staged, have);
+            }
+            if (f.sha256() == null || f.sha256().equalsIgnoreCase(sha256(staged))) {
+                break;
+            }
+            try {
+                Files.deleteIfExists(staged.host());
+            } catch (IOException e) {
+                throw new SimHubCalls.Failure(f.path() + ": " + e.getMessage());
+            }
+            if (attempt == HASH_ATTEMPTS) {
+                throw new SimHubCalls.Failure("File " + f.path() + " hash validation failed after " + HASH_ATTEMPTS
+                        + " attempts, the file may be corrupted.");
+            }
+        }
+        try {
+            Files.move(staged.host(), at.host(), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new SimHubCalls.Failure(f.path() + ": " + e.getMessage());
+        }
+    }
+
+    /** The file's bytes from {@code from} on, appended on {@code 206}, written anew on {@code 200}. */
+    private void write(String key, SimHubCalls hub, SimHubCalls.Listed f, SimFiles.Located at, long from)
+            throws SimHubCalls.Failure, InterruptedException {
+        String range =
+                from <= 0 ? "" : hub.modelscope() ? "bytes=" + from + "-" + (f.size() - 1) : "bytes=" + from + "-";
+        HttpResponse<InputStream> res = hub.get(hub.fileUrl(f.path()), range);
         boolean append = res.statusCode() == 206;
         if (res.statusCode() != 200 && !append) {
             close(res);
-            throw new Failure("the hub answered HTTP " + res.statusCode() + " for " + path);
+            throw new SimHubCalls.Failure("the hub answered HTTP " + res.statusCode() + " for " + f.path());
         }
         try (InputStream in = res.body();
                 OutputStream out = Files.newOutputStream(
@@ -191,14 +199,27 @@ final class SimDownloads {
                 out.flush();
             }
         } catch (IOException e) {
-            throw new Failure("downloading " + path + " failed: " + e.getMessage());
+            throw new SimHubCalls.Failure("downloading " + f.path() + " failed: " + e.getMessage());
         } finally {
             reading.remove(key);
         }
     }
 
+    private static String sha256(SimFiles.Located at) {
+        try (InputStream in = Files.newInputStream(at.host(), LinkOption.NOFOLLOW_LINKS)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (IOException | NoSuchAlgorithmException e) {
+            return "";
+        }
+    }
+
     /** The file's place in the container's tree, its folders made; refused in a read-only mount or through a link. */
-    private static SimFiles.Located place(SimFiles files, String path) throws Failure {
+    private static SimFiles.Located place(SimFiles files, String path) throws SimHubCalls.Failure {
         try {
             String[] parts = path.substring(1).split("/");
             StringBuilder dir = new StringBuilder();
@@ -211,34 +232,12 @@ final class SimDownloads {
             }
             SimFiles.Located at = files.locate("/", path, false);
             if (SimFiles.isLink(at)) {
-                throw new Failure(path + " is a link");
+                throw new SimHubCalls.Failure(path + " is a link");
             }
             files.checkWritable(at);
             return at;
         } catch (SimFiles.FsError e) {
-            throw new Failure(path + ": " + e.getMessage());
-        }
-    }
-
-    private static HttpResponse<InputStream> get(String url, String token, long from)
-            throws Failure, InterruptedException {
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(60))
-                .GET();
-        if (token != null && !token.isEmpty()) {
-            req.header("Authorization", "Bearer " + token);
-        }
-        if (from > 0) {
-            req.header("Range", "bytes=" + from + "-");
-        }
-        try {
-            return HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(10))
-                    .followRedirects(HttpClient.Redirect.NORMAL)
-                    .build()
-                    .send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-        } catch (IOException | IllegalArgumentException e) {
-            throw new Failure("the hub at " + url + " cannot be reached: " + e.getMessage());
+            throw new SimHubCalls.Failure(path + ": " + e.getMessage());
         }
     }
 
@@ -255,23 +254,12 @@ final class SimDownloads {
         return o;
     }
 
-    private static String base(String endpoint) {
-        return endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-    }
-
     private static String ns(Pod pod) {
         return pod.getMetadata().getNamespace();
     }
 
     private static String name(Pod pod) {
         return pod.getMetadata().getName();
-    }
-
-    /** Why a transfer failed, in the client's words. */
-    private static final class Failure extends Exception {
-        Failure(String message) {
-            super(message, null, false, false);
-        }
     }
 
     void close() {
