@@ -155,6 +155,19 @@ class TensorboardQueries {
                 jobId);
     }
 
+    /**
+     * The panel's new server job, only if its job is still {@code previous} (null: none): of two starts at once, the
+     * second finds the first's job there and changes nothing (0).
+     */
+    Uni<Integer> startedAfter(long panelId, Long previous, long jobId) {
+        return Sql.update(
+                "UPDATE tensorboards SET job_id = ?2, stopped_reason = NULL, stopped_at = NULL"
+                        + " WHERE id = ?1 AND job_id IS NOT DISTINCT FROM ?3",
+                panelId,
+                jobId,
+                previous);
+    }
+
     /** Why and when the panel stopped. */
     Uni<Integer> stopped(long panelId, String reason, Instant at) {
         return Sql.update(

@@ -176,7 +176,16 @@ public class TensorboardService {
                                         serverJob(p.name(), found),
                                         last == null ? null : last.account(),
                                         caller,
-                                        jobId -> queries.started(p.id(), jobId).replaceWithVoid());
+                                        // Two starts at once: the second's job and row roll back.
+                                        jobId -> queries.startedAfter(p.id(), p.jobId(), jobId)
+                                                .invoke(n -> {
+                                                    if (n == 0) {
+                                                        throw ApiException.conflict(
+                                                                "TensorboardRunning",
+                                                                "panel '" + p.name() + "' was started meanwhile");
+                                                    }
+                                                })
+                                                .replaceWithVoid());
                             });
                 })
                 .flatMap(job -> get(id, caller));

@@ -279,7 +279,13 @@ class TensorboardFlowTest {
                 .then()
                 .statusCode(409)
                 .body("code", equalTo("TensorboardStopped"));
-        as(owner).post("/api/v1/tensorboards/" + panel + "/start").then().statusCode(200);
+        // Three starts at once: one starts a server job, the others are told it runs.
+        long jobsBefore = Db.count("SELECT count(*) FROM jobs WHERE kind = 'tensorboard'");
+        List<Integer> starts = at(3, () -> as(owner).post("/api/v1/tensorboards/" + panel + "/start"));
+        assertThat(starts).as(starts.toString()).containsOnly(200, 409);
+        assertThat(starts).filteredOn(s -> s == 200).hasSize(1);
+        assertThat(Db.count("SELECT count(*) FROM jobs WHERE kind = 'tensorboard'"))
+                .isEqualTo(jobsBefore + 1);
         awaitState(owner, panel, "Running");
         as(owner)
                 .post("/api/v1/tensorboards/" + panel + "/start")
@@ -469,5 +475,32 @@ class TensorboardFlowTest {
                 .statusCode(400)
                 .body("errors.field", hasItem("kind"));
         Api.as(outsider).post("/api/v1/jobs/" + theirs + "/stop").then().statusCode(200);
+    }
+
+    /** {@code n} calls made at the same instant; their statuses. */
+    static List<Integer> at(int n, java.util.concurrent.Callable<Response> call) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            List<Future<Response>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return call.call();
+                }));
+            }
+            go.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<Response> a : answers) {
+                Response r = a.get(60, TimeUnit.SECONDS);
+                statuses.add(r.statusCode());
+                if (r.statusCode() == 409) {
+                    assertThat(r.<String>path("code")).isEqualTo("TensorboardRunning");
+                }
+            }
+            return statuses;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
