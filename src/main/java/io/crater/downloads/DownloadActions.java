@@ -148,7 +148,12 @@ public class DownloadActions {
                                 "DownloadTargetGone",
                                 "the folder " + row.path() + " cannot be" + " written any more: " + t.refusal());
                     }
-                    return starts.requireRoom(row.ownerId())
+                    // The row locked and its state checked again: of two resumes (or retries) at once, the second
+                    // waits for the first and finds the download running.
+                    return queries.lockedState(row.id())
+                            .invoke(state ->
+                                    requireState(state, row.state(), action.substring(action.indexOf('.') + 1)))
+                            .flatMap(x -> starts.requireRoom(row.ownerId()))
                             .flatMap(x -> starts.start(run(row, endpoint, t.target()), row.jobAccount(), caller))
                             .call(job -> queries.restart(
                                     row.id(), job, endpoint, row.sha(), files, row.dedupKey(), warnings))
@@ -191,10 +196,14 @@ public class DownloadActions {
     }
 
     private static void requireState(DownloadQueries.DownloadRow row, String wanted, String verb) {
-        if (!row.state().equals(wanted)) {
+        requireState(row.state(), wanted, verb);
+    }
+
+    private static void requireState(String state, String wanted, String verb) {
+        if (!state.equals(wanted)) {
             throw ApiException.conflict(
                     "DownloadNot" + Character.toUpperCase(wanted.charAt(0)) + wanted.substring(1),
-                    "the download is " + row.state() + "; only a " + wanted + " download can " + verb);
+                    "the download is " + state + "; only a " + wanted + " download can " + verb);
         }
     }
 

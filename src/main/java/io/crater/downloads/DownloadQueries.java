@@ -201,6 +201,12 @@ class DownloadQueries {
                 dedupKey);
     }
 
+    /** The download's state, its row locked until the transaction ends. */
+    Uni<String> lockedState(long id) {
+        return Sql.strings("SELECT state FROM downloads WHERE id = ?1 FOR UPDATE", id)
+                .map(states -> states.isEmpty() ? "gone" : states.get(0));
+    }
+
     /** The oldest download of the same thing the viewer sees that has not failed. */
     Uni<Optional<DownloadRow>> same(Viewer viewer, String dedupKey) {
         List<Object> params = new ArrayList<>(List.of(dedupKey));

@@ -208,6 +208,6 @@ public final class Report {
             System.out.println("report: no figures recorded in " + file);
             return;
         }
-        table(read(Files.readAllLines(file))).forEach(l -> System.out.println("report " + l));
+        table(read(Files.readAllLines(file))).forEach(System.out::println);
     }
 }

@@ -185,7 +185,7 @@ class DownloadFlowTest {
     }
 
     @Test
-    void aBadChecksumFailsARetryFromTheMirrorSucceedsPauseResumesAndTheLimitHolds() {
+    void aBadChecksumFailsARetryFromTheMirrorSucceedsPauseResumesAndTheLimitHolds() throws Exception {
         String owner = Api.user("dl-second", PW);
         Flows.account("dl-lab2", List.of(line("cpu", "16", "16"), line("memory", "64Gi", "64Gi")), "dl-second");
         byte[] good = HubServer.bytes(100_000, 2);
@@ -282,7 +282,7 @@ class DownloadFlowTest {
         ModelScopeFlows.checksumsFailAndAMovedBranchIsCaught();
     }
 
-    private static void pauseAndResume(String owner) {
+    private static void pauseAndResume(String owner) throws Exception {
         byte[] big = HubServer.bytes(300_000, 4);
         HubServer.Repo slow = HubServer.get()
                 .add(new HubServer.Repo("model", "acme/slow", SHA)
@@ -327,11 +327,36 @@ class DownloadFlowTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> "Stopped".equals(Flows.state(owner, firstJob)));
         assertThat(get(owner, id).getLong("bytesDone")).isGreaterThanOrEqualTo(big.length / 2);
         slow.open("w.bin");
-        Api.as(owner)
-                .post(DOWNLOADS + "/" + id + "/resume")
-                .then()
-                .statusCode(200)
-                .body("state", equalTo("running"));
+        // Three resumes at once: one starts a job, the others find the download running.
+        CountDownLatch go = new CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<Response>> resumes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            resumes.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return Api.as(owner).post(DOWNLOADS + "/" + id + "/resume");
+            }));
+        }
+        go.countDown();
+        List<Integer> statuses = new ArrayList<>();
+        for (var r : resumes) {
+            Response answer = r.get(60, TimeUnit.SECONDS);
+            statuses.add(answer.statusCode());
+            if (answer.statusCode() == 200) {
+                assertThat(answer.<String>path("state")).isEqualTo("running");
+            } else {
+                assertThat(answer.<String>path("code")).isEqualTo("DownloadNotPaused");
+            }
+        }
+        assertThat(statuses).as(statuses.toString()).containsOnly(200, 409);
+        assertThat(statuses).filteredOn(st -> st == 200).hasSize(1);
+        assertThat(Db.count("SELECT count(*) FROM jobs WHERE kind = 'download' AND name = (SELECT name FROM jobs"
+                        + " WHERE public_id = '" + firstJob + "')"))
+                .as("the first job and one resumed")
+                .isEqualTo(2);
         JsonPath resumed = awaitState(owner, id, "succeeded");
         assertThat(resumed.getString("job")).isNotEqualTo(firstJob);
         assertThat(HubServer.get().requests)
