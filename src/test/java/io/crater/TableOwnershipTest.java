@@ -89,7 +89,8 @@ class TableOwnershipTest {
                             "usage_daily",
                             "settlement_state",
                             "statements",
-                            "statement_lines")),
+                            "statement_lines",
+                            "storage_charges")),
             Map.entry("files", Set.of("file_trash", "file_quotas", "tus_uploads")),
             Map.entry("gpus", Set.of("gpu_health_marks", "gpu_health_evidence", "gpu_health_nodes")));
 

@@ -21,6 +21,13 @@ public interface AccountingConfig {
     @WithDefault("60s")
     Duration settleEvery();
 
+    /**
+     * How often what file spaces hold is charged (docs/accounting.md, "Storage"): each space's window is charged once
+     * it is this long.
+     */
+    @WithDefault("1h")
+    Duration storageEvery();
+
     /** How soon after a job ends a settlement run charges it (ends in that time share the run). */
     @WithDefault("1s")
     Duration settleAfterEnd();

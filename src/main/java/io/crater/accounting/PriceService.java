@@ -49,7 +49,7 @@ public class PriceService {
     static String unit(String resource) {
         return switch (resource) {
             case "cpu" -> "core-hour";
-            case "memory" -> "GiB-hour";
+            case "memory", io.crater.policy.Settlement.STORAGE -> "GiB-hour";
             default -> "device-hour";
         };
     }
@@ -124,7 +124,7 @@ public class PriceService {
         String resource =
                 req == null || req.resource() == null ? "" : req.resource().trim();
         if (!RESOURCE.matcher(resource).matches()) {
-            errors.add(new Problem.FieldError("resource", "cpu, memory or an accelerator model such as A100-80GB"));
+            errors.add(new Problem.FieldError("resource", "cpu, memory, storage or an accelerator model"));
         }
         Money.Parsed price = Money.parse(req == null ? null : req.pricePerHour(), false);
         if (!price.ok()) {

@@ -73,6 +73,9 @@ public class SettlementService {
     @Inject
     Statements statements;
 
+    @Inject
+    StorageCharges storage;
+
     private final ScheduledExecutorService worker = Threads.scheduler("crater-settlement");
     private final java.util.concurrent.atomic.AtomicBoolean endPending =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -149,6 +152,7 @@ public class SettlementService {
     private void tick() {
         step("settlement", () -> VertxContextSupport.subscribeAndAwait(this::settleAndRelease));
         step("measuring utilisation", meter::measure);
+        step("charging storage", storage::chargeIfDue);
         step(
                 "closing statements",
                 () -> VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(statements::closePending)));

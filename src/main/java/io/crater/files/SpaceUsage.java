@@ -35,11 +35,16 @@ class SpaceUsage {
 
     /** The space's usage, walked when not known or too old. */
     FileQuota.Usage of(FileSpaces.Opened space) {
-        Measured m = spaces.get(space.key());
+        return of(space.key(), space.root());
+    }
+
+    /** The usage of the space kept under {@code key}, whose folder is {@code root}. */
+    FileQuota.Usage of(String key, java.nio.file.Path root) {
+        Measured m = spaces.get(key);
         Instant now = clock.instant();
         if (m == null || m.at().plus(config.usageFor()).isBefore(now)) {
-            m = new Measured(walk(space.root()), now);
-            spaces.put(space.key(), m);
+            m = new Measured(walk(root), now);
+            spaces.put(key, m);
         }
         return m.usage();
     }

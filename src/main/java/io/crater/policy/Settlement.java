@@ -27,7 +27,15 @@ public final class Settlement {
     private static final BigInteger MEMORY_DENOMINATOR = DENOMINATOR.multiply(GIB);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
+    /** The resource a file space's bytes are priced as: per GiB-hour, like memory. */
+    public static final String STORAGE = "storage";
+
     private Settlement() {}
+
+    /** Whether a resource's amount is in milli-bytes and its price per GiB-hour: memory and storage. */
+    static boolean perGib(String resource) {
+        return STORAGE.equals(resource) || Amounts.Kind.of(resource) == Amounts.Kind.MEMORY;
+    }
 
     /**
      * An amount of one resource held by a job.
@@ -53,7 +61,7 @@ public final class Settlement {
      * per-mille, and 2^30 more for memory, whose price is per GiB while its amount is in milli-bytes.
      */
     public static BigInteger denominator(String resource) {
-        return Amounts.Kind.of(resource) == Amounts.Kind.MEMORY ? MEMORY_DENOMINATOR : DENOMINATOR;
+        return perGib(resource) ? MEMORY_DENOMINATOR : DENOMINATOR;
     }
 
     /**
@@ -118,7 +126,7 @@ public final class Settlement {
         }
         double millis = (double) (to.toEpochMilli() - from.toEpochMilli());
         double units = h.milli() / 1000.0;
-        if (Amounts.Kind.of(h.resource()) == Amounts.Kind.MEMORY) {
+        if (perGib(h.resource())) {
             units /= GIB.doubleValue();
         }
         return units * millis / MILLIS_PER_HOUR.doubleValue();

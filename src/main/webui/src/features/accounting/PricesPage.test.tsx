@@ -127,7 +127,9 @@ describe('the prices page', () => {
     const form = within(await screen.findByTestId('price-form'));
     expect(form.getByText('Empty: from now. A price never changes the past.')).toBeTruthy();
     const resource = form.getByTestId('price-resource') as HTMLSelectElement;
-    await waitFor(() => expect(Array.from(resource.options).map((o) => o.value)).toEqual(['cpu', 'memory', 'nvidia-a100-80gb']));
+    await waitFor(() => expect(Array.from(resource.options).map((o) => o.value)).toEqual(['cpu', 'memory', 'storage', 'nvidia-a100-80gb']));
+    fireEvent.change(resource, { target: { value: 'storage' } });
+    expect(form.getByText('Price (points per GiB-hour (a GiB-month is 730))')).toBeTruthy();
     fireEvent.change(resource, { target: { value: 'nvidia-a100-80gb' } });
     expect(form.getByText('Price (points per device-hour)')).toBeTruthy();
     fireEvent.change(form.getByTestId('price-amount'), { target: { value: '2,75' } });

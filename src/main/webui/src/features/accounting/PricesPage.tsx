@@ -104,6 +104,7 @@ function AddPriceForm({ currency }: { currency: string }) {
           <select data-testid="price-resource" className={inputClass} value={resource} onChange={(e) => setResource(e.target.value)}>
             <option value="cpu">{t('accounting.resources.cpu')}</option>
             <option value="memory">{t('accounting.resources.memory')}</option>
+            <option value="storage">{t('accounting.resources.storage')}</option>
             {(models.data?.items ?? []).map((m) => (
               <option key={m.key} value={m.key}>
                 {modelName(m.key)}

@@ -17,9 +17,12 @@ export function parseMoneyIn(currency: string): (text: string) => Parsed {
   };
 }
 
+/** The resource what file spaces hold is priced as, per GiB-hour (docs/accounting.md, "Storage"). */
+export const STORAGE = 'storage';
+
 /** The unit a resource is priced per, in the reader's language: core-hour, GiB-hour, device-hour. */
 export function priceUnit(t: TFunction, resource: string): string {
-  return t(`accounting.priceUnits.${resourceKind(resource)}`);
+  return t(`accounting.priceUnits.${resource === STORAGE ? STORAGE : resourceKind(resource)}`);
 }
 
 /** A price per unit-hour, given as the server's decimal text: "2.5 points per device-hour". */
@@ -29,6 +32,7 @@ export function priceText(t: TFunction, amount: string, currency: string, resour
 
 /** A resource's name: CPU, Memory or the accelerator model's display name. */
 export function resourceName(t: TFunction, resource: string, modelName: (key: string) => string): string {
+  if (resource === STORAGE) return t('accounting.resources.storage');
   const kind = resourceKind(resource);
   return kind === 'accelerator' ? modelName(resource) : t(`accounting.resources.${kind}`);
 }

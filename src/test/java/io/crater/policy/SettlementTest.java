@@ -42,6 +42,8 @@ class SettlementTest {
         "memory, 68719476736000, 10000, 60, 1000, 640000",
         // 512Mi is half a GiB: 0.5 × 2 h × 0.01 = 0.01.
         "memory, 536870912000, 10000, 120, 1000, 10000",
+        // A file space's 3 GiB at 0.5/GiB-hour for two hours: 3 × 2 × 0.5 = 3 (storage is priced per GiB too).
+        "storage, 3221225472000, 500000, 120, 1000, 3000000",
         // 500m cpu at 0.04/core-hour for three hours: 0.5 × 3 × 0.04 = 0.06.
         "cpu, 500, 40000, 180, 1000, 60000",
         // A thousandth of a micro-unit is floored away.
@@ -155,6 +157,8 @@ class SettlementTest {
         assertThat(Settlement.unitHours(new Holding("cpu", 500), T0, to)).isEqualTo(0.75);
         assertThat(Settlement.unitHours(new Holding("memory", 68_719_476_736_000L), T0, to))
                 .isEqualTo(96.0);
+        assertThat(Settlement.unitHours(new Holding(Settlement.STORAGE, 3_221_225_472_000L), T0, to))
+                .isEqualTo(4.5);
         assertThat(Settlement.unitHours(new Holding(A100, 2000), to, T0)).isZero();
     }
 
