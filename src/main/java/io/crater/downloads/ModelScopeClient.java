@@ -85,6 +85,13 @@ class ModelScopeClient {
                 if (list.size() < PAGE_SIZE) {
                     break;
                 }
+                if (page == MAX_PAGES) {
+                    // Never a download of part of a dataset taken for the whole of it.
+                    String why = "'" + repository + "' has more than " + MAX_PAGES * PAGE_SIZE
+                            + " files, more than a download from ModelScope takes";
+                    throw ApiException.badRequest(
+                            "HubRefused", why, List.of(new Problem.FieldError("repository", why)));
+                }
             }
         } else {
             add(

@@ -337,7 +337,16 @@ class PortForwardTest {
             assertThat(ready.body()).isEqualTo("{\"version\":\"simulated\"}");
 
             // Sent as is (java.net.URI refuses it), to see the path shown escaped.
-            String page = readToEnd(forward.getLocalPort(), "GET /lab/tree/a.ipynb?x=<b> HTTP/1.1\r\nHost: x\r\n\r\n");
+            String request = "GET /lab/tree/a.ipynb?x=<b> HTTP/1.1\r\nHost: x\r\n\r\n";
+            String page;
+            try {
+                page = readToEnd(forward.getLocalPort(), request);
+            } catch (java.net.SocketTimeoutException lost) {
+                // fabric8's LocalPortForward, this test's client (Crater's own forwards are not it), can lose a new
+                // connection's first frames: it installs its WebSocket's handlers in a callback after asking for the
+                // connection (docs/benchmarks.md, "Interactive paths"). One more connection is tried.
+                page = readToEnd(forward.getLocalPort(), request);
+            }
             assertThat(page)
                     .startsWith("HTTP/1.1 200 OK")
                     .contains("Simulated JupyterLab")
