@@ -63,36 +63,7 @@ class ModelScopeClient {
         }
         List<HubDownloads.HubFile> files = new ArrayList<>();
         if (kind.equals("dataset")) {
-            String id = call(base + "/api/v1/datasets/" + repository, endpoint, repository, revision, token)
-                    .path("Data")
-                    .path("Id")
-                    .asText("");
-            if (id.isEmpty()) {
-                throw HubClient.unreachable(endpoint, "the answer names no dataset id");
-            }
-            for (int page = 1; page <= MAX_PAGES; page++) {
-                JsonNode list = call(
-                                base + "/api/v1/datasets/" + URLEncoder.encode(id, StandardCharsets.UTF_8)
-                                        + "/repo/tree?Revision=" + rev + "&Root=/&Recursive=True&PageNumber=" + page
-                                        + "&PageSize=" + PAGE_SIZE,
-                                endpoint,
-                                repository,
-                                revision,
-                                token)
-                        .path("Data")
-                        .path("Files");
-                add(list, files);
-                if (list.size() < PAGE_SIZE) {
-                    break;
-                }
-                if (page == MAX_PAGES) {
-                    // Never a download of part of a dataset taken for the whole of it.
-                    String why = "'" + repository + "' has more than " + MAX_PAGES * PAGE_SIZE
-                            + " files, more than a download from ModelScope takes";
-                    throw ApiException.badRequest(
-                            "HubRefused", why, List.of(new Problem.FieldError("repository", why)));
-                }
-            }
+            datasetFiles(base, endpoint, repository, revision, rev, token, files);
         } else {
             add(
                     call(
@@ -107,6 +78,46 @@ class ModelScopeClient {
                     files);
         }
         return new HubClient.Resolved(sha, files);
+    }
+
+    /** A dataset's files, page by page (its hub id first); refused past {@link #MAX_PAGES} full pages. */
+    private void datasetFiles(
+            String base,
+            String endpoint,
+            String repository,
+            String revision,
+            String rev,
+            String token,
+            List<HubDownloads.HubFile> files) {
+        String id = call(base + "/api/v1/datasets/" + repository, endpoint, repository, revision, token)
+                .path("Data")
+                .path("Id")
+                .asText("");
+        if (id.isEmpty()) {
+            throw HubClient.unreachable(endpoint, "the answer names no dataset id");
+        }
+        for (int page = 1; page <= MAX_PAGES; page++) {
+            JsonNode list = call(
+                            base + "/api/v1/datasets/" + URLEncoder.encode(id, StandardCharsets.UTF_8)
+                                    + "/repo/tree?Revision=" + rev + "&Root=/&Recursive=True&PageNumber=" + page
+                                    + "&PageSize=" + PAGE_SIZE,
+                            endpoint,
+                            repository,
+                            revision,
+                            token)
+                    .path("Data")
+                    .path("Files");
+            add(list, files);
+            if (list.size() < PAGE_SIZE) {
+                break;
+            }
+            if (page == MAX_PAGES) {
+                // Never a download of part of a dataset taken for the whole of it.
+                String why = "'" + repository + "' has more than " + MAX_PAGES * PAGE_SIZE
+                        + " files, more than a download from ModelScope takes";
+                throw ApiException.badRequest("HubRefused", why, List.of(new Problem.FieldError("repository", why)));
+            }
+        }
     }
 
     /** The files of one listing: blobs only, never a place outside the target. */
