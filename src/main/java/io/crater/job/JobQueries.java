@@ -11,7 +11,6 @@ import io.crater.platform.Page;
 import io.crater.platform.Problem;
 import io.crater.platform.Sql;
 import io.crater.policy.Quantities;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -152,15 +151,13 @@ public class JobQueries {
     }
 
     Uni<JobSummary> summary(String publicId) {
-        return Panache.withSession(() -> Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId)
-                .flatMap(r -> {
-                    JobSummaryRow found =
-                            JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
-                    return named(List.of(found)).flatMap(rows -> {
-                        JobSummaryRow row = rows.get(0);
-                        return requestsOf(rows).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
-                    });
-                }));
+        return Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId).flatMap(r -> {
+            JobSummaryRow found = JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
+            return named(List.of(found)).flatMap(rows -> {
+                JobSummaryRow row = rows.get(0);
+                return requestsOf(rows).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
+            });
+        });
     }
 
     public Uni<Page<JobSummary>> list(Caller caller, Filter f) {
@@ -176,7 +173,7 @@ public class JobQueries {
                 ? (ascending ? 0 : Long.MAX_VALUE)
                 : Page.afterId(f.cursor());
         String order = ascending ? "ASC" : "DESC";
-        return Panache.withSession(() -> ownerId(f)
+        return ownerId(f)
                 .flatMap(owner -> accounts.listable(caller, f.account()).flatMap(accounts -> {
                     List<Object> params = new ArrayList<>();
                     String where = conditions(caller, f, cursor, ascending, params, modelKeys(), owner);
@@ -203,7 +200,7 @@ public class JobQueries {
                         }
                         return page(idRows, n, order);
                     });
-                })));
+                }));
     }
 
     /** The page of these ids (one more than shown when there is a next page), in the list's order. */
@@ -368,7 +365,7 @@ public class JobQueries {
     }
 
     public Uni<JobViews.JobDetail> detail(String publicId, Caller caller) {
-        return Panache.withSession(() -> visible(publicId, caller).flatMap(v -> {
+        return visible(publicId, caller).flatMap(v -> {
             long id = v.id();
             return requestsOf(List.of(v.row()))
                     .flatMap(req -> Sql.rows(
@@ -395,7 +392,7 @@ public class JobQueries {
                                                                     exits,
                                                                     events,
                                                                     mounts)))))));
-        }));
+        });
     }
 
     private Uni<List<JobViews.JobEvent>> archivedEvents(long jobId) {
