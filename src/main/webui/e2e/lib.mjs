@@ -17,8 +17,11 @@ export function env(name, fallback) {
   return value;
 }
 
+const startedAt = Date.now();
+
+/** Logs with the seconds since the script started, so a slow step shows in the log. */
 export function log(message) {
-  console.log(`[e2e] ${message}`);
+  console.log(`[e2e +${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${message}`);
 }
 
 export class CheckFailed extends Error {}

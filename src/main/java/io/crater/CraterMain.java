@@ -2,8 +2,10 @@ package io.crater;
 
 import io.crater.boot.Bootstrap;
 import io.crater.boot.SimulatedClusterAlone;
+import io.quarkus.runtime.Application;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -14,6 +16,9 @@ import java.util.Map;
  */
 @QuarkusMain
 public final class CraterMain {
+
+    /** How long the database and the simulated cluster wait for Quarkus to stop before they stop anyway. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
     private CraterMain() {}
 
@@ -43,8 +48,34 @@ public final class CraterMain {
             return;
         }
         properties.forEach(System::setProperty);
-        Runtime.getRuntime().addShutdownHook(new Thread(bootstrap::close, "crater-bootstrap-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            awaitQuarkusStopped();
+                            bootstrap.close();
+                        },
+                        "crater-bootstrap-stop"));
         Quarkus.run(CraterApplication.class, args);
+    }
+
+    /**
+     * Shutdown hooks run side by side: Quarkus's own one stops the application, whose last steps (giving up the
+     * admission Lease, the final writes) still need the database and the cluster's API server. Stopping those first
+     * left the Lease's release retrying against a closed port for 19 s and failing on every stop.
+     */
+    private static void awaitQuarkusStopped() {
+        Application app = Application.currentApplication();
+        if (app == null) {
+            return;
+        }
+        Thread waiter = new Thread(app::awaitShutdown, "crater-await-stop");
+        waiter.setDaemon(true);
+        waiter.start();
+        try {
+            waiter.join(STOP_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void usage(int code) {

@@ -63,8 +63,8 @@ class RecoveryIT {
                         .inNamespace("crater-jobs")
                         .withName("c-" + deleted)
                         .delete();
+                awaitCompleted(k8s, "c-" + finishes, 60);
             }
-            Thread.sleep(20_000);
 
             try (PackagedApp second = new PackagedApp(home, "server", env, "Console: http://").start()) {
                 token = second.login("rc.user", PW);
@@ -116,6 +116,26 @@ class RecoveryIT {
             Thread.sleep(250);
         }
         throw new AssertionError(id + " is " + seen + ", expected " + wanted + " within " + seconds + " s");
+    }
+
+    /** Waits until the cluster says the Volcano Job {@code name} has completed. */
+    static void awaitCompleted(KubernetesClient k8s, String name, int seconds) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + seconds * 1000L;
+        String phase = null;
+        while (System.currentTimeMillis() < deadline) {
+            VolcanoJob job = k8s.resources(VolcanoJob.class)
+                    .inNamespace("crater-jobs")
+                    .withName(name)
+                    .get();
+            phase = job == null || job.getStatus() == null || job.getStatus().state == null
+                    ? null
+                    : job.getStatus().state.phase;
+            if ("Completed".equals(phase)) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError(name + " is " + phase + ", expected Completed within " + seconds + " s");
     }
 
     static void expect(HttpResponse<String> r, int status) {

@@ -50,6 +50,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "100")
                     .setOutputRedirector(java.lang.ProcessBuilder.Redirect.DISCARD)
+                    // Whoever started it stops it (close()), after the application that uses it: a hook of its own
+                    // would stop it while the application still writes on its way out.
+                    .setRegisterShutdownHook(false)
                     .start();
             LOG.infof("embedded PostgreSQL on 127.0.0.1:%d, data in %s", pg.getPort(), dataDir);
             return new EmbeddedDatabase(pg);

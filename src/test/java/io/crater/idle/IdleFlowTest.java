@@ -48,13 +48,17 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(IdleFlowTest.FastIdle.class)
-class IdleFlowTest {
+public class IdleFlowTest {
 
-    /** The application with idle detection on a scale of seconds. */
+    /**
+     * The application with idle detection on a scale of seconds, and the aging tolerance of admission at 4 s
+     * ({@code io.crater.job.AgingFlowTest}): the boot that every test of loops on a scale of seconds shares.
+     */
     public static class FastIdle implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.ofEntries(
+                    Map.entry("crater.jobs.aging-tolerance", "4s"),
                     Map.entry("crater.idle.window", "3s"),
                     Map.entry("crater.idle.grace", "8s"),
                     Map.entry("crater.idle.check-interval", "1s"),

@@ -123,6 +123,7 @@ class PrometheusFlowTest {
         for (String metric : List.of("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE")) {
             boolean ratio = metric.startsWith("DCGM_FI_PROF_");
             await().atMost(Duration.ofSeconds(60))
+                    .pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofSeconds(1))
                     .untilAsserted(() -> {
                         Instant now = Instant.now();
@@ -194,7 +195,10 @@ class PrometheusFlowTest {
             for (Map<String, String> vars : variableSets) {
                 String expr = DashboardQueries.substitute(q.expr(), vars);
                 assertThat(expr).as(q.dashboard() + " / " + q.panel()).doesNotContain("$");
+                // Asked at once, then each second until it has series (Awaitility's first look would otherwise wait
+                // a whole interval: a second for each of the 70 queries).
                 await().atMost(Duration.ofSeconds(90))
+                        .pollDelay(Duration.ZERO)
                         .pollInterval(Duration.ofSeconds(1))
                         .untilAsserted(() -> {
                             var answer = p.query(expr);
@@ -267,6 +271,7 @@ class PrometheusFlowTest {
                 io.crater.gpus.CardsFrom.exporter(CraterTestResource.simulator().dcgmUrl());
         assertThat(direct).isNotEmpty();
         await().atMost(Duration.ofSeconds(60))
+                .pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofSeconds(1))
                 .untilAsserted(() -> {
                     List<io.crater.gpus.CardsFrom.Card> cards = io.crater.gpus.CardsFrom.prometheus(p.url());

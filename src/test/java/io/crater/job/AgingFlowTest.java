@@ -8,9 +8,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.idle.IdleFlowTest;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,17 +26,9 @@ import org.junit.jupiter.api.Test;
  * {@code CapacityHeldForOlderJob}, and it starts.
  */
 @QuarkusTest
-@TestProfile(AgingFlowTest.ShortAging.class)
+@TestProfile(IdleFlowTest.FastIdle.class) // its aging tolerance is 4 s; a boot of its own would cost 20 s
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
 class AgingFlowTest {
-
-    /** The same application with an aging tolerance of seconds instead of an hour. */
-    public static class ShortAging implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("crater.jobs.aging-tolerance", "4s");
-        }
-    }
 
     static final String PW = "Aging-pass-2026";
     static final String RTX = "nvidia-rtx-4090";
