@@ -29,7 +29,9 @@ public class JobQueries {
 
     static final String SUMMARY_COLUMNS =
             "SELECT j.id, j.public_id, j.name, j.kind, j.state, j.borrowing, CAST(j.reasons AS text),"
-                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id";
+                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id,"
+                    + " CAST((SELECT jsonb_object_agg(q.resource, q.milli) FROM job_requests q WHERE q.job_id = j.id)"
+                    + " AS text)";
     static final String SUMMARY = SUMMARY_COLUMNS + " FROM jobs j";
 
     static final Set<String> STATES = Set.of(
@@ -111,25 +113,11 @@ public class JobQueries {
         }
     }
 
-    /** The requests (resource → milli) of the jobs of these summary rows, by job id. */
+    /** The requests (resource → milli) of the jobs of these summary rows, by job id: read with the rows. */
     Uni<Map<Long, Map<String, Long>>> requestsOf(List<JobSummaryRow> rows) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().item(Map.of());
-        }
-        List<Object> ids = new ArrayList<>();
-        rows.forEach(r -> ids.add(r.id()));
-        return Sql.rows(
-                        "SELECT job_id, resource, milli FROM job_requests WHERE job_id IN ("
-                                + Sql.placeholders(ids.size()) + ")",
-                        ids.toArray())
-                .map(req -> {
-                    Map<Long, Map<String, Long>> byJob = new HashMap<>();
-                    req.stream()
-                            .map(RequestRow::of)
-                            .forEach(q -> byJob.computeIfAbsent(q.jobId(), k -> new TreeMap<>())
-                                    .put(q.resource(), q.milli()));
-                    return byJob;
-                });
+        Map<Long, Map<String, Long>> byJob = new HashMap<>();
+        rows.forEach(r -> byJob.put(r.id(), r.requests()));
+        return Uni.createFrom().item(byJob);
     }
 
     /** The rows with their account's slug and their owner's username, read through those features. */
@@ -192,39 +180,22 @@ public class JobQueries {
                                             .toList());
                     // First the page's ids (index walks only), then their rows by primary key: two plans that cannot
                     // go wrong whatever the statistics say.
-                    String ids = "SELECT page.id FROM (" + branches + ") page ORDER BY page.id " + order + " LIMIT "
-                            + (n + 1);
-                    return Sql.longs(ids, params.toArray()).flatMap(idRows -> {
-                        if (idRows.isEmpty()) {
-                            return Uni.createFrom().item(new Page<JobSummary>(List.of(), null));
-                        }
-                        return page(idRows, n, order);
-                    });
+                    return Sql.rows(pageSql(branches, order, n), params.toArray())
+                            .flatMap(rows -> page(rows, n));
                 }));
     }
 
-    /** The page of these ids (one more than shown when there is a next page), in the list's order. */
-    private Uni<Page<JobSummary>> page(List<Long> idRows, int n, String order) {
-        List<Object> idParams = new ArrayList<>(idRows);
-        return Sql.rows(
-                        SUMMARY + " WHERE j.id IN (" + Sql.placeholders(idParams.size()) + ") ORDER BY j.id " + order,
-                        idParams.toArray())
-                .flatMap(rows -> named(rows.subList(0, Math.min(n, rows.size())).stream()
-                                .map(JobSummaryRow::of)
-                                .toList())
-                        .map(shown -> Map.entry(rows.size(), shown)))
-                .flatMap(found -> {
-                    List<JobSummaryRow> shown = found.getValue();
-                    return requestsOf(shown)
-                            .map(req -> new Page<>(
-                                    shown.stream()
-                                            .map(r -> summaryOf(r, req.getOrDefault(r.id(), Map.of())))
-                                            .toList(),
-                                    found.getKey() > n
-                                            ? Long.toString(
-                                                    shown.get(shown.size() - 1).id())
-                                            : null));
-                });
+    /** The page of these rows (one more than shown when there is a next page), in the list's order. */
+    private Uni<Page<JobSummary>> page(List<Object[]> found, int n) {
+        List<JobSummaryRow> rows = found.subList(0, Math.min(n, found.size())).stream()
+                .map(JobSummaryRow::of)
+                .toList();
+        return named(rows)
+                .map(shown -> new Page<>(
+                        shown.stream().map(r -> summaryOf(r, r.requests())).toList(),
+                        found.size() > n
+                                ? Long.toString(shown.get(shown.size() - 1).id())
+                                : null));
     }
 
     /** The owner filter's user id: null without one, 0 (nobody's) for a username nobody has. */
@@ -239,14 +210,25 @@ public class JobQueries {
     /** The query that picks a page of the list (the part that grows with the table), for the index test. */
     String listSql(Caller caller, Filter f, List<Long> accounts, List<Object> params) {
         String where = conditions(caller, f, Long.MAX_VALUE, false, params, modelKeys(), null);
-        return "SELECT page.id FROM ("
-                + String.join(
+        return pageSql(
+                String.join(
                         " UNION ALL ",
                         accounts.stream()
                                 .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND " + where
                                         + " ORDER BY j.id DESC LIMIT 51)")
-                                .toList())
-                + ") page ORDER BY page.id DESC LIMIT 51";
+                                .toList()),
+                "DESC",
+                50);
+    }
+
+    /**
+     * A page's rows in one statement: first the page's ids (one more than shown, for the next page's cursor) from the
+     * index walks, materialised, then their rows by primary key: two plans that cannot go wrong whatever the
+     * statistics say.
+     */
+    private static String pageSql(String branches, String order, int n) {
+        return "WITH page AS MATERIALIZED (SELECT page.id FROM (" + branches + ") page ORDER BY page.id " + order
+                + " LIMIT " + (n + 1) + ") " + SUMMARY + " WHERE j.id IN (SELECT id FROM page) ORDER BY j.id " + order;
     }
 
     private Set<String> modelKeys() {

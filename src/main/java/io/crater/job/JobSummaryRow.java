@@ -4,11 +4,14 @@ import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.crater.policy.Reason;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * A job as lists show it ({@link JobQueries#SUMMARY_COLUMNS}), with its owner's and account's ids; their names come
- * from their features ({@link JobQueries#named}).
+ * A job as lists show it ({@link JobQueries#SUMMARY_COLUMNS}), with its owner's and account's ids and what it
+ * requests; the names come from their features ({@link JobQueries#named}).
  */
 record JobSummaryRow(
         long id,
@@ -24,7 +27,8 @@ record JobSummaryRow(
         Instant startedAt,
         Instant finishedAt,
         long userId,
-        long accountId) {
+        long accountId,
+        Map<String, Long> requests) {
 
     /** The row without its names ({@link #account}, {@link #owner}: null), which {@link #named} adds. */
     static JobSummaryRow of(Object[] r) {
@@ -42,11 +46,21 @@ record JobSummaryRow(
                 Sql.instant(r[8]),
                 Sql.instant(r[9]),
                 Sql.longOf(r[10]),
-                Sql.longOf(r[11]));
+                Sql.longOf(r[11]),
+                requests((String) r[12]));
     }
 
     /** The number of columns {@link #of} reads; a query may add its own after them. */
-    static final int COLUMN_COUNT = 12;
+    static final int COLUMN_COUNT = 13;
+
+    /** The requests column ({@link JobQueries#SUMMARY_COLUMNS}: a JSON object of milli-units by resource). */
+    static Map<String, Long> requests(String json) {
+        Map<String, Long> byResource = new TreeMap<>();
+        if (json != null) {
+            Json.read(json, Map.class).forEach((k, v) -> byResource.put((String) k, ((Number) v).longValue()));
+        }
+        return Collections.unmodifiableMap(byResource);
+    }
 
     /** The row with its account's slug and its owner's username. */
     JobSummaryRow named(String accountSlug, String ownerName) {
@@ -64,7 +78,8 @@ record JobSummaryRow(
                 startedAt,
                 finishedAt,
                 userId,
-                accountId);
+                accountId,
+                requests);
     }
 
     /** The reasons it is waiting (or was, before it left the queue). */
