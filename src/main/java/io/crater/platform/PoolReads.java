@@ -14,13 +14,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link Sql}'s statements outside a transaction: each one a prepared query on the connection pool, autocommitted as
- * the session would have run it. Hibernate Reactive runs on the same pool; going to it directly skips the native
- * query's parsing, the parameters' binding through a JDBC-like adaptor and the rows' extraction value by value.
+ * {@link Sql}'s statements where no reactive session is open: each one a prepared query on the connection pool,
+ * autocommitted as a session outside a transaction would have run it. Hibernate Reactive runs on the same pool; going
+ * to it directly skips the native query's parsing, the parameters' binding through a JDBC-like adaptor and the rows'
+ * extraction value by value.
  *
- * <p>The rows are converted to the Java types Hibernate gives for the same columns (numeric as {@link BigDecimal},
- * bytea as a byte array), so row mappers
- * read either path alike; {@code SqlPathsTest} runs both on every column type the code selects.
+ * <p>The rows hold the Java types Hibernate gives for the same columns (numeric as {@link BigDecimal}, bytea as a
+ * byte array), so row mappers read either path alike; {@code SqlPathsTest} runs both on every column type the code
+ * selects.
  */
 final class PoolReads {
 

@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * Native SQL. Where a reactive session is open it runs on it (inside its transaction, if one is open, and so sees
- * what the transaction wrote); where none is, each statement goes straight to the connection pool as a prepared
- * query, skipping Hibernate's native-query machinery, which took a quarter of a read's time ({@link PoolReads}). Either way the rows hold the same
- * Java types. Parameters are positional ({@code ?1, ?2, ...}); {@link Instant}s are bound as {@code timestamptz}.
+ * what the transaction wrote); where none is, each statement goes straight to the connection pool as a prepared query
+ * ({@link PoolReads}), skipping Hibernate's native-query machinery. Either way the rows hold the same Java types.
+ * Parameters are positional ({@code ?1, ?2, ...}); {@link Instant}s are bound as {@code timestamptz}.
  */
 public final class Sql {
 
