@@ -17,7 +17,6 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,9 +87,9 @@ public class JobQueries {
         }
     }
 
-    JobSummary summaryOf(JobSummaryRow r, Map<String, Long> requests) {
+    JobSummary summaryOf(JobSummaryRow r) {
         Map<String, String> req = new TreeMap<>();
-        requests.forEach((resource, milli) -> req.put(resource, Quantities.format(milli)));
+        r.requests().forEach((resource, milli) -> req.put(resource, Quantities.format(milli)));
         return new JobSummary(
                 r.publicId(),
                 r.name(),
@@ -111,13 +110,6 @@ public class JobQueries {
         static RequestRow of(Object[] r) {
             return new RequestRow(Sql.longOf(r[0]), (String) r[1], Sql.longOf(r[2]));
         }
-    }
-
-    /** The requests (resource → milli) of the jobs of these summary rows, by job id: read with the rows. */
-    Uni<Map<Long, Map<String, Long>>> requestsOf(List<JobSummaryRow> rows) {
-        Map<Long, Map<String, Long>> byJob = new HashMap<>();
-        rows.forEach(r -> byJob.put(r.id(), r.requests()));
-        return Uni.createFrom().item(byJob);
     }
 
     /** The rows with their account's slug and their owner's username, read through those features. */
@@ -141,10 +133,7 @@ public class JobQueries {
     Uni<JobSummary> summary(String publicId) {
         return Sql.row(SUMMARY + " WHERE j.public_id = ?1", publicId).flatMap(r -> {
             JobSummaryRow found = JobSummaryRow.of(r.orElseThrow(() -> ApiException.notFound("no job " + publicId)));
-            return named(List.of(found)).flatMap(rows -> {
-                JobSummaryRow row = rows.get(0);
-                return requestsOf(rows).map(req -> summaryOf(row, req.getOrDefault(row.id(), Map.of())));
-            });
+            return named(List.of(found)).map(rows -> summaryOf(rows.get(0)));
         });
     }
 
@@ -178,8 +167,6 @@ public class JobQueries {
                                             .map(a -> "(SELECT j.id FROM jobs j WHERE j.account_id = " + a + " AND "
                                                     + where + " ORDER BY j.id " + order + " LIMIT " + (n + 1) + ")")
                                             .toList());
-                    // First the page's ids (index walks only), then their rows by primary key: two plans that cannot
-                    // go wrong whatever the statistics say.
                     return Sql.rows(pageSql(branches, order, n), params.toArray())
                             .flatMap(rows -> page(rows, n));
                 }));
@@ -192,7 +179,7 @@ public class JobQueries {
                 .toList();
         return named(rows)
                 .map(shown -> new Page<>(
-                        shown.stream().map(r -> summaryOf(r, r.requests())).toList(),
+                        shown.stream().map(this::summaryOf).toList(),
                         found.size() > n
                                 ? Long.toString(shown.get(shown.size() - 1).id())
                                 : null));
@@ -349,31 +336,30 @@ public class JobQueries {
     public Uni<JobViews.JobDetail> detail(String publicId, Caller caller) {
         return visible(publicId, caller).flatMap(v -> {
             long id = v.id();
-            return requestsOf(List.of(v.row()))
-                    .flatMap(req -> Sql.rows(
-                                    "SELECT at, from_state, to_state, reason, message, CAST(args AS text) FROM job_transitions"
-                                            + " WHERE job_id = ?1 ORDER BY id",
+            return Sql.rows(
+                            "SELECT at, from_state, to_state, reason, message, CAST(args AS text) FROM job_transitions"
+                                    + " WHERE job_id = ?1 ORDER BY id",
+                            id)
+                    .flatMap(hist -> Sql.rows(
+                                    "SELECT CAST(j.spec AS text), j.state_reason, j.state_message, t.public_id, j.template_version,"
+                                            + " (SELECT tv.name FROM job_template_versions tv WHERE tv.template_id = j.template_id AND tv.version = j.template_version),"
+                                            + " s.public_id FROM jobs j LEFT JOIN job_templates t ON t.id = j.template_id"
+                                            + " LEFT JOIN jobs s ON s.id = j.source_job_id WHERE j.id = ?1",
                                     id)
-                            .flatMap(hist -> Sql.rows(
-                                            "SELECT CAST(j.spec AS text), j.state_reason, j.state_message, t.public_id, j.template_version,"
-                                                    + " (SELECT tv.name FROM job_template_versions tv WHERE tv.template_id = j.template_id AND tv.version = j.template_version),"
-                                                    + " s.public_id FROM jobs j LEFT JOIN job_templates t ON t.id = j.template_id"
-                                                    + " LEFT JOIN jobs s ON s.id = j.source_job_id WHERE j.id = ?1",
+                            .flatMap(extra -> Sql.rows(
+                                            "SELECT pod, container, exit_code, reason, message FROM job_archives WHERE job_id = ?1 ORDER BY pod, container",
                                             id)
-                                    .flatMap(extra -> Sql.rows(
-                                                    "SELECT pod, container, exit_code, reason, message FROM job_archives WHERE job_id = ?1 ORDER BY pod, container",
-                                                    id)
-                                            .flatMap(exits -> archivedEvents(id)
-                                                    .flatMap(events -> assetMounts
-                                                            .of(id)
-                                                            .map(mounts -> detailOf(
-                                                                    v,
-                                                                    summaryOf(v.row(), req.getOrDefault(id, Map.of())),
-                                                                    hist,
-                                                                    extra.get(0),
-                                                                    exits,
-                                                                    events,
-                                                                    mounts)))))));
+                                    .flatMap(exits -> archivedEvents(id)
+                                            .flatMap(events -> assetMounts
+                                                    .of(id)
+                                                    .map(mounts -> detailOf(
+                                                            v,
+                                                            summaryOf(v.row()),
+                                                            hist,
+                                                            extra.get(0),
+                                                            exits,
+                                                            events,
+                                                            mounts))))));
         });
     }
 

@@ -59,14 +59,9 @@ public class JobStream implements LoggedEvents {
                                 .mapToObj(i ->
                                         new Changed(named.get(i), changed.get(i).deleted()))
                                 .toList()))));
-        Map<Long, Map<String, Long>> requests = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(
-                () -> jobs.requestsOf(rows.stream().map(Changed::job).toList())));
         rows.stream()
                 .sorted(Comparator.comparing(r -> latest.get(r.job().publicId())))
-                .forEach(r -> publish(
-                        latest.get(r.job().publicId()),
-                        r,
-                        requests.getOrDefault(r.job().id(), Map.of())));
+                .forEach(r -> publish(latest.get(r.job().publicId()), r));
     }
 
     /** A changed job's summary row and whether it was deleted. */
@@ -76,7 +71,7 @@ public class JobStream implements LoggedEvents {
         }
     }
 
-    private void publish(EventPosition at, Changed r, Map<String, Long> requests) {
+    private void publish(EventPosition at, Changed r) {
         String publicId = r.job().publicId();
         String account = r.job().account();
         long accountId = r.job().accountId();
@@ -85,7 +80,7 @@ public class JobStream implements LoggedEvents {
                 at,
                 Set.of("jobs", "jobs:" + account, "job:" + publicId),
                 deleted ? "job-deleted" : "job",
-                deleted ? Map.of("id", publicId) : jobs.summaryOf(r.job(), requests),
+                deleted ? Map.of("id", publicId) : jobs.summaryOf(r.job()),
                 u -> CurrentUser.isAdmin(u) || memberships.isMember(u.id(), accountId));
     }
 }
