@@ -162,6 +162,47 @@ class SimulatorTest {
                 .withName("c-toobig")
                 .get();
         assertThat(j.getStatus().state.phase).isEqualTo("Pending");
+
+        // The group is looked at again when nothing about it changed but its queue's capability did.
+        VolcanoQueue larger =
+                client.resources(VolcanoQueue.class).withName("crater-small").get();
+        larger.getSpec().capability = Map.of("nvidia.com/gpu", "8");
+        client.resources(VolcanoQueue.class).resource(larger).update();
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(client.pods()
+                                .inNamespace(NS)
+                                .withLabel("volcano.sh/job-name", "c-toobig")
+                                .list()
+                                .getItems())
+                        .hasSize(2)
+                        .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
+        client.resources(VolcanoJob.class).inNamespace(NS).withName("c-toobig").delete();
+    }
+
+    @Test
+    void finishedJobIsDeletedWithItsPodsAfterItsTtl() {
+        VolcanoJob job = job("c-ttl", "default", 1, 1, "0.2s");
+        job.getSpec().ttlSecondsAfterFinished = 1;
+        client.resources(VolcanoJob.class).inNamespace(NS).resource(job).create();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            VolcanoJob j = client.resources(VolcanoJob.class)
+                    .inNamespace(NS)
+                    .withName("c-ttl")
+                    .get();
+            return j == null
+                    || (j.getStatus() != null
+                            && j.getStatus().state != null
+                            && "Completed".equals(j.getStatus().state.phase));
+        });
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(client.resources(VolcanoJob.class)
+                            .inNamespace(NS)
+                            .withName("c-ttl")
+                            .get())
+                    .isNull();
+            assertThat(client.pods().inNamespace(NS).withName("c-ttl-worker-0").get())
+                    .isNull();
+        });
     }
 
     @Test

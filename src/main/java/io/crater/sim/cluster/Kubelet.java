@@ -82,18 +82,35 @@ final class Kubelet {
         this.downloads = downloads;
     }
 
-    void run() {
-        Instant now = clock.instant();
-        boundAt.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
-        nextLine.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
-        steps.keySet().removeIf(k -> state.pods.getStore().getByKey(k) == null);
-        builds.keepOnly(k -> state.pods.getStore().getByKey(k) != null);
-        for (Pod pod : state.pods.getStore().list()) {
-            if (pod.getSpec().getNodeName() == null
+    /** The pods bound to a node that have not ended, as the informer holds them now. */
+    List<Pod> onNodes() {
+        List<Pod> out = new ArrayList<>();
+        for (String key : List.copyOf(state.onNodes)) {
+            Pod pod = state.pods.getStore().getByKey(key);
+            if (pod == null
+                    || pod.getSpec().getNodeName() == null
                     || pod.getMetadata().getDeletionTimestamp() != null
                     || SimState.terminal(pod)) {
-                continue;
+                state.onNodes.remove(key);
+            } else {
+                out.add(pod);
             }
+        }
+        return out;
+    }
+
+    /** Forgets a deleted pod. */
+    void forget(String key) {
+        boundAt.remove(key);
+        nextLine.remove(key);
+        steps.remove(key);
+        builds.forget(key);
+    }
+
+    /** Plays the pods on nodes: each starts, writes its next log line or ends when its time has come. */
+    void run(List<Pod> onNodes) {
+        Instant now = clock.instant();
+        for (Pod pod : onNodes) {
             String key = SimState.key(pod);
             String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
             if (!"Running".equals(phase)) {

@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
  * What plays the cluster behind the in-process API server: the controllers a real cluster runs for what Crater
  * creates (Volcano's job controller and scheduler, the kubelet, the garbage collector) and the GPU exporter with its
  * DCGM endpoint. They talk to the API server only through the Kubernetes API, exactly as those components do, on one
- * loop woken by their informers and every tick.
+ * loop woken by their informers and every tick. Each tick works on what the watch events named since the last one
+ * ({@link SimState}) and on the pods that run; its writes go several at a time ({@link SimWrites}).
  */
 public final class SimCluster implements AutoCloseable {
 
@@ -163,7 +164,7 @@ public final class SimCluster implements AutoCloseable {
         state.nodes = inform(client.nodes().inform(handler()));
         state.queues = inform(client.resources(VolcanoQueue.class).inform(handler()));
         state.pods = client.pods().inAnyNamespace().runnableInformer(0);
-        state.pods.addIndexers(Map.of(SimState.BY_OWNER, SimState::ownerUids));
+        state.pods.addIndexers(Map.of(SimState.BY_OWNER, SimState::ownerUids, SimState.BY_GROUP, SimState::groupOf));
         state.pods.addEventHandler(handler());
         inform(state.pods);
         state.pods.start().toCompletableFuture().join();
@@ -248,16 +249,19 @@ public final class SimCluster implements AutoCloseable {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
+                state.seen(obj, false);
                 wake();
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
+                state.seen(newObj, false);
                 wake();
             }
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                state.seen(obj, true);
                 loop.execute(() -> deleted(obj));
                 wake();
             }
@@ -284,6 +288,7 @@ public final class SimCluster implements AutoCloseable {
                 gpus.forget(namespace, name, clock.instant());
                 // Its cards are free; its samples, kept for a while, keep their cards' names.
                 cards.release(key);
+                kubelet.forget(key);
             } else if (obj instanceof PodGroup group) {
                 state.ledger.dequeue(SimState.key(group));
             }
@@ -298,15 +303,19 @@ public final class SimCluster implements AutoCloseable {
         if (state.jobs == null) {
             return;
         }
+        // The Volcano Jobs whose job, group or pods changed since the last tick: the job controller looks at these.
+        Set<String> changed = SimState.drain(state.changedJobs);
         try {
-            jobs.reconcile();
-            scheduler.enqueue();
-            jobs.createPods();
+            jobs.reconcile(changed);
+            changed.addAll(scheduler.enqueue());
+            jobs.createPods(changed);
             scheduler.allocate();
-            kubelet.run();
-            gpus.sample(clock.instant(), state.pods.getStore().list());
-            jobs.updateStatus();
+            List<Pod> onNodes = kubelet.onNodes();
+            kubelet.run(onNodes);
+            gpus.sample(clock.instant(), onNodes);
+            jobs.updateStatus(changed);
         } catch (RuntimeException e) {
+            state.changedJobs.addAll(changed);
             LOG.warn("simulator tick failed; retrying on the next one", e);
         }
     }

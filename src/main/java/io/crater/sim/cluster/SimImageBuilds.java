@@ -72,9 +72,9 @@ final class SimImageBuilds {
         return f.isDone() ? f.join() : null;
     }
 
-    /** Forgets the builds of pods that are gone. */
-    void keepOnly(java.util.function.Predicate<String> exists) {
-        builds.keySet().removeIf(k -> !exists.test(k));
+    /** Forgets a deleted pod's build. */
+    void forget(String podKey) {
+        builds.remove(podKey);
     }
 
     void stop() {

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,22 +35,39 @@ final class SimScheduler {
         this.events = events;
     }
 
-    /** Admits pending PodGroups, oldest first, into their queue while its capability allows. */
-    void enqueue() {
-        List<PodGroup> waiting = new ArrayList<>(state.groups.getStore().list().stream()
-                .filter(g -> g.getMetadata().getDeletionTimestamp() == null)
-                .filter(g -> g.getStatus() == null
-                        || g.getStatus().phase == null
-                        || PodGroup.PENDING.equals(g.getStatus().phase))
-                .filter(g -> !state.ledger.isEnqueued(SimState.key(g)))
-                .toList());
-        waiting.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
+    /** The PodGroups named in a set of changes that are still there, oldest first; the others leave the set. */
+    private List<PodGroup> oldestFirst(java.util.Set<String> keys, java.util.function.Predicate<PodGroup> wanted) {
+        List<PodGroup> out = new ArrayList<>();
+        for (String key : List.copyOf(keys)) {
+            PodGroup g = state.groups.getStore().getByKey(key);
+            if (g == null || g.getMetadata().getDeletionTimestamp() != null || !wanted.test(g)) {
+                keys.remove(key);
+            } else {
+                out.add(g);
+            }
+        }
+        out.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
                 .thenComparing(g -> g.getMetadata().getName()));
-        for (PodGroup group : waiting) {
+        return out;
+    }
+
+    /**
+     * Admits pending PodGroups, oldest first, into their queue while its capability allows; returns the keys of the
+     * Volcano Jobs whose groups it admitted (their pods are due).
+     */
+    List<String> enqueue() {
+        List<String> admitted = new ArrayList<>();
+        SimWrites writes = new SimWrites();
+        for (PodGroup group : oldestFirst(
+                state.pendingGroups,
+                g -> (g.getStatus() == null
+                                || g.getStatus().phase == null
+                                || PodGroup.PENDING.equals(g.getStatus().phase))
+                        && !state.ledger.isEnqueued(SimState.key(g)))) {
             String queueName = group.getSpec().queue == null ? "default" : group.getSpec().queue;
             VolcanoQueue queue = state.queues.getStore().getByKey(queueName);
             if (queue == null) {
-                unschedulable(group, "NotEnqueued", "queue " + queueName + " does not exist");
+                unschedulable(writes, group, "NotEnqueued", "queue " + queueName + " does not exist");
                 continue;
             }
             Map<String, Long> min = KubeQuantities.amountsOfStrings(group.getSpec().minResources);
@@ -60,17 +76,24 @@ final class SimScheduler {
             String over = overCapability(min, used, capability);
             if (over != null) {
                 unschedulable(
+                        writes,
                         group,
                         "NotEnqueued",
                         "queue resource quota insufficient: " + over + " (queue " + queueName + ")");
                 continue;
             }
-            state.ledger.enqueue(queueName, SimState.key(group), min);
+            String key = SimState.key(group);
+            state.ledger.enqueue(queueName, key, min);
+            state.pendingGroups.remove(key);
+            state.unplacedGroups.add(key);
+            SimState.ownerJob(group).ifPresent(admitted::add);
             PodGroup copy = Serialization.clone(group);
             copy.getStatus().phase = PodGroup.INQUEUE;
             copy.getStatus().conditions = null;
-            update(client, copy);
+            writes.add(() -> update(client, copy));
         }
+        writes.flush();
+        return admitted;
     }
 
     /** The first resource whose capability the group would exceed, with the numbers, or null. */
@@ -87,53 +110,52 @@ final class SimScheduler {
         return null;
     }
 
-    /** Binds the pods of admitted PodGroups: the whole gang or nothing. */
+    /** Binds the pods of admitted PodGroups that have pods to place: the whole gang or nothing. */
     void allocate() {
-        List<Node> nodes = state.nodes.getStore().list();
-        List<PodGroup> groups = new ArrayList<>(state.groups.getStore().list().stream()
-                .filter(g -> state.ledger.isEnqueued(SimState.key(g)))
-                .toList());
-        groups.sort(Comparator.comparing((PodGroup g) -> g.getMetadata().getCreationTimestamp())
-                .thenComparing(g -> g.getMetadata().getName()));
+        List<PodGroup> groups = oldestFirst(state.unplacedGroups, g -> state.ledger.isEnqueued(SimState.key(g)));
         if (groups.isEmpty()) {
             return;
         }
-        // The pods of each group, found in one pass over the pods (not one per group).
-        Map<String, List<Pod>> byGroup = new HashMap<>();
-        for (Pod p : state.pods.getStore().list()) {
-            String group = annotation(p, "scheduling.k8s.io/group-name");
-            if (group != null) {
-                byGroup.computeIfAbsent(p.getMetadata().getNamespace() + "/" + group, g -> new ArrayList<>())
-                        .add(p);
-            }
-        }
+        List<Node> nodes = state.nodes.getStore().list();
+        SimWrites writes = new SimWrites();
         for (PodGroup group : groups) {
-            List<Pod> members = byGroup.getOrDefault(SimState.key(group), List.of());
+            String key = SimState.key(group);
+            List<Pod> members = state.pods.getIndexer().byIndex(SimState.BY_GROUP, key);
             List<Pod> unbound = members.stream()
                     .filter(p -> p.getSpec().getNodeName() == null
                             && !state.ledger.isBound(SimState.key(p))
                             && !SimState.terminal(p))
                     .toList();
-            if (unbound.isEmpty() || members.size() < group.getSpec().minMember) {
+            if (unbound.isEmpty() && members.size() >= group.getSpec().minMember) {
+                state.unplacedGroups.remove(key);
                 continue;
+            }
+            if (unbound.isEmpty() || members.size() < group.getSpec().minMember) {
+                continue; // its pods are still being created
             }
             GangFit.Result placement = GangFit.place(nodes, state.ledger.usedByNode(), unbound);
             if (!placement.placed()) {
                 unschedulable(
+                        writes,
                         group,
                         "Unschedulable",
                         unbound.size() + "/" + members.size() + " tasks in gang unschedulable: " + placement.failure());
                 continue;
             }
+            state.unplacedGroups.remove(key);
             for (Pod pod : unbound) {
                 String node = placement.assignments().get(pod.getMetadata().getName());
                 state.ledger.bind(SimState.key(pod), node, PodRequests.of(pod.getSpec()));
-                bind(pod, node);
+                writes.add(() -> bind(pod, node), () -> scheduled(pod, node), () -> {
+                    state.ledger.release(SimState.key(pod));
+                    state.unplacedGroups.add(key);
+                });
             }
         }
+        writes.flush();
     }
 
-    private void bind(Pod pod, String node) {
+    private boolean bind(Pod pod, String node) {
         try {
             client.bindings()
                     .inNamespace(pod.getMetadata().getNamespace())
@@ -148,22 +170,26 @@ final class SimScheduler {
                             .endTarget()
                             .build())
                     .create();
-            events.record(
-                    pod,
-                    "Normal",
-                    "Scheduled",
-                    "Successfully assigned " + pod.getMetadata().getNamespace() + "/"
-                            + pod.getMetadata().getName() + " to " + node,
-                    COMPONENT);
+            return true;
         } catch (KubernetesClientException e) {
-            state.ledger.release(SimState.key(pod));
             if (e.getCode() != 404) {
                 throw e;
             }
+            return false;
         }
     }
 
-    private void unschedulable(PodGroup group, String conditionReason, String message) {
+    private void scheduled(Pod pod, String node) {
+        events.record(
+                pod,
+                "Normal",
+                "Scheduled",
+                "Successfully assigned " + pod.getMetadata().getNamespace() + "/"
+                        + pod.getMetadata().getName() + " to " + node,
+                COMPONENT);
+    }
+
+    private void unschedulable(SimWrites writes, PodGroup group, String conditionReason, String message) {
         events.record(group, "Warning", "Unschedulable", message, COMPONENT);
         PodGroup.Condition current = group.getStatus() == null
                         || group.getStatus().conditions == null
@@ -182,7 +208,7 @@ final class SimScheduler {
         c.lastTransitionTime =
                 events.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
         copy.getStatus().conditions = List.of(c);
-        update(client, copy);
+        writes.add(() -> update(client, copy));
     }
 
     static void update(KubernetesClient client, PodGroup group) {
@@ -196,11 +222,5 @@ final class SimScheduler {
                 throw e;
             }
         }
-    }
-
-    private static String annotation(Pod p, String key) {
-        return p.getMetadata().getAnnotations() == null
-                ? null
-                : p.getMetadata().getAnnotations().get(key);
     }
 }

@@ -23,18 +23,48 @@ final class SimWrites {
         return t;
     });
 
+    /**
+     * Best-effort writes (events) have threads of their own: in the tick's pool a burst of them queued ahead of the
+     * tick's writes and held the tick up.
+     */
+    private static final ExecutorService BACKGROUND = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "crater-sim-event");
+        t.setDaemon(true);
+        return t;
+    });
+
     /** Sends a best-effort write without waiting for it (events); a failure is the write's own to handle. */
     static void background(Runnable send) {
-        POOL.execute(send);
+        BACKGROUND.execute(send);
     }
 
-    /** One write and what follows it on the tick's thread when it succeeded. */
-    record Write(java.util.concurrent.Callable<Boolean> send, Runnable then) {}
+    /**
+     * One write, what follows it on the tick's thread when it took place, and what undoes the tick's own bookkeeping
+     * when it did not (it returned false or threw).
+     */
+    record Write(java.util.concurrent.Callable<Boolean> send, Runnable then, Runnable otherwise) {}
+
+    private static final Runnable NOTHING = () -> {};
 
     private final List<Write> writes = new ArrayList<>();
 
     void add(java.util.concurrent.Callable<Boolean> send, Runnable then) {
-        writes.add(new Write(send, then));
+        writes.add(new Write(send, then, NOTHING));
+    }
+
+    void add(java.util.concurrent.Callable<Boolean> send, Runnable then, Runnable otherwise) {
+        writes.add(new Write(send, then, otherwise));
+    }
+
+    /** A write with nothing to follow it. */
+    void add(Runnable send) {
+        writes.add(new Write(
+                () -> {
+                    send.run();
+                    return true;
+                },
+                NOTHING,
+                NOTHING));
     }
 
     /**
@@ -54,8 +84,11 @@ final class SimWrites {
             try {
                 if (sent.get(i).get()) {
                     writes.get(i).then().run();
+                } else {
+                    writes.get(i).otherwise().run();
                 }
             } catch (ExecutionException e) {
+                writes.get(i).otherwise().run();
                 if (failure == null) {
                     failure =
                             e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());

@@ -60,17 +60,26 @@ final class VolcanoJobController {
         return job.getStatus() == null || job.getStatus().state == null ? null : job.getStatus().state.phase;
     }
 
-    /** Gives every new Job a Pending state and a PodGroup. */
-    void reconcile() {
-        for (VolcanoJob job : state.jobs.getStore().list()) {
-            if (job.getMetadata().getDeletionTimestamp() != null || finished(phase(job))) {
-                continue;
-            }
-            String key = job.getMetadata().getNamespace() + "/" + groupName(job);
-            if (state.groups.getStore().getByKey(key) == null) {
-                createGroup(job);
+    /** A changed Job that is neither being deleted nor finished; null otherwise. */
+    private VolcanoJob live(String key) {
+        VolcanoJob job = state.jobs.getStore().getByKey(key);
+        return job == null || job.getMetadata().getDeletionTimestamp() != null || finished(phase(job)) ? null : job;
+    }
+
+    private PodGroup groupOf(VolcanoJob job) {
+        return state.groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + groupName(job));
+    }
+
+    /** Gives every changed Job without a PodGroup one, the groups created side by side. */
+    void reconcile(Set<String> changed) {
+        SimWrites writes = new SimWrites();
+        for (String key : changed) {
+            VolcanoJob job = live(key);
+            if (job != null && groupOf(job) == null) {
+                writes.add(() -> createGroup(job));
             }
         }
+        writes.flush();
     }
 
     private void createGroup(VolcanoJob job) {
@@ -78,17 +87,22 @@ final class VolcanoJobController {
         group.getMetadata().setName(groupName(job));
         group.getMetadata().setNamespace(job.getMetadata().getNamespace());
         group.getMetadata().setOwnerReferences(List.of(ownerOf(job)));
-        group.getMetadata().setAnnotations(Map.of("scheduling.k8s.io/group-name", groupName(job)));
+        group.getMetadata().setAnnotations(Map.of(SimState.GROUP_ANNOTATION, groupName(job)));
         group.getSpec().minMember = minAvailable(job);
         group.getSpec().queue = queueOf(job);
         group.getSpec().priorityClassName = job.getSpec().priorityClassName;
         group.getSpec().minResources = KubeQuantities.strings(minResources(job));
         group.getStatus().phase = PodGroup.PENDING;
+        create(() -> client.resources(PodGroup.class)
+                .inNamespace(job.getMetadata().getNamespace())
+                .resource(group)
+                .create());
+    }
+
+    /** A create that may find its object there already (a tick that repeats one before its event arrived). */
+    private static void create(Runnable create) {
         try {
-            client.resources(PodGroup.class)
-                    .inNamespace(job.getMetadata().getNamespace())
-                    .resource(group)
-                    .create();
+            create.run();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
@@ -96,34 +110,25 @@ final class VolcanoJobController {
         }
     }
 
-    /** Creates the pods of Jobs whose PodGroup was admitted to its Volcano Queue. */
-    void createPods() {
-        for (VolcanoJob job : state.jobs.getStore().list()) {
-            if (job.getMetadata().getDeletionTimestamp() != null || finished(phase(job))) {
-                continue;
-            }
-            PodGroup group = state.groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + groupName(job));
-            if (group == null || !state.ledger.isEnqueued(SimState.key(group))) {
-                continue;
-            }
-            if (!missingPods(job)) {
+    /** Creates the missing pods of changed Jobs whose PodGroup was admitted to its Volcano Queue. */
+    void createPods(Set<String> changed) {
+        SimWrites writes = new SimWrites();
+        for (String key : changed) {
+            VolcanoJob job = live(key);
+            PodGroup group = job == null ? null : groupOf(job);
+            if (group == null || !state.ledger.isEnqueued(SimState.key(group)) || !missingPods(job)) {
                 continue; // building the desired pods clones each template: only when one is missing
             }
             for (Pod pod : desiredPods(job)) {
                 if (state.pods.getStore().getByKey(SimState.key(pod)) == null) {
-                    try {
-                        client.pods()
-                                .inNamespace(pod.getMetadata().getNamespace())
-                                .resource(pod)
-                                .create();
-                    } catch (KubernetesClientException e) {
-                        if (e.getCode() != 409) {
-                            throw e;
-                        }
-                    }
+                    writes.add(() -> create(() -> client.pods()
+                            .inNamespace(pod.getMetadata().getNamespace())
+                            .resource(pod)
+                            .create()));
                 }
             }
         }
+        writes.flush();
     }
 
     private boolean missingPods(VolcanoJob job) {
@@ -157,7 +162,7 @@ final class VolcanoJobController {
                 labels.put("volcano.sh/task-spec", task.name);
                 Map<String, String> annotations =
                         new LinkedHashMap<>(Objects.requireNonNullElse(templateMeta.getAnnotations(), Map.of()));
-                annotations.put("scheduling.k8s.io/group-name", groupName(job));
+                annotations.put(SimState.GROUP_ANNOTATION, groupName(job));
                 annotations.put("volcano.sh/job-name", jobName);
                 annotations.put("volcano.sh/task-spec", task.name);
                 annotations.put("volcano.sh/task-index", Integer.toString(i));
@@ -186,56 +191,61 @@ final class VolcanoJobController {
     }
 
     /**
-     * Brings every Job's and PodGroup's status in line with its pods. A finished Job's status no longer changes: it
-     * only waits for its TTL (thousands of them do under a trace, so they cost a phase check per tick).
+     * Brings each changed Job's and PodGroup's status in line with its pods, the writes side by side. A finished Job's
+     * status no longer changes: it only waits for its TTL, on a timer ({@link #expireDue}).
      */
-    void updateStatus() {
-        List<VolcanoJob> all = state.jobs.getStore().list();
-        if (finishedAt.size() > 2 * all.size() + 1024) {
-            // Jobs deleted before their TTL leave entries behind; drop those.
-            Set<String> live = new java.util.HashSet<>();
-            all.forEach(j -> live.add(j.getMetadata().getUid()));
-            finishedAt.keySet().retainAll(live);
-        }
-        for (VolcanoJob job : all) {
-            if (job.getMetadata().getDeletionTimestamp() != null) {
+    void updateStatus(Set<String> changed) {
+        SimWrites writes = new SimWrites();
+        for (String key : changed) {
+            VolcanoJob job = state.jobs.getStore().getByKey(key);
+            if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
                 continue;
             }
             if (finished(phase(job))) {
-                PodGroup group =
-                        state.groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + groupName(job));
+                PodGroup group = groupOf(job);
                 if (group != null && group.getStatus() != null && !PodGroup.COMPLETED.equals(group.getStatus().phase)) {
-                    syncGroup(job, job.getStatus(), state.podsOf(job));
+                    syncGroup(writes, job, job.getStatus(), state.podsOf(job));
                 }
-                expire(job);
+                expireLater(job);
                 continue;
             }
             List<Pod> pods = state.podsOf(job);
             VolcanoJobStatus next = statusOf(job, pods);
-            if (changed(job.getStatus(), next)) {
-                job.setStatus(next);
-                try {
-                    client.resources(VolcanoJob.class)
-                            .inNamespace(job.getMetadata().getNamespace())
-                            .resource(job)
-                            .updateStatus();
-                } catch (KubernetesClientException e) {
-                    if (e.getCode() != 409 && e.getCode() != 404) {
-                        throw e;
-                    }
-                }
-                if (finished(next.state.phase)) {
-                    events.record(
-                            job,
-                            "Normal",
-                            next.state.phase,
-                            "Job " + next.state.phase.toLowerCase() + ": " + next.state.message,
-                            COMPONENT);
-                }
+            if (!same(job.getStatus(), next)) {
+                VolcanoJob copy = new VolcanoJob();
+                copy.setMetadata(job.getMetadata());
+                copy.setSpec(job.getSpec());
+                copy.setStatus(next);
+                writes.add(
+                        () -> {
+                            try {
+                                client.resources(VolcanoJob.class)
+                                        .inNamespace(job.getMetadata().getNamespace())
+                                        .resource(copy)
+                                        .updateStatus();
+                                return true;
+                            } catch (KubernetesClientException e) {
+                                if (e.getCode() != 409 && e.getCode() != 404) {
+                                    throw e;
+                                }
+                                return false;
+                            }
+                        },
+                        () -> {
+                            if (finished(next.state.phase)) {
+                                events.record(
+                                        job,
+                                        "Normal",
+                                        next.state.phase,
+                                        "Job " + next.state.phase.toLowerCase() + ": " + next.state.message,
+                                        COMPONENT);
+                            }
+                        });
             }
-            syncGroup(job, next, pods);
-            expire(job);
+            syncGroup(writes, job, next, pods);
         }
+        writes.flush();
+        expireDue();
     }
 
     private VolcanoJobStatus statusOf(VolcanoJob job, List<Pod> pods) {
@@ -310,12 +320,54 @@ final class VolcanoJobController {
         return state;
     }
 
-    private static boolean changed(VolcanoJobStatus a, VolcanoJobStatus b) {
-        return a == null || !Serialization.asJson(a).equals(Serialization.asJson(b));
+    /** Whether two statuses say the same (field by field: serialising both to compare them cost a tick its time). */
+    static boolean same(VolcanoJobStatus a, VolcanoJobStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return sameState(a.state, b.state)
+                && Objects.equals(a.minAvailable, b.minAvailable)
+                && Objects.equals(a.pending, b.pending)
+                && Objects.equals(a.running, b.running)
+                && Objects.equals(a.succeeded, b.succeeded)
+                && Objects.equals(a.failed, b.failed)
+                && Objects.equals(a.terminating, b.terminating)
+                && Objects.equals(a.unknown, b.unknown)
+                && Objects.equals(a.version, b.version)
+                && Objects.equals(a.retryCount, b.retryCount)
+                && sameTasks(a.taskStatusCount, b.taskStatusCount);
     }
 
-    private void syncGroup(VolcanoJob job, VolcanoJobStatus status, List<Pod> pods) {
-        PodGroup group = state.groups.getStore().getByKey(job.getMetadata().getNamespace() + "/" + groupName(job));
+    private static boolean sameState(VolcanoJobStatus.JobState a, VolcanoJobStatus.JobState b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return Objects.equals(a.phase, b.phase)
+                && Objects.equals(a.reason, b.reason)
+                && Objects.equals(a.message, b.message)
+                && Objects.equals(a.lastTransitionTime, b.lastTransitionTime);
+    }
+
+    private static boolean sameTasks(
+            Map<String, VolcanoJobStatus.TaskState> a, Map<String, VolcanoJobStatus.TaskState> b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (!a.keySet().equals(b.keySet())) {
+            return false;
+        }
+        for (Map.Entry<String, VolcanoJobStatus.TaskState> e : a.entrySet()) {
+            VolcanoJobStatus.TaskState other = b.get(e.getKey());
+            if ((e.getValue() == null) != (other == null)
+                    || (other != null && !Objects.equals(e.getValue().phase, other.phase))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void syncGroup(SimWrites writes, VolcanoJob job, VolcanoJobStatus status, List<Pod> pods) {
+        PodGroup group = groupOf(job);
         if (group == null) {
             return;
         }
@@ -343,28 +395,44 @@ final class VolcanoJobController {
         copy.getStatus().running = running;
         copy.getStatus().succeeded = succeeded;
         copy.getStatus().failed = failed;
-        SimScheduler.update(client, copy);
+        writes.add(() -> SimScheduler.update(client, copy));
     }
 
-    private void expire(VolcanoJob job) {
+    /** A finished Job's deletion at the end of its TTL, on the controller's clock. */
+    private record Expiry(Instant at, String key, String uid) {}
+
+    private final java.util.PriorityQueue<Expiry> expiries =
+            new java.util.PriorityQueue<>(java.util.Comparator.comparing(Expiry::at));
+    /** The uids of finished Jobs with an expiry in the queue. */
+    private final Set<String> expiring = new java.util.HashSet<>();
+
+    private void expireLater(VolcanoJob job) {
         Integer ttl = job.getSpec().ttlSecondsAfterFinished;
-        if (ttl == null || !finished(phase(job)) || job.getStatus().state.lastTransitionTime == null) {
+        String uid = job.getMetadata().getUid();
+        if (ttl == null || job.getStatus().state.lastTransitionTime == null || !expiring.add(uid)) {
             return;
         }
-        String uid = job.getMetadata().getUid();
-        Instant finished =
-                finishedAt.computeIfAbsent(uid, u -> Instant.parse(job.getStatus().state.lastTransitionTime));
-        if (!clock.instant().isBefore(finished.plusSeconds(ttl))) {
-            client.resources(VolcanoJob.class)
-                    .inNamespace(job.getMetadata().getNamespace())
-                    .withName(job.getMetadata().getName())
-                    .delete();
-            finishedAt.remove(uid);
-        }
+        Instant finished = Instant.parse(job.getStatus().state.lastTransitionTime);
+        expiries.add(new Expiry(finished.plusSeconds(ttl), SimState.key(job), uid));
     }
 
-    /** When each finished Job finished, parsed once: the TTL check runs for every finished Job on every tick. */
-    private final Map<String, Instant> finishedAt = new HashMap<>();
+    /** Deletes the finished Jobs whose TTL has passed (the same Job, by uid, still there). */
+    private void expireDue() {
+        Instant now = clock.instant();
+        SimWrites writes = new SimWrites();
+        while (!expiries.isEmpty() && !now.isBefore(expiries.peek().at())) {
+            Expiry due = expiries.poll();
+            expiring.remove(due.uid());
+            VolcanoJob job = state.jobs.getStore().getByKey(due.key());
+            if (job != null && due.uid().equals(job.getMetadata().getUid()) && finished(phase(job))) {
+                writes.add(() -> client.resources(VolcanoJob.class)
+                        .inNamespace(job.getMetadata().getNamespace())
+                        .withName(job.getMetadata().getName())
+                        .delete());
+            }
+        }
+        writes.flush();
+    }
 
     static int minAvailable(VolcanoJob job) {
         if (job.getSpec().minAvailable != null) {
