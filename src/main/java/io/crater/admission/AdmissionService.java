@@ -150,6 +150,7 @@ public class AdmissionService implements Leadership {
         worker.shutdownNow();
         leaseWatch.shutdownNow();
         deciding.shutdownNow();
+        applying.shutdownNow();
     }
 
     /**
@@ -269,15 +270,7 @@ public class AdmissionService implements Leadership {
             VertxContextSupport.subscribeAndAwait(() -> timeLimits.warnEnding());
             List<Long> toApply = new ArrayList<>(admitted);
             stale.stream().filter(id -> !admitted.contains(id)).forEach(toApply::add);
-            for (long id : toApply) {
-                try {
-                    jobs.apply(id);
-                } catch (Throwable e) {
-                    LOG.warnf(
-                            "admission: creating the objects of job %d failed (%s); the repair step retries",
-                            id, e.getMessage());
-                }
-            }
+            applyAll(toApply);
         } catch (Throwable e) {
             jobs.forgetWritten(); // the round's writes may have been rolled back: write every reason again next time
             if (Leadership.Fenced.in(e)) {
@@ -371,6 +364,42 @@ public class AdmissionService implements Leadership {
                                                                                     reclaimed,
                                                                                     outcome)));
                                                         }))))));
+    }
+
+    /** How many admitted jobs have their objects created at once. */
+    static final int APPLYING = 8;
+
+    /**
+     * Where admitted jobs' objects are created, several at a time: one after another, the hundreds a round admits took
+     * seconds (each a few reads and API requests), and the next round waited for them.
+     */
+    private final java.util.concurrent.ExecutorService applying = Executors.newFixedThreadPool(APPLYING, r -> {
+        Thread t = new Thread(r, "crater-admission-apply");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Creates the objects of admitted jobs, several at a time, and waits for all; a failure is the repair step's. */
+    private void applyAll(List<Long> ids) throws InterruptedException {
+        List<java.util.concurrent.Future<?>> started = new ArrayList<>(ids.size());
+        for (long id : ids) {
+            started.add(applying.submit(() -> {
+                try {
+                    jobs.apply(id);
+                } catch (Throwable e) {
+                    LOG.warnf(
+                            "admission: creating the objects of job %d failed (%s); the repair step retries",
+                            id, e.getMessage());
+                }
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : started) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                LOG.warn("admission: creating a job's objects failed", e.getCause());
+            }
+        }
     }
 
     /** Where rounds decide: one thread, since one round runs at a time. */

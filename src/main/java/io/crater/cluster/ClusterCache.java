@@ -34,6 +34,7 @@ public class ClusterCache {
 
     private static final Logger LOG = Logger.getLogger(ClusterCache.class);
     private static final String BY_JOB = "crater.io/job-id";
+    private static final String BY_NODE = "spec.nodeName";
 
     @Inject
     KubernetesClient client;
@@ -58,12 +59,18 @@ public class ClusterCache {
 
     void onStart(@Observes @Priority(40) StartupEvent event) {
         pods = client.pods().inAnyNamespace().runnableInformer(0);
-        pods.addIndexers(Map.of(BY_JOB, pod -> {
-            String job = pod.getMetadata().getLabels() == null
-                    ? null
-                    : pod.getMetadata().getLabels().get("crater.io/job-id");
-            return job == null ? List.of() : List.of(job);
-        }));
+        pods.addIndexers(Map.of(
+                BY_JOB,
+                pod -> {
+                    String job = pod.getMetadata().getLabels() == null
+                            ? null
+                            : pod.getMetadata().getLabels().get("crater.io/job-id");
+                    return job == null ? List.of() : List.of(job);
+                },
+                BY_NODE,
+                pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
+                        ? List.of()
+                        : List.of(pod.getSpec().getNodeName())));
         pods.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -244,11 +251,7 @@ public class ClusterCache {
 
     /** The pods the informer holds bound to a node, in every namespace. */
     public List<Pod> podsOn(String node) {
-        return pods == null
-                ? List.of()
-                : pods.getStore().list().stream()
-                        .filter(p -> node.equals(p.getSpec().getNodeName()))
-                        .toList();
+        return pods == null ? List.of() : pods.getIndexer().byIndex(BY_NODE, node);
     }
 
     /** A node as the informer holds it, or null. */
