@@ -56,6 +56,9 @@ public class JobAdmissions {
     JobLogs logs;
 
     @Inject
+    JobReconciler reconciler;
+
+    @Inject
     AuditService audit;
 
     @Inject
@@ -111,10 +114,19 @@ public class JobAdmissions {
                 .map(rows -> rows.stream().map(Count::of).toList());
     }
 
-    /** Admitted jobs still without their objects after {@code before}: the repair step creates them again. */
+    /**
+     * Admitted jobs still without their Volcano Job after {@code before}: the repair step creates their objects again.
+     * A job whose Volcano Job the reconciler's informer holds is only waiting for its state to be recorded (creating
+     * the objects of every such job again, round after round, tripled the API's requests under load).
+     */
     public Uni<List<Long>> admittedBefore(Instant before) {
-        return Sql.longs(
-                "SELECT id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1", before);
+        return Sql.rows(
+                        "SELECT id, public_id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
+                        before)
+                .map(rows -> rows.stream()
+                        .filter(r -> !reconciler.holds((String) r[1]))
+                        .map(r -> Sql.longOf(r[0]))
+                        .toList());
     }
 
     /** Creates an admitted job's Kubernetes objects (blocking: call after the commit, off the event loop). */

@@ -226,7 +226,7 @@ public class JobReconciler {
                     logs.archive(id);
                 }
             } catch (Throwable e) {
-                LOG.warnf("reconciling job %s failed (%s); retrying", id, e.getMessage());
+                LOG.warnf(e, "reconciling job %s failed (%s); retrying", id, e.getMessage());
                 dirty.putIfAbsent(id, deleted);
             }
         }
@@ -274,7 +274,7 @@ public class JobReconciler {
         String message;
         java.util.Map<String, Object> args;
         // Crater's own stops keep their reason and message (with the numbers) when the job ends.
-        boolean reclaimed = JobStates.CRATER_STOPS.contains(r.reason());
+        boolean reclaimed = r.reason() != null && JobStates.CRATER_STOPS.contains(r.reason());
         if (deleted) {
             next = stopRequested ? "Stopped" : "Failed";
             reason = reclaimed ? r.reason() : stopRequested ? "Stopped" : "VolcanoJobDeleted";
@@ -330,6 +330,12 @@ public class JobReconciler {
     @SuppressWarnings("unchecked")
     private static java.util.Map<String, Object> stored(String json) {
         return json == null ? null : (java.util.Map<String, Object>) io.crater.platform.Json.read(json);
+    }
+
+    /** Whether the synced informer holds the job's Volcano Job (false before its first full listing). */
+    boolean holds(String publicId) {
+        return synced()
+                && informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(publicId)) != null;
     }
 
     /** Instant of the informer's first full listing, for checks. */

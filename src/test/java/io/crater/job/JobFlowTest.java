@@ -377,4 +377,73 @@ class JobFlowTest {
                 .statusCode(403);
         as(carol).get("/api/v1/jobs").then().statusCode(200).body("items", hasSize(0));
     }
+
+    @Test
+    void anAdmittedJobWhoseObjectsWereNeverMadeGetsThemFromTheRepairStep() throws Exception {
+        admin().body(Map.of("slug", "repair-lab", "name", "Repair Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "nvidia-a100-80gb", "guaranteed", "2", "max", "2"),
+                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
+                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
+                .put("/api/v1/accounts/repair-lab/quota")
+                .then()
+                .statusCode(200);
+        String dora = Api.user("jobs.dora", PW);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/repair-lab/members/jobs.dora")
+                .then()
+                .statusCode(200);
+        String running = submit(dora, "repair-lab", job("holds", 2, Map.of()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(dora, running)));
+        String lost = submit(dora, "repair-lab", job("lost", 2, Map.of()));
+        assertThat(state(dora, lost)).isEqualTo("Queued");
+
+        // As if the replica that admitted it died before creating its objects: admitted a minute ago, nothing made.
+        sql("UPDATE jobs SET state = 'Admitted', admitted_at = now() - interval '1 minute' WHERE public_id = ?", lost);
+        sql("SELECT pg_notify('" + JobStates.ADMISSION_CHANNEL + "', ?)", lost);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            try (KubernetesClient k =
+                    KubeClients.forUrl(CraterTestResource.simulator().url())) {
+                assertThat(k.resources(VolcanoJob.class)
+                                .inNamespace("crater-jobs")
+                                .withName(JobNames.volcanoName(lost))
+                                .get())
+                        .isNotNull();
+            }
+            assertThat(state(dora, lost)).isIn("Pending", "Running");
+        });
+        as(dora).post("/api/v1/jobs/" + running + "/stop").then().statusCode(200);
+        as(dora).post("/api/v1/jobs/" + lost + "/stop").then().statusCode(200);
+    }
+
+    static String submit(String token, String account, Map<String, Object> spec) {
+        return as(token)
+                .header("X-Crater-Account", account)
+                .body(spec)
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(201)
+                .extract()
+                .path("id");
+    }
+
+    /** Runs one statement with a string parameter straight on the database, as another replica would. */
+    static void sql(String statement, String param) throws Exception {
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        try (var c = java.sql.DriverManager.getConnection(
+                        config.getValue("quarkus.datasource.jdbc.url", String.class),
+                        config.getValue("quarkus.datasource.username", String.class),
+                        config.getOptionalValue("quarkus.datasource.password", String.class)
+                                .orElse(""));
+                var s = c.prepareStatement(statement)) {
+            s.setString(1, param);
+            s.execute();
+        }
+    }
 }
