@@ -19,6 +19,15 @@ public final class Sql {
 
     private Sql() {}
 
+    /**
+     * Whether this context has a transaction open: what it reads may include its own uncommitted writes (so caches
+     * read the database instead, and keep nothing of it).
+     */
+    public static boolean inTransaction() {
+        var session = PoolReads.currentSession();
+        return session != null && session.currentTransaction() != null;
+    }
+
     /** The rows, each an array of its columns (also when a single column is selected). */
     public static Uni<List<Object[]>> rows(String sql, Object... params) {
         if (!PoolReads.onSession()) {

@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Db;
 import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -376,5 +377,114 @@ class JobFlowTest {
                 .then()
                 .statusCode(403);
         as(carol).get("/api/v1/jobs").then().statusCode(200).body("items", hasSize(0));
+    }
+
+    /**
+     * What another replica, a migration or psql writes straight to the database reaches the next submission: a
+     * submission's account, membership, quota lines and member limits are kept in memory only until the tables'
+     * triggers notify that they changed. Each change is made after the cache holds the older value.
+     */
+    @Test
+    void writesStraightToTheDatabaseReachTheNextSubmission() throws Exception {
+        String dora = Api.user("jobs.dora", PW);
+        admin().body(Map.of("slug", "direct-lab", "name", "Direct Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
+                .put("/api/v1/accounts/direct-lab/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/direct-lab/members/jobs.dora")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("resources", Map.of("cpu", "8")))
+                .put("/api/v1/accounts/direct-lab/members/jobs.dora/limits")
+                .then()
+                .statusCode(200);
+        String account = "(SELECT id FROM accounts WHERE slug = 'direct-lab')";
+        String user = "(SELECT id FROM users WHERE username = 'jobs.dora')";
+        admits(dora);
+        admits(dora);
+
+        sql("UPDATE quotas SET guaranteed_milli = 2000, max_milli = 2000 WHERE resource = 'cpu' AND account_id = "
+                + account);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora)
+                        .statusCode(200)
+                        .body("decision", equalTo("QUEUE"))
+                        .body("reasons[0].code", equalTo("AccountQuotaExceeded"))
+                        .body("reasons[0].numbers.requested", equalTo(4000))
+                        .body("reasons[0].numbers.max", equalTo(2000)));
+        sql("UPDATE quotas SET guaranteed_milli = 8000, max_milli = 8000 WHERE resource = 'cpu' AND account_id = "
+                + account);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("UPDATE member_limit_resources SET max_milli = 1000 WHERE limit_id IN (SELECT id FROM member_limits"
+                + " WHERE account_id = " + account + " AND user_id = " + user + ")");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora)
+                        .statusCode(200)
+                        .body("decision", equalTo("QUEUE"))
+                        .body("reasons[0].code", equalTo("MemberLimitReached"))
+                        .body("reasons[0].numbers.limit", equalTo(1000)));
+        sql("DELETE FROM member_limits WHERE account_id = " + account + " AND user_id = " + user);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("UPDATE accounts SET archived_at = now() WHERE slug = 'direct-lab'");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora).statusCode(409).body("code", equalTo("AccountArchived")));
+        sql("UPDATE accounts SET archived_at = NULL WHERE slug = 'direct-lab'");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("DELETE FROM account_members WHERE account_id = " + account + " AND user_id = " + user);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora).statusCode(403).body("code", equalTo("NotAMember")));
+        as(dora).header("X-Crater-Account", "direct-lab")
+                .body(small())
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotAMember"));
+        assertThat(Db.count("SELECT count(*) FROM jobs WHERE account_id = " + account))
+                .isZero();
+    }
+
+    static Map<String, Object> small() {
+        return Map.of(
+                "name",
+                "direct",
+                "kind",
+                "custom",
+                "image",
+                "busybox",
+                "command",
+                List.of("true"),
+                "resources",
+                Map.of("cpu", "4", "memory", "1Gi"));
+    }
+
+    static io.restassured.response.ValidatableResponse dryRun(String token) {
+        return as(token)
+                .header("X-Crater-Account", "direct-lab")
+                .body(small())
+                .post("/api/v1/jobs?dryRun=true")
+                .then();
+    }
+
+    static void admits(String token) {
+        dryRun(token).statusCode(200).body("decision", equalTo("ADMIT"));
+    }
+
+    static void sql(String statement) throws Exception {
+        try (java.sql.Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.executeUpdate(statement);
+        }
     }
 }
