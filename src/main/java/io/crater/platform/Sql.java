@@ -30,6 +30,12 @@ public final class Sql {
 
     /** The rows, each an array of its columns (also when a single column is selected). */
     public static Uni<List<Object[]>> rows(String sql, Object... params) {
+        return sql.startsWith("SELECT")
+                ? query(sql, params)
+                : query(sql, params).invoke(() -> CacheInvalidations.ran(sql));
+    }
+
+    private static Uni<List<Object[]>> query(String sql, Object... params) {
         if (!PoolReads.onSession()) {
             return PoolReads.rows(sql, bound(params));
         }
@@ -76,16 +82,19 @@ public final class Sql {
     }
 
     public static Uni<Integer> update(String sql, Object... params) {
+        Uni<Integer> run;
         if (!PoolReads.onSession()) {
-            return PoolReads.update(sql, bound(params));
+            run = PoolReads.update(sql, bound(params));
+        } else {
+            run = Panache.getSession().flatMap(s -> {
+                var q = s.createNativeQuery(sql);
+                for (int i = 0; i < params.length; i++) {
+                    q.setParameter(i + 1, bind(params[i]));
+                }
+                return q.executeUpdate();
+            });
         }
-        return Panache.getSession().flatMap(s -> {
-            var q = s.createNativeQuery(sql);
-            for (int i = 0; i < params.length; i++) {
-                q.setParameter(i + 1, bind(params[i]));
-            }
-            return q.executeUpdate();
-        });
+        return run.invoke(() -> CacheInvalidations.ran(sql));
     }
 
     /** Runs an INSERT ... RETURNING id and gives the id. */

@@ -59,6 +59,9 @@ class JobFlowTest {
     @TestHTTPResource("/")
     URL base;
 
+    @jakarta.inject.Inject
+    io.crater.platform.CacheInvalidations caches;
+
     /** Reads the log stream until {@code steps} "step" lines have come, then hangs up. */
     List<String> follow(String token, String id, int steps) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + "api/v1/jobs/" + id + "/logs/stream"))
@@ -410,7 +413,13 @@ class JobFlowTest {
         String account = "(SELECT id FROM accounts WHERE slug = 'direct-lab')";
         String user = "(SELECT id FROM users WHERE username = 'jobs.dora')";
         admits(dora);
+        Map<String, Long> hits = hits();
         admits(dora);
+        for (String cache : List.of("account-targets", "quota-lines", "member-limits", "quota-grants")) {
+            assertThat(hits().get(cache))
+                    .as("the second submission reads " + cache + " from memory")
+                    .isGreaterThan(hits.get(cache));
+        }
 
         sql("UPDATE quotas SET guaranteed_milli = 2000, max_milli = 2000 WHERE resource = 'cpu' AND account_id = "
                 + account);
@@ -453,6 +462,12 @@ class JobFlowTest {
                 .body("code", equalTo("NotAMember"));
         assertThat(Db.count("SELECT count(*) FROM jobs WHERE account_id = " + account))
                 .isZero();
+    }
+
+    Map<String, Long> hits() {
+        Map<String, Long> out = new java.util.HashMap<>();
+        caches.caches().forEach(c -> out.put(c.name(), c.hits()));
+        return out;
     }
 
     static Map<String, Object> small() {

@@ -228,4 +228,25 @@ class NotifiedCacheTest {
         assertThatThrownBy(() -> new NotifiedCache<String, String>("none", Set.of(), 0, this::read, () -> false))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theStatementsThatWriteACachedTableAreFound() {
+        var writes = CacheInvalidations.writing(Set.of("accounts", "account_members", "quotas"));
+        assertThat(CacheInvalidations.written(writes, "UPDATE accounts SET archived_at = now() WHERE id = ?1"))
+                .containsExactly("accounts");
+        assertThat(CacheInvalidations.written(
+                        writes,
+                        "WITH d AS (DELETE FROM quotas WHERE account_id = ?1) INSERT INTO account_members (account_id)"
+                                + " VALUES (?1)"))
+                .containsExactly("account_members", "quotas");
+        assertThat(CacheInvalidations.written(writes, "insert into accounts (slug) values (?1)"))
+                .containsExactly("accounts");
+        assertThat(CacheInvalidations.written(
+                        writes, "SELECT a.id FROM accounts a JOIN account_members m ON m.account_id = a.id"))
+                .isEmpty();
+        assertThat(CacheInvalidations.written(writes, "UPDATE accounts_archive SET x = 1"))
+                .isEmpty();
+        assertThat(CacheInvalidations.written(writes, "INSERT INTO jobs (account_id) SELECT id FROM accounts"))
+                .isEmpty();
+    }
 }
