@@ -2,18 +2,24 @@ package io.crater.account;
 
 import io.crater.identity.Caller;
 import io.crater.identity.UserDirectory;
+import io.crater.platform.CacheInvalidations;
+import io.crater.platform.NotifiedCache;
 import io.crater.platform.Sql;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What jobs read and write of an account, so that their SQL never names the accounts' tables: where a submission
  * goes, with the account's own time limits (null: the platform's) and the caller's role, and the time limits a
- * platform admin sets. Every method runs in the caller's session (or transaction).
+ * platform admin sets. Every method runs in the caller's session (or transaction). A submission's target is kept in
+ * memory per account and caller until a write to {@code accounts} or {@code account_members} (anywhere) invalidates
+ * it ({@link NotifiedCache}).
  */
 @ApplicationScoped
 public class AccountTargets {
@@ -23,6 +29,19 @@ public class AccountTargets {
 
     @Inject
     UserDirectory users;
+
+    @Inject
+    CacheInvalidations caches;
+
+    /** The account (by slug, where the caller must be a member; else by id) and the caller a target is read for. */
+    record TargetKey(String slug, long accountId, long userId) {}
+
+    private NotifiedCache<TargetKey, Optional<Target>> targets;
+
+    @PostConstruct
+    void init() {
+        targets = caches.cache("account-targets", Set.of("accounts", "account_members"), 10_000, this::read);
+    }
 
     /** An account as a job sees it, with the caller's role in it (null: not a member). */
     public record Target(
@@ -72,19 +91,26 @@ public class AccountTargets {
      */
     public Uni<Optional<Target>> forSubmission(String slug, long userId) {
         if (slug != null && !slug.isBlank()) {
-            return Sql.row(
-                            "SELECT " + Target.COLUMNS
-                                    + " FROM accounts a JOIN account_members m ON m.account_id = a.id"
-                                    + " WHERE m.user_id = ?1 AND a.slug = ?2",
-                            userId,
-                            slug.trim())
-                    .map(r -> r.map(Target::of));
+            return targets.get(new TargetKey(slug.trim(), 0, userId));
         }
         return users.defaultAccountId(userId)
                 .flatMap(id -> id.isEmpty()
                         ? Uni.createFrom().item(Optional.<Target>empty())
-                        : Sql.row("SELECT " + Target.COLUMNS + " FROM accounts a WHERE a.id = ?2", userId, id.get())
-                                .map(r -> r.map(Target::of)));
+                        : targets.get(new TargetKey(null, id.get(), userId)));
+    }
+
+    private Uni<Optional<Target>> read(TargetKey key) {
+        if (key.slug() != null) {
+            return Sql.row(
+                            "SELECT " + Target.COLUMNS
+                                    + " FROM accounts a JOIN account_members m ON m.account_id = a.id"
+                                    + " WHERE m.user_id = ?1 AND a.slug = ?2",
+                            key.userId(),
+                            key.slug())
+                    .map(r -> r.map(Target::of));
+        }
+        return Sql.row("SELECT " + Target.COLUMNS + " FROM accounts a WHERE a.id = ?2", key.userId(), key.accountId())
+                .map(r -> r.map(Target::of));
     }
 
     /** The account with its time limits, if the caller is a member or a platform admin (404/403 otherwise). */

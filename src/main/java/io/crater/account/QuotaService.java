@@ -3,10 +3,8 @@ package io.crater.account;
 import io.crater.account.AccountViews.Limits;
 import io.crater.account.AccountViews.QuotaItem;
 import io.crater.account.AccountViews.QuotaLineView;
-import io.crater.account.QuotaRows.Amount;
 import io.crater.account.QuotaRows.Limit;
 import io.crater.account.QuotaRows.MemberLimit;
-import io.crater.account.QuotaRows.StoredLimit;
 import io.crater.audit.AuditService;
 import io.crater.cluster.AcceleratorCatalogue;
 import io.crater.cluster.AcceleratorModel;
@@ -55,6 +53,9 @@ public class QuotaService {
     QuotaUsage usage;
 
     @Inject
+    QuotaCaches cached;
+
+    @Inject
     AcceleratorCatalogue catalogue;
 
     @Inject
@@ -92,13 +93,9 @@ public class QuotaService {
         };
     }
 
+    /** The account's quota per resource, from memory until {@code quotas} changes (the database inside a transaction). */
     Uni<Map<String, QuotaLimit>> limits(long accountId) {
-        return Sql.rows("SELECT " + Limit.COLUMNS + " FROM quotas WHERE account_id = ?1", accountId)
-                .map(rows -> {
-                    Map<String, QuotaLimit> out = new TreeMap<>();
-                    rows.stream().map(Limit::of).forEach(l -> out.put(l.resource(), l.limit()));
-                    return out;
-                });
+        return cached.limits(accountId);
     }
 
     /** Approved quota grants of the account that have not ended. */
@@ -375,31 +372,15 @@ public class QuotaService {
     // ---- member limits ----
 
     Uni<MemberLimits> storedLimits(long accountId, Long userId) {
-        String where = userId == null ? "user_id IS NULL" : "user_id = ?2";
-        Object[] params = userId == null ? new Object[] {accountId} : new Object[] {accountId, userId};
-        return Sql.rows(
-                        "SELECT " + StoredLimit.COLUMNS + " FROM member_limits WHERE account_id = ?1 AND " + where,
-                        params)
-                .flatMap(rows -> {
-                    if (rows.isEmpty()) {
-                        return Uni.createFrom().item(MemberLimits.NONE);
-                    }
-                    StoredLimit l = StoredLimit.of(rows.get(0));
-                    return Sql.rows(
-                                    "SELECT resource, max_milli FROM member_limit_resources WHERE limit_id = ?1",
-                                    l.id())
-                            .map(res -> {
-                                Map<String, Long> m = new TreeMap<>();
-                                res.stream().map(Amount::of).forEach(a -> m.put(a.resource(), a.milli()));
-                                return new MemberLimits(m, l.maxRunningJobs(), l.maxInteractiveSessions());
-                            });
-                });
+        return QuotaCaches.readStored(accountId, userId);
     }
 
-    /** The limits in effect for a member: the account default with the member's override on top. */
+    /**
+     * The limits in effect for a member: the account default with the member's override on top (from memory until
+     * {@code member_limits} or {@code member_limit_resources} change; the database inside a transaction).
+     */
     public Uni<MemberLimits> effectiveLimits(long accountId, long userId) {
-        return storedLimits(accountId, null)
-                .flatMap(d -> storedLimits(accountId, userId).map(o -> MemberLimits.effective(d, o)));
+        return cached.effectiveLimits(accountId, userId);
     }
 
     Uni<Void> storeLimits(long accountId, Long userId, MemberLimits limits) {

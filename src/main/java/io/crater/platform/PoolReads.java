@@ -38,7 +38,12 @@ final class PoolReads {
      * take a second connection per caller, and enough callers at once would wait for each other forever.
      */
     static boolean onSession() {
-        return SessionOperations.getCurrentSession(DEFAULT_UNIT) != null;
+        return currentSession() != null;
+    }
+
+    /** The reactive session open on this context, or null. */
+    static org.hibernate.reactive.mutiny.Mutiny.Session currentSession() {
+        return SessionOperations.getCurrentSession(DEFAULT_UNIT);
     }
 
     static Uni<List<Object[]>> rows(String sql, Object[] params) {

@@ -19,8 +19,23 @@ public final class Sql {
 
     private Sql() {}
 
+    /**
+     * Whether this context has a transaction open: what it reads may include its own uncommitted writes (so caches
+     * read the database instead, and keep nothing of it).
+     */
+    public static boolean inTransaction() {
+        var session = PoolReads.currentSession();
+        return session != null && session.currentTransaction() != null;
+    }
+
     /** The rows, each an array of its columns (also when a single column is selected). */
     public static Uni<List<Object[]>> rows(String sql, Object... params) {
+        return sql.startsWith("SELECT")
+                ? query(sql, params)
+                : query(sql, params).invoke(() -> CacheInvalidations.ran(sql));
+    }
+
+    private static Uni<List<Object[]>> query(String sql, Object... params) {
         if (!PoolReads.onSession()) {
             return PoolReads.rows(sql, bound(params));
         }
@@ -67,16 +82,19 @@ public final class Sql {
     }
 
     public static Uni<Integer> update(String sql, Object... params) {
+        Uni<Integer> run;
         if (!PoolReads.onSession()) {
-            return PoolReads.update(sql, bound(params));
+            run = PoolReads.update(sql, bound(params));
+        } else {
+            run = Panache.getSession().flatMap(s -> {
+                var q = s.createNativeQuery(sql);
+                for (int i = 0; i < params.length; i++) {
+                    q.setParameter(i + 1, bind(params[i]));
+                }
+                return q.executeUpdate();
+            });
         }
-        return Panache.getSession().flatMap(s -> {
-            var q = s.createNativeQuery(sql);
-            for (int i = 0; i < params.length; i++) {
-                q.setParameter(i + 1, bind(params[i]));
-            }
-            return q.executeUpdate();
-        });
+        return run.invoke(() -> CacheInvalidations.ran(sql));
     }
 
     /** Runs an INSERT ... RETURNING id and gives the id. */

@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.crater.Api;
 import io.crater.CraterTestResource;
+import io.crater.Db;
 import io.crater.kube.KubeClients;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -57,6 +58,9 @@ class JobFlowTest {
 
     @TestHTTPResource("/")
     URL base;
+
+    @jakarta.inject.Inject
+    io.crater.platform.CacheInvalidations caches;
 
     /** Reads the log stream until {@code steps} "step" lines have come, then hangs up. */
     List<String> follow(String token, String id, int steps) throws Exception {
@@ -378,6 +382,127 @@ class JobFlowTest {
         as(carol).get("/api/v1/jobs").then().statusCode(200).body("items", hasSize(0));
     }
 
+    /**
+     * What another replica, a migration or psql writes straight to the database reaches the next submission: a
+     * submission's account, membership, quota lines and member limits are kept in memory only until the tables'
+     * triggers notify that they changed. Each change is made after the cache holds the older value.
+     */
+    @Test
+    void writesStraightToTheDatabaseReachTheNextSubmission() throws Exception {
+        String dora = Api.user("jobs.dora", PW);
+        admin().body(Map.of("slug", "direct-lab", "name", "Direct Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "cpu", "guaranteed", "8", "max", "8"),
+                                Map.of("resource", "memory", "guaranteed", "32Gi", "max", "32Gi"))))
+                .put("/api/v1/accounts/direct-lab/quota")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/direct-lab/members/jobs.dora")
+                .then()
+                .statusCode(200);
+        admin().body(Map.of("resources", Map.of("cpu", "8")))
+                .put("/api/v1/accounts/direct-lab/members/jobs.dora/limits")
+                .then()
+                .statusCode(200);
+        String account = "(SELECT id FROM accounts WHERE slug = 'direct-lab')";
+        String user = "(SELECT id FROM users WHERE username = 'jobs.dora')";
+        admits(dora);
+        Map<String, Long> hits = hits();
+        admits(dora);
+        for (String cache : List.of("account-targets", "quota-lines", "member-limits", "quota-grants")) {
+            assertThat(hits().get(cache))
+                    .as("the second submission reads " + cache + " from memory")
+                    .isGreaterThan(hits.get(cache));
+        }
+
+        sql("UPDATE quotas SET guaranteed_milli = 2000, max_milli = 2000 WHERE resource = 'cpu' AND account_id = "
+                + account);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora)
+                        .statusCode(200)
+                        .body("decision", equalTo("QUEUE"))
+                        .body("reasons[0].code", equalTo("AccountQuotaExceeded"))
+                        .body("reasons[0].numbers.requested", equalTo(4000))
+                        .body("reasons[0].numbers.max", equalTo(2000)));
+        sql("UPDATE quotas SET guaranteed_milli = 8000, max_milli = 8000 WHERE resource = 'cpu' AND account_id = "
+                + account);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("UPDATE member_limit_resources SET max_milli = 1000 WHERE limit_id IN (SELECT id FROM member_limits"
+                + " WHERE account_id = " + account + " AND user_id = " + user + ")");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora)
+                        .statusCode(200)
+                        .body("decision", equalTo("QUEUE"))
+                        .body("reasons[0].code", equalTo("MemberLimitReached"))
+                        .body("reasons[0].numbers.limit", equalTo(1000)));
+        sql("DELETE FROM member_limits WHERE account_id = " + account + " AND user_id = " + user);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("UPDATE accounts SET archived_at = now() WHERE slug = 'direct-lab'");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora).statusCode(409).body("code", equalTo("AccountArchived")));
+        sql("UPDATE accounts SET archived_at = NULL WHERE slug = 'direct-lab'");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
+
+        sql("DELETE FROM account_members WHERE account_id = " + account + " AND user_id = " + user);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> dryRun(dora).statusCode(403).body("code", equalTo("NotAMember")));
+        as(dora).header("X-Crater-Account", "direct-lab")
+                .body(small())
+                .post("/api/v1/jobs")
+                .then()
+                .statusCode(403)
+                .body("code", equalTo("NotAMember"));
+        assertThat(Db.count("SELECT count(*) FROM jobs WHERE account_id = " + account))
+                .isZero();
+    }
+
+    Map<String, Long> hits() {
+        Map<String, Long> out = new java.util.HashMap<>();
+        caches.caches().forEach(c -> out.put(c.name(), c.hits()));
+        return out;
+    }
+
+    static Map<String, Object> small() {
+        return Map.of(
+                "name",
+                "direct",
+                "kind",
+                "custom",
+                "image",
+                "busybox",
+                "command",
+                List.of("true"),
+                "resources",
+                Map.of("cpu", "4", "memory", "1Gi"));
+    }
+
+    static io.restassured.response.ValidatableResponse dryRun(String token) {
+        return as(token)
+                .header("X-Crater-Account", "direct-lab")
+                .body(small())
+                .post("/api/v1/jobs?dryRun=true")
+                .then();
+    }
+
+    static void admits(String token) {
+        dryRun(token).statusCode(200).body("decision", equalTo("ADMIT"));
+    }
+
+    static void sql(String statement) throws Exception {
+        try (java.sql.Connection c = Db.connection();
+                java.sql.Statement s = c.createStatement()) {
+            s.executeUpdate(statement);
+        }
+    }
+
     @Test
     void anAdmittedJobWhoseObjectsWereNeverMadeGetsThemFromTheRepairStep() throws Exception {
         admin().body(Map.of("slug", "repair-lab", "name", "Repair Lab"))
@@ -393,15 +518,15 @@ class JobFlowTest {
                 .put("/api/v1/accounts/repair-lab/quota")
                 .then()
                 .statusCode(200);
-        String dora = Api.user("jobs.dora", PW);
+        String erin = Api.user("jobs.erin", PW);
         admin().body(Map.of("role", "member"))
-                .put("/api/v1/accounts/repair-lab/members/jobs.dora")
+                .put("/api/v1/accounts/repair-lab/members/jobs.erin")
                 .then()
                 .statusCode(200);
-        String running = submit(dora, "repair-lab", job("holds", 2, Map.of()));
-        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(dora, running)));
-        String lost = submit(dora, "repair-lab", job("lost", 2, Map.of()));
-        assertThat(state(dora, lost)).isEqualTo("Queued");
+        String running = submit(erin, "repair-lab", job("holds", 2, Map.of()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(erin, running)));
+        String lost = submit(erin, "repair-lab", job("lost", 2, Map.of()));
+        assertThat(state(erin, lost)).isEqualTo("Queued");
 
         // As if the replica that admitted it died before creating its objects: admitted a minute ago, nothing made.
         sql("UPDATE jobs SET state = 'Admitted', admitted_at = now() - interval '1 minute' WHERE public_id = ?", lost);
@@ -416,10 +541,10 @@ class JobFlowTest {
                                 .get())
                         .isNotNull();
             }
-            assertThat(state(dora, lost)).isIn("Pending", "Running");
+            assertThat(state(erin, lost)).isIn("Pending", "Running");
         });
-        as(dora).post("/api/v1/jobs/" + running + "/stop").then().statusCode(200);
-        as(dora).post("/api/v1/jobs/" + lost + "/stop").then().statusCode(200);
+        as(erin).post("/api/v1/jobs/" + running + "/stop").then().statusCode(200);
+        as(erin).post("/api/v1/jobs/" + lost + "/stop").then().statusCode(200);
     }
 
     static String submit(String token, String account, Map<String, Object> spec) {
@@ -435,13 +560,8 @@ class JobFlowTest {
 
     /** Runs one statement with a string parameter straight on the database, as another replica would. */
     static void sql(String statement, String param) throws Exception {
-        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
-        try (var c = java.sql.DriverManager.getConnection(
-                        config.getValue("quarkus.datasource.jdbc.url", String.class),
-                        config.getValue("quarkus.datasource.username", String.class),
-                        config.getOptionalValue("quarkus.datasource.password", String.class)
-                                .orElse(""));
-                var s = c.prepareStatement(statement)) {
+        try (java.sql.Connection c = Db.connection();
+                java.sql.PreparedStatement s = c.prepareStatement(statement)) {
             s.setString(1, param);
             s.execute();
         }
