@@ -12,10 +12,14 @@ import io.vertx.sqlclient.data.Numeric;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.hibernate.engine.spi.SessionImplementor;
+import org.hibernate.reactive.mutiny.Mutiny;
+import org.hibernate.reactive.mutiny.impl.MutinySessionImpl;
 
 /**
- * {@link Sql}'s statements where no reactive session is open: each one a prepared query on the connection pool,
- * autocommitted as a session outside a transaction would have run it. Hibernate Reactive runs on the same pool; going
+ * {@link Sql}'s statements as prepared queries on the Vert.x client: where no reactive session is open, on the
+ * connection pool, autocommitted as a session outside a transaction would have run it; where one is open and has
+ * nothing to flush, on the session's own connection (inside its transaction, if one is open). Hibernate Reactive runs on the same pool; going
  * to it directly skips the native query's parsing, the parameters' binding through a JDBC-like adaptor and the rows'
  * extraction value by value.
  *
@@ -44,6 +48,46 @@ final class PoolReads {
     /** The reactive session open on this context, or null. */
     static org.hibernate.reactive.mutiny.Mutiny.Session currentSession() {
         return SessionOperations.getCurrentSession(DEFAULT_UNIT);
+    }
+
+    /**
+     * The open session's own connection, when a statement on it may skip Hibernate's native query: the session manages
+     * no entity and has nothing queued, so there is nothing Hibernate would flush before the statement. Null
+     * otherwise (then the statement is a native query, which flushes first).
+     */
+    static org.hibernate.reactive.pool.ReactiveConnection connectionOf(Mutiny.Session session) {
+        if (!(session instanceof MutinySessionImpl mutiny)) {
+            return null;
+        }
+        var reactive = mutiny.unwrap(org.hibernate.reactive.session.ReactiveSession.class);
+        if (!(reactive instanceof SessionImplementor s)
+                || s.getPersistenceContextInternal().getNumberOfManagedEntities() > 0
+                || s.getActionQueue().hasAnyQueuedActions()) {
+            return null;
+        }
+        return mutiny.getReactiveConnection();
+    }
+
+    /** A query on a session's connection, inside its transaction when one is open. */
+    static Uni<List<Object[]>> rows(org.hibernate.reactive.pool.ReactiveConnection c, String sql, Object[] params) {
+        return Uni.createFrom()
+                .completionStage(() -> c.select(dollars(sql), params))
+                .map(result -> {
+                    List<Object[]> out = new ArrayList<>(result.size());
+                    while (result.hasNext()) {
+                        Object[] row = result.next();
+                        for (int i = 0; i < row.length; i++) {
+                            row[i] = value(row[i]);
+                        }
+                        out.add(row);
+                    }
+                    return out;
+                });
+    }
+
+    /** An update on a session's connection, inside its transaction when one is open. */
+    static Uni<Integer> update(org.hibernate.reactive.pool.ReactiveConnection c, String sql, Object[] params) {
+        return Uni.createFrom().completionStage(() -> c.update(dollars(sql), params));
     }
 
     static Uni<List<Object[]>> rows(String sql, Object[] params) {

@@ -3,17 +3,20 @@ package io.crater.platform;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.crater.CraterTestResource;
+import io.crater.identity.UserRepository;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Sql} runs a statement on the transaction's session inside a transaction and on the pool outside one: both
- * paths must give the same Java values for every column type the code selects, and bind parameters alike.
+ * {@link Sql} runs a statement on the pool outside a session, on the session's own connection inside one, and as
+ * Hibernate's native query in a session that manages entities: every path must give the same Java values for every
+ * column type the code selects, and bind parameters alike.
  */
 @QuarkusTest
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
@@ -52,36 +55,61 @@ class SqlPathsTest {
             "CAST(NULL AS timestamptz)",
             "CAST(NULL AS jsonb)");
 
-    @Test
-    void bothPathsGiveTheSameValuesForEveryColumnType() throws Throwable {
-        String select = "SELECT " + String.join(", ", COLUMNS);
-        Object[] onSession = VertxContextSupport.subscribeAndAwait(
-                        () -> Panache.withTransaction(() -> Sql.rows(select)))
+    @Inject
+    UserRepository users;
+
+    /** On a transaction's own connection: a session that manages no entity. */
+    Object[] onSession(String select, Object... params) throws Throwable {
+        return VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Panache.getSession()
+                        .invoke(s -> assertThat(PoolReads.connectionOf(s)).isNotNull())
+                        .flatMap(s -> Sql.rows(select, params))))
                 .get(0);
+    }
+
+    /** Hibernate's native query: a session that manages an entity (it flushes it before the statement). */
+    Object[] onNativeQuery(String select, Object... params) throws Throwable {
+        return VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> users.findAll()
+                        .firstResult()
+                        .invoke(u ->
+                                assertThat(u).as("a user the session manages").isNotNull())
+                        .flatMap(u -> Panache.getSession())
+                        .invoke(s -> assertThat(PoolReads.connectionOf(s)).isNull())
+                        .flatMap(s -> Sql.rows(select, params))))
+                .get(0);
+    }
+
+    @Test
+    void everyPathGivesTheSameValuesForEveryColumnType() throws Throwable {
+        String select = "SELECT " + String.join(", ", COLUMNS);
+        Object[] onNative = onNativeQuery(select);
+        Object[] onSession = onSession(select);
         Object[] onPool =
                 VertxContextSupport.subscribeAndAwait(() -> Sql.rows(select)).get(0);
         assertThat(onPool).hasSameSizeAs(COLUMNS);
         for (int i = 0; i < COLUMNS.size(); i++) {
-            Object s = onSession[i];
-            Object p = onPool[i];
-            assertThat(p == null ? null : p.getClass()).as(COLUMNS.get(i)).isEqualTo(s == null ? null : s.getClass());
-            assertThat(p).as(COLUMNS.get(i)).isEqualTo(s);
+            Object n = onNative[i];
+            for (Object p : new Object[] {onSession[i], onPool[i]}) {
+                assertThat(p == null ? null : p.getClass())
+                        .as(COLUMNS.get(i))
+                        .isEqualTo(n == null ? null : n.getClass());
+                assertThat(p).as(COLUMNS.get(i)).isEqualTo(n);
+            }
         }
     }
 
     @Test
-    void bothPathsBindParametersAlike() throws Throwable {
+    void everyPathBindsParametersAlike() throws Throwable {
         // ?1 + 1 is an integer: PostgreSQL infers the parameter's type, on either path.
         String select =
                 "SELECT ?1 + 1, CAST(?2 AS text) || '!', ?3 < now(), CAST(CAST(?4 AS text) AS jsonb) ->> 'k', ?1 * 2,"
                         + " CAST(?5 AS bigint) IS NULL";
         Object[] params = {41L, "hi", Instant.parse("2020-01-01T00:00:00Z"), "{\"k\": 1}", null};
-        Object[] onSession = VertxContextSupport.subscribeAndAwait(
-                        () -> Panache.withTransaction(() -> Sql.rows(select, params)))
-                .get(0);
+        Object[] onSession = onSession(select, params);
+        Object[] onNative = onNativeQuery(select, params);
         Object[] onPool = VertxContextSupport.subscribeAndAwait(() -> Sql.rows(select, params))
                 .get(0);
         assertThat(onPool).containsExactly(onSession);
+        assertThat(onPool).containsExactly(onNative);
         assertThat(onPool).containsExactly(42, "hi!", true, "1", 82, true);
     }
 
