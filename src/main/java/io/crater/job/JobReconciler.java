@@ -27,7 +27,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Brings job rows in line with their Volcano Jobs: an informer over Crater's Volcano Jobs, changes coalesced
- * per job and written every 300 ms from a worker thread (each write on a Vert.x context). After a restart the
+ * per job and written every 300 ms from a worker thread, {@link #BATCH} jobs per transaction (on a Vert.x context),
+ * then the ended jobs of each batch archived together. After a restart the
  * informer lists everything first, so missed changes are caught up. A job whose Volcano Job disappears is
  * Stopped when a stop was asked for, else Failed with the reason {@code VolcanoJobDeleted}.
  */
