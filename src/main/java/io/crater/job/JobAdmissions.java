@@ -124,9 +124,17 @@ public class JobAdmissions {
                         "SELECT id, public_id FROM jobs WHERE state = 'Admitted' AND NOT stop_requested AND admitted_at < ?1",
                         before)
                 .map(rows -> rows.stream()
-                        .filter(r -> !reconciler.holds((String) r[1]))
-                        .map(r -> Sql.longOf(r[0]))
+                        .map(Unmade::of)
+                        .filter(u -> !reconciler.holds(u.publicId()))
+                        .map(Unmade::id)
                         .toList());
+    }
+
+    /** An admitted job that may have no objects yet. */
+    record Unmade(long id, String publicId) {
+        static Unmade of(Object[] r) {
+            return new Unmade(Sql.longOf(r[0]), (String) r[1]);
+        }
     }
 
     /** Creates an admitted job's Kubernetes objects (blocking: call after the commit, off the event loop). */

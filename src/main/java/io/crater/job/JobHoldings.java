@@ -77,18 +77,41 @@ public final class JobHoldings {
         }
     }
 
-    /** Opens the job's intervals when it enters a holding state, closes them when it leaves them. */
-    static Uni<Integer> follow(long jobId, String to) {
-        if (HOLDING.contains(to)) {
-            return Sql.update(
-                    "INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
-                            + " charged_until) SELECT j.id, j.account_id, j.user_id, r.resource, r.milli, j.backfill,"
-                            + " now(), now() FROM jobs j JOIN job_requests r ON r.job_id = j.id"
-                            + " WHERE j.id = ?1 AND r.milli > 0"
-                            + " ON CONFLICT (job_id, resource) WHERE ended_at IS NULL DO NOTHING",
-                    jobId);
-        }
-        return Sql.update("UPDATE usage_intervals SET ended_at = now() WHERE job_id = ?1 AND ended_at IS NULL", jobId);
+    /**
+     * Opens the intervals of the jobs that enter a holding state, closes those of the jobs that leave them: one
+     * statement for each, however many jobs moved.
+     */
+    static Uni<Integer> follow(List<JobStates.Change> moves) {
+        List<Long> holding = moves.stream()
+                .filter(m -> HOLDING.contains(m.to()))
+                .map(JobStates.Change::jobId)
+                .sorted()
+                .toList();
+        List<Long> released = moves.stream()
+                .filter(m -> !HOLDING.contains(m.to()))
+                .map(JobStates.Change::jobId)
+                .sorted()
+                .toList();
+        Uni<Integer> opened = holding.isEmpty()
+                ? Uni.createFrom().item(0)
+                : Sql.update(
+                        "INSERT INTO usage_intervals (job_id, account_id, user_id, resource, milli, backfill, started_at,"
+                                + " charged_until) SELECT j.id, j.account_id, j.user_id, r.resource, r.milli, j.backfill,"
+                                + " now(), now() FROM jobs j JOIN job_requests r ON r.job_id = j.id"
+                                + " WHERE j.id = ANY(string_to_array(?1, ',')::bigint[]) AND r.milli > 0"
+                                + " ORDER BY j.id, r.resource"
+                                + " ON CONFLICT (job_id, resource) WHERE ended_at IS NULL DO NOTHING",
+                        Sql.commaList(holding));
+        return opened.flatMap(n -> released.isEmpty()
+                ? Uni.createFrom().item(n)
+                : Sql.update(
+                                // Locked in id order: two writers of several jobs' intervals never wait on each other
+                                // in a circle.
+                                "UPDATE usage_intervals SET ended_at = now() WHERE id IN (SELECT id FROM usage_intervals"
+                                        + " WHERE job_id = ANY(string_to_array(?1, ',')::bigint[]) AND ended_at IS NULL"
+                                        + " ORDER BY id FOR UPDATE)",
+                                Sql.commaList(released))
+                        .map(m -> n + m));
     }
 
     /**

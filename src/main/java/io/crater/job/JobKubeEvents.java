@@ -1,20 +1,23 @@
 package io.crater.job;
 
 import io.crater.cluster.ClusterConfig;
+import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -94,19 +97,44 @@ public class JobKubeEvents {
                 e.getCount() == null ? 1 : e.getCount());
     }
 
-    /** Copies the job's events to the database (blocking; call off the event loop). */
-    void archive(long jobId, String publicId) throws Throwable {
-        for (JobViews.JobEvent e : live(publicId)) {
-            VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
-                    "INSERT INTO job_events (job_id, at, type, reason, object, message, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                            + " ON CONFLICT (job_id, object, reason, message) DO UPDATE SET at = EXCLUDED.at, count = EXCLUDED.count",
-                    jobId,
-                    e.at(),
-                    e.type(),
-                    e.reason(),
-                    e.object(),
-                    e.message(),
-                    e.count())));
+    /**
+     * The finished jobs' events as the cluster holds them now, as rows of {@code job_events}: one per job, object,
+     * reason and message (the latest, as the table keeps them), oldest first.
+     */
+    List<Map<String, Object>> archived(List<JobLogs.Finished> jobs) {
+        Map<List<Object>, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (JobLogs.Finished job : jobs) {
+            for (JobViews.JobEvent e : live(job.publicId())) {
+                List<Object> key = List.of(job.jobId(), e.object(), e.reason(), e.message());
+                Map<String, Object> row = new HashMap<>();
+                row.put("job_id", job.jobId());
+                row.put("at", e.at().toString());
+                row.put("type", e.type());
+                row.put("reason", e.reason());
+                row.put("object", e.object());
+                row.put("message", e.message());
+                row.put("count", e.count());
+                rows.remove(key);
+                rows.put(key, row);
+            }
         }
+        return new ArrayList<>(rows.values());
+    }
+
+    /** Copies events as {@link #archived} gives them to the database, in the caller's transaction: one statement. */
+    static Uni<Integer> archive(List<Map<String, Object>> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            rows.get(i).put("ord", i);
+        }
+        return Sql.update(
+                "INSERT INTO job_events (job_id, at, type, reason, object, message, count)"
+                        + " SELECT e.job_id, e.at, e.type, e.reason, e.object, e.message, e.count"
+                        + " FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb)) AS e(job_id bigint, at timestamptz,"
+                        + " type text, reason text, object text, message text, count int, ord int) ORDER BY e.ord"
+                        + " ON CONFLICT (job_id, object, reason, message) DO UPDATE SET at = EXCLUDED.at, count = EXCLUDED.count",
+                Json.write(rows));
     }
 }

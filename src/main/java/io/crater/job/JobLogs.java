@@ -3,6 +3,7 @@ package io.crater.job;
 import io.crater.cluster.ClusterConfig;
 import io.crater.identity.Caller;
 import io.crater.platform.ApiException;
+import io.crater.platform.Json;
 import io.crater.platform.Sql;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,8 +20,11 @@ import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -174,44 +178,83 @@ public class JobLogs {
         });
     }
 
+    /** A job that finished: its row's id and its public id. */
+    record Finished(long jobId, String publicId) {}
+
     /** Archives each container's end and log tail for every pod of a finished job (blocking; call off the event loop). */
     void archive(String publicId) throws Throwable {
         Long jobId = VertxContextSupport.subscribeAndAwait(
                 () -> Panache.withSession(() -> Sql.count("SELECT max(id) FROM jobs WHERE public_id = ?1", publicId)));
+        archive(List.of(new Finished(jobId, publicId)));
+    }
+
+    /**
+     * Archives each container's end and log tail for every pod of the finished jobs, and their events: one pod list
+     * for them all, a log GET per container, then one transaction writing every row (blocking; call off the event
+     * loop).
+     */
+    void archive(List<Finished> jobs) throws Throwable {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        Map<String, Long> ids = new HashMap<>();
+        jobs.forEach(j -> ids.put(j.publicId(), j.jobId()));
         List<Pod> pods = client.pods()
                 .inNamespace(cluster.namespace())
-                .withLabel(JobNames.JOB_ID, publicId)
+                .withLabelIn(JobNames.JOB_ID, ids.keySet().toArray(String[]::new))
                 .list()
                 .getItems();
         pods.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+        List<Map<String, Object>> rows = new ArrayList<>();
         for (Pod pod : pods) {
+            Long jobId = ids.get(pod.getMetadata().getLabels().get(JobNames.JOB_ID));
+            if (jobId == null) {
+                continue;
+            }
             List<ContainerStatus> statuses =
                     pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
                             ? List.of()
                             : pod.getStatus().getContainerStatuses();
             for (ContainerStatus cs : statuses) {
-                String log;
-                try {
-                    log = logTail(pod.getMetadata().getName(), cs.getName(), ARCHIVED_LINES);
-                } catch (KubernetesClientException e) {
-                    log = "";
-                }
-                var terminated = cs.getState() == null ? null : cs.getState().getTerminated();
-                String text = log == null ? "" : log;
-                VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
-                        "INSERT INTO job_archives (job_id, pod, container, exit_code, reason, message, log_tail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                                + " ON CONFLICT (job_id, pod, container) DO UPDATE SET exit_code = EXCLUDED.exit_code, reason = EXCLUDED.reason,"
-                                + " message = EXCLUDED.message, log_tail = EXCLUDED.log_tail, archived_at = now()",
-                        jobId,
-                        pod.getMetadata().getName(),
-                        cs.getName(),
-                        terminated == null ? -1 : terminated.getExitCode(),
-                        terminated == null || terminated.getReason() == null ? "" : terminated.getReason(),
-                        terminated == null || terminated.getMessage() == null ? "" : terminated.getMessage(),
-                        text)));
+                rows.add(archived(jobId, pod.getMetadata().getName(), cs, rows.size()));
             }
         }
-        events.archive(jobId, publicId);
+        List<Map<String, Object>> events = this.events.archived(jobs);
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> (rows.isEmpty()
+                        ? Uni.createFrom().item(0)
+                        : Sql.update(
+                                "INSERT INTO job_archives (job_id, pod, container, exit_code, reason, message, log_tail)"
+                                        + " SELECT a.job_id, a.pod, a.container, a.exit_code, a.reason, a.message, a.log_tail"
+                                        + " FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb)) AS a(job_id bigint,"
+                                        + " pod text, container text, exit_code int, reason text, message text,"
+                                        + " log_tail text, ord int) ORDER BY a.ord"
+                                        + " ON CONFLICT (job_id, pod, container) DO UPDATE SET exit_code = EXCLUDED.exit_code,"
+                                        + " reason = EXCLUDED.reason, message = EXCLUDED.message, log_tail = EXCLUDED.log_tail,"
+                                        + " archived_at = now()",
+                                Json.write(rows)))
+                .flatMap(n -> JobKubeEvents.archive(events))));
+    }
+
+    /** A container's end and the last lines of its log, as a row of the archive. */
+    private Map<String, Object> archived(long jobId, String pod, ContainerStatus cs, int ord) {
+        String log;
+        try {
+            log = logTail(pod, cs.getName(), ARCHIVED_LINES);
+        } catch (KubernetesClientException e) {
+            log = "";
+        }
+        var terminated = cs.getState() == null ? null : cs.getState().getTerminated();
+        Map<String, Object> row = new HashMap<>();
+        row.put("job_id", jobId);
+        row.put("pod", pod);
+        row.put("container", cs.getName());
+        row.put("exit_code", terminated == null ? -1 : terminated.getExitCode());
+        row.put("reason", terminated == null || terminated.getReason() == null ? "" : terminated.getReason());
+        row.put("message", terminated == null || terminated.getMessage() == null ? "" : terminated.getMessage());
+        // PostgreSQL's text holds no NUL character; a log may.
+        row.put("log_tail", log == null ? "" : log.replace("\0", ""));
+        row.put("ord", ord);
+        return row;
     }
 
     /** Splits written bytes into lines. */

@@ -54,18 +54,24 @@ class JobNotices {
     private final ScheduledExecutorService worker = Threads.scheduler("crater-job-notices");
 
     /**
-     * The notice a move owes, in the move's transaction: only the first time a job reaches the state (a job that
-     * runs again after a restart of its pods was already said to have started).
+     * The notices moves owe, in their transaction (after their history rows): only the first time a job reaches the
+     * state (a job that runs again after a restart of its pods was already said to have started). One statement for
+     * all the moves.
      */
-    static Uni<Integer> owed(long jobId, String to) {
-        if (!KINDS.containsKey(to)) {
+    static Uni<Integer> owed(List<JobStates.Change> moves) {
+        List<JobStates.Change> owing =
+                moves.stream().filter(m -> KINDS.containsKey(m.to())).toList();
+        if (owing.isEmpty()) {
             return Uni.createFrom().item(0);
         }
         return Sql.update(
-                "INSERT INTO job_notices (job_id, state) SELECT ?1, ?2"
-                        + " WHERE (SELECT count(*) FROM job_transitions WHERE job_id = ?1 AND to_state = ?2) = 1",
-                jobId,
-                to);
+                "INSERT INTO job_notices (job_id, state) SELECT m.id, m.state FROM"
+                        + " (SELECT unnest(string_to_array(?1, ',')::bigint[]) AS id,"
+                        + " unnest(string_to_array(?2, ',')) AS state) AS m"
+                        + " WHERE (SELECT count(*) FROM job_transitions t WHERE t.job_id = m.id AND t.to_state = m.state) = 1"
+                        + " ORDER BY m.id",
+                Sql.commaList(owing.stream().map(JobStates.Change::jobId).toList()),
+                Sql.commaList(owing.stream().map(JobStates.Change::to).toList()));
     }
 
     void onStart(@Observes StartupEvent event) {

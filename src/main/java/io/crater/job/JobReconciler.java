@@ -15,6 +15,9 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +27,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Brings job rows in line with their Volcano Jobs: an informer over Crater's Volcano Jobs, changes coalesced
- * per job and written every 300 ms from a worker thread (each write on a Vert.x context). After a restart the
+ * per job and written every 300 ms from a worker thread, {@link #BATCH} jobs per transaction (on a Vert.x context),
+ * then the ended jobs of each batch archived together. After a restart the
  * informer lists everything first, so missed changes are caught up. A job whose Volcano Job disappears is
  * Stopped when a stop was asked for, else Failed with the reason {@code VolcanoJobDeleted}.
  */
@@ -32,6 +36,9 @@ import org.jboss.logging.Logger;
 public class JobReconciler {
 
     private static final Logger LOG = Logger.getLogger(JobReconciler.class);
+
+    /** At most this many jobs are written in one transaction; a flush of more writes several. */
+    static final int BATCH = 500;
 
     /** Volcano's job phase to Crater's state (docs/jobs.md has the table). */
     static final Map<String, String> STATES = Map.ofEntries(
@@ -209,48 +216,101 @@ public class JobReconciler {
         }
     }
 
+    /** Writes every job changed since the last flush, {@link #BATCH} jobs per transaction. */
     private void flush() {
-        for (String id : List.copyOf(dirty.keySet())) {
-            Boolean deleted = dirty.remove(id);
-            VolcanoJob job = latest.get(id);
-            if (deleted == null || job == null) {
-                continue;
-            }
-            try {
-                boolean finished = VertxContextSupport.subscribeAndAwait(
-                        () -> Panache.withTransaction(() -> update(id, job, deleted)));
-                if (deleted) {
-                    latest.remove(id);
-                }
-                if (finished && !deleted) {
-                    logs.archive(id);
-                }
-            } catch (Throwable e) {
-                LOG.warnf(e, "reconciling job %s failed (%s); retrying", id, e.getMessage());
-                dirty.putIfAbsent(id, deleted);
-            }
+        List<String> ids = List.copyOf(dirty.keySet());
+        for (int i = 0; i < ids.size(); i += BATCH) {
+            flush(ids.subList(i, Math.min(ids.size(), i + BATCH)));
         }
     }
 
-    /** Writes the state the Volcano Job shows; returns whether the job just finished. */
-    private io.smallrye.mutiny.Uni<Boolean> update(String publicId, VolcanoJob job, boolean deleted) {
-        return Sql.row(
+    /**
+     * Writes the changes of a batch of jobs in one transaction, then archives the logs and events of those that
+     * finished. A failed transaction loses nothing: its jobs are changed again and the next flush retries them.
+     */
+    private void flush(List<String> ids) {
+        Map<String, Boolean> deletedOf = new LinkedHashMap<>();
+        Map<String, VolcanoJob> jobs = new HashMap<>();
+        for (String id : ids) {
+            Boolean deleted = dirty.remove(id);
+            VolcanoJob job = latest.get(id);
+            if (deleted != null && job != null) {
+                deletedOf.put(id, deleted);
+                jobs.put(id, job);
+            }
+        }
+        if (deletedOf.isEmpty()) {
+            return;
+        }
+        List<JobLogs.Finished> finished;
+        try {
+            finished =
+                    VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> update(deletedOf, jobs)));
+        } catch (Throwable e) {
+            LOG.warnf("reconciling %d job(s) failed (%s); retrying", deletedOf.size(), e.toString());
+            deletedOf.forEach(dirty::putIfAbsent);
+            return;
+        }
+        deletedOf.forEach((id, deleted) -> {
+            if (deleted) {
+                latest.remove(id);
+            }
+        });
+        // A job whose Volcano Job is deleted has no pods left to read.
+        List<JobLogs.Finished> archived =
+                finished.stream().filter(f -> !deletedOf.get(f.publicId())).toList();
+        try {
+            logs.archive(archived);
+        } catch (Throwable e) {
+            LOG.warnf("archiving %d finished job(s) failed (%s)", archived.size(), e.getMessage());
+        }
+    }
+
+    /**
+     * Writes the states the Volcano Jobs show, for a batch of jobs locked in id order (so no other writer locking
+     * several jobs waits on this one the other way round); gives the jobs that just finished.
+     */
+    private io.smallrye.mutiny.Uni<List<JobLogs.Finished>> update(
+            Map<String, Boolean> deletedOf, Map<String, VolcanoJob> jobs) {
+        return Sql.rows(
                         "SELECT id, state, stop_requested, state_reason, state_message,"
-                                + " (SELECT CAST(t.args AS text) FROM job_transitions t WHERE t.job_id = jobs.id"
-                                + " AND t.reason = jobs.state_reason ORDER BY t.id DESC LIMIT 1)"
-                                + " FROM jobs WHERE public_id = ?1 FOR UPDATE",
-                        publicId)
-                .flatMap(row -> {
-                    Move move = row.map(Stored::of)
-                            .filter(r -> !JobRow.terminal(r.state()))
-                            .map(r -> move(r, job, deleted))
-                            .orElse(null);
-                    if (move == null) {
-                        return io.smallrye.mutiny.Uni.createFrom().item(false);
+                                + " CASE WHEN state_reason IN (" + quoted(JobStates.CRATER_STOPS) + ")"
+                                + " THEN (SELECT CAST(t.args AS text) FROM job_transitions t WHERE t.job_id = jobs.id"
+                                + " AND t.reason = jobs.state_reason ORDER BY t.id DESC LIMIT 1) END, public_id"
+                                + " FROM jobs WHERE public_id = ANY(string_to_array(?1, ',')) ORDER BY id FOR UPDATE",
+                        Sql.commaList(deletedOf.keySet()))
+                .flatMap(rows -> {
+                    List<JobStates.Change> changes = new ArrayList<>();
+                    Map<Long, String> publicIds = new HashMap<>();
+                    for (Object[] r : rows) {
+                        Locked row = Locked.of(r);
+                        Move m = JobRow.terminal(row.stored().state())
+                                ? null
+                                : move(row.stored(), jobs.get(row.publicId()), deletedOf.get(row.publicId()));
+                        if (m != null) {
+                            changes.add(
+                                    new JobStates.Change(m.id(), m.from(), m.to(), m.reason(), m.message(), m.args()));
+                            publicIds.put(m.id(), row.publicId());
+                        }
                     }
-                    return JobStates.move(move.id(), move.from(), move.to(), move.reason(), move.message(), move.args())
-                            .replaceWith(JobRow.terminal(move.to()));
+                    return JobStates.moveAll(changes)
+                            .map(moved -> changes.stream()
+                                    .filter(c -> moved.contains(c.jobId()) && JobRow.terminal(c.to()))
+                                    .map(c -> new JobLogs.Finished(c.jobId(), publicIds.get(c.jobId())))
+                                    .toList());
                 });
+    }
+
+    /** A locked row of a batch: the job's public id beside what {@link #move} reads. */
+    record Locked(String publicId, Stored stored) {
+        static Locked of(Object[] r) {
+            return new Locked((String) r[6], Stored.of(r));
+        }
+    }
+
+    private static String quoted(java.util.Collection<String> values) {
+        return String.join(
+                ", ", values.stream().map(v -> "'" + v + "'").sorted().toList());
     }
 
     /** A job's row as the reconciler reads it, with the arguments of the transition that set its reason. */
