@@ -279,38 +279,69 @@ public class JobAdmissions {
 
     /** The round's admissions and rejections, written in decision order. */
     private Uni<Void> decisions(AdmissionRound.Outcome outcome, long epoch) {
-        return Unis.sequentially(
-                        outcome.decided(),
-                        d -> d.kind() == Admission.Kind.ADMIT
-                                ? Sql.update(
-                                                "UPDATE jobs SET borrowing = ?2, reasons = NULL, admitted_at = now(), admitted_epoch = ?3"
-                                                        + " WHERE id = ?1 AND state = 'Queued'",
-                                                d.job().sequence(),
-                                                !d.borrowing().isEmpty(),
-                                                epoch)
-                                        .flatMap(x -> JobStates.move(
-                                                d.job().sequence(),
-                                                "Queued",
-                                                "Admitted",
-                                                "Admitted",
-                                                d.borrowing().isEmpty()
-                                                        ? "within the account's quota"
-                                                        : "borrowing " + String.join(", ", d.borrowing()),
-                                                Map.of(
-                                                        "borrowing",
-                                                        d.borrowing().isEmpty() ? 0L : 1L)))
-                                : Sql.update(
-                                                "UPDATE jobs SET reasons = CAST(CAST(?2 AS text) AS jsonb) WHERE id = ?1 AND state = 'Queued'",
-                                                d.job().sequence(),
-                                                Json.write(d.reasons()))
-                                        .flatMap(x -> JobStates.move(
-                                                d.job().sequence(),
-                                                "Queued",
-                                                "Rejected",
-                                                d.reasons().get(0).code(),
-                                                d.reasons().get(0).message(),
-                                                JobHistory.argsOf(d.reasons().get(0)))))
+        // A round's decisions are written with a fixed number of statements, however many it made: one after another,
+        // the moves of the tens of jobs a busy round admits held the round (and the next) for hundreds of milliseconds.
+        List<AdmissionRound.Decided> admitted = new ArrayList<>();
+        List<AdmissionRound.Decided> rejected = new ArrayList<>();
+        List<JobStates.Change> moves = new ArrayList<>();
+        for (AdmissionRound.Decided d : outcome.decided()) {
+            if (d.kind() == Admission.Kind.ADMIT) {
+                admitted.add(d);
+                moves.add(new JobStates.Change(
+                        d.job().sequence(),
+                        "Queued",
+                        "Admitted",
+                        "Admitted",
+                        d.borrowing().isEmpty()
+                                ? "within the account's quota"
+                                : "borrowing " + String.join(", ", d.borrowing()),
+                        Map.of("borrowing", d.borrowing().isEmpty() ? 0L : 1L)));
+            } else {
+                rejected.add(d);
+                moves.add(new JobStates.Change(
+                        d.job().sequence(),
+                        "Queued",
+                        "Rejected",
+                        d.reasons().get(0).code(),
+                        d.reasons().get(0).message(),
+                        JobHistory.argsOf(d.reasons().get(0))));
+            }
+        }
+        return admittedColumns(admitted, epoch)
+                .flatMap(x -> rejectedReasons(rejected))
+                .flatMap(x -> JobStates.moveAll(moves))
                 .replaceWithVoid();
+    }
+
+    /** Whether each admitted job borrows, when and by which epoch it was admitted: one statement for the round. */
+    private static Uni<Integer> admittedColumns(List<AdmissionRound.Decided> admitted, long epoch) {
+        if (admitted.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return Sql.update(
+                "UPDATE jobs SET borrowing = v.borrowing, reasons = NULL, admitted_at = now(), admitted_epoch = ?3"
+                        + " FROM unnest(CAST(string_to_array(?1, ',') AS bigint[]),"
+                        + " CAST(string_to_array(?2, ',') AS boolean[])) AS v (id, borrowing)"
+                        + " WHERE jobs.id = v.id AND jobs.state = 'Queued'",
+                Sql.commaList(admitted.stream().map(d -> d.job().sequence()).toList()),
+                Sql.commaList(
+                        admitted.stream().map(d -> !d.borrowing().isEmpty()).toList()),
+                epoch);
+    }
+
+    /** The reasons of each rejected job: one statement for the round. */
+    private static Uni<Integer> rejectedReasons(List<AdmissionRound.Decided> rejected) {
+        if (rejected.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (AdmissionRound.Decided d : rejected) {
+            rows.add(Map.of("id", d.job().sequence(), "reasons", d.reasons()));
+        }
+        return Sql.update(
+                "UPDATE jobs SET reasons = v.reasons FROM jsonb_to_recordset(CAST(CAST(?1 AS text) AS jsonb))"
+                        + " AS v (id bigint, reasons jsonb) WHERE jobs.id = v.id AND jobs.state = 'Queued'",
+                Json.write(rows));
     }
 
     /**

@@ -547,6 +547,61 @@ class JobFlowTest {
         as(erin).post("/api/v1/jobs/" + lost + "/stop").then().statusCode(200);
     }
 
+    @Test
+    void aQueuedJobWhoseSpecNoLongerPassesIsRejectedByARoundWithItsReason() throws Exception {
+        admin().body(Map.of("slug", "reject-lab", "name", "Reject Lab"))
+                .post("/api/v1/accounts")
+                .then()
+                .statusCode(201);
+        admin().body(Map.of(
+                        "items",
+                        List.of(
+                                Map.of("resource", "nvidia-a100-80gb", "guaranteed", "2", "max", "2"),
+                                Map.of("resource", "cpu", "guaranteed", "16", "max", "16"),
+                                Map.of("resource", "memory", "guaranteed", "64Gi", "max", "64Gi"))))
+                .put("/api/v1/accounts/reject-lab/quota")
+                .then()
+                .statusCode(200);
+        String fay = Api.user("jobs.fay", PW);
+        admin().body(Map.of("role", "member"))
+                .put("/api/v1/accounts/reject-lab/members/jobs.fay")
+                .then()
+                .statusCode(200);
+        String running = submit(fay, "reject-lab", job("holds", 2, Map.of()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(fay, running)));
+        String spoiled = submit(fay, "reject-lab", job("spoiled", 2, Map.of()));
+        String waiting = submit(fay, "reject-lab", job("waits", 2, Map.of()));
+
+        // Its stored spec stops passing the checks; a change of the catalogue makes the next round check it again.
+        sql("UPDATE jobs SET spec = jsonb_set(spec, '{image}', '\"\"') WHERE public_id = ?", spoiled);
+        String name = admin().get("/api/v1/accelerator-models")
+                .then()
+                .extract()
+                .path("items.find { it.key == 'nvidia-a100-80gb' }.displayName");
+        admin().body(Map.of("displayName", name + " (checked again)"))
+                .patch("/api/v1/accelerator-models/nvidia-a100-80gb")
+                .then()
+                .statusCode(200);
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> "Rejected".equals(state(fay, spoiled)));
+        } finally {
+            admin().body(Map.of("displayName", name))
+                    .patch("/api/v1/accelerator-models/nvidia-a100-80gb")
+                    .then()
+                    .statusCode(200);
+        }
+        as(fay).get("/api/v1/jobs/" + spoiled)
+                .then()
+                .statusCode(200)
+                .body("job.state", equalTo("Rejected"))
+                .body("history.reason", hasItem("InvalidSpec"));
+        assertThat(state(fay, waiting)).isEqualTo("Queued");
+        assertThat(state(fay, running)).isEqualTo("Running");
+        as(fay).post("/api/v1/jobs/" + running + "/stop").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Running".equals(state(fay, waiting)));
+        as(fay).post("/api/v1/jobs/" + waiting + "/stop").then().statusCode(200);
+    }
+
     static String submit(String token, String account, Map<String, Object> spec) {
         return as(token)
                 .header("X-Crater-Account", account)

@@ -36,15 +36,12 @@ final class ObjectTable {
         return previous;
     }
 
-    /** The entries worth testing, in key order: an equality term's label index when there is one. */
+    /** The entries worth testing, in key order: an equality or set term's label index when there is one. */
     Iterable<KubeStore.Entry> candidates(String namespace, Selectors.Selector selector, String after) {
         TreeSet<String> best = null;
         for (Selectors.Term term : selector.terms()) {
-            if (term.op() == Selectors.Op.EQUALS) {
-                Map<String, TreeSet<String>> byValue = labels.get(term.key());
-                TreeSet<String> keys = byValue == null
-                        ? null
-                        : byValue.get(term.values().iterator().next());
+            if (term.op() == Selectors.Op.EQUALS || term.op() == Selectors.Op.IN) {
+                TreeSet<String> keys = withLabel(term.key(), term.values());
                 if (keys == null) {
                     return List.of();
                 }
@@ -70,6 +67,25 @@ final class ObjectTable {
             return out;
         }
         return objects.subMap(from, true, to, false).values();
+    }
+
+    /** The keys of the entries whose label has one of the values; null when none has. */
+    private TreeSet<String> withLabel(String label, java.util.Set<String> values) {
+        Map<String, TreeSet<String>> byValue = labels.get(label);
+        if (byValue == null) {
+            return null;
+        }
+        if (values.size() == 1) {
+            return byValue.get(values.iterator().next());
+        }
+        TreeSet<String> keys = new TreeSet<>();
+        for (String v : values) {
+            TreeSet<String> one = byValue.get(v);
+            if (one != null) {
+                keys.addAll(one);
+            }
+        }
+        return keys.isEmpty() ? null : keys;
     }
 
     private void index(KubeStore.Entry e) {

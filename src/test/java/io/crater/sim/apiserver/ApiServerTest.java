@@ -209,6 +209,18 @@ class ApiServerTest {
                 .containsExactly("sel-a", "sel-c");
         assertThat(names(client.pods()
                         .inNamespace(NS)
+                        .withLabelIn("tier", "nowhere", "db")
+                        .list()
+                        .getItems()))
+                .containsExactly("sel-b");
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withLabelIn("tier", "nowhere", "none")
+                        .list()
+                        .getItems())
+                .isEmpty();
+        assertThat(names(client.pods()
+                        .inNamespace(NS)
                         .withLabelNotIn("tier", "web", "cache")
                         .withLabel("tier")
                         .list()
