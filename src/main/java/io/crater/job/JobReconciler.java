@@ -247,8 +247,17 @@ public class JobReconciler {
             finished =
                     VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> update(deletedOf, jobs)));
         } catch (Throwable e) {
-            LOG.warnf("reconciling %d job(s) failed (%s); retrying", deletedOf.size(), e.toString());
             deletedOf.forEach(dirty::putIfAbsent);
+            if (deletedOf.size() > 1) {
+                // A job the database refuses must not hold back the rest of its batch: each is tried alone.
+                LOG.warnf(
+                        "reconciling %d jobs together failed (%s); trying each alone", deletedOf.size(), e.toString());
+                deletedOf.keySet().forEach(id -> flush(List.of(id)));
+            } else {
+                LOG.warnf(
+                        "reconciling job %s failed (%s); retrying",
+                        deletedOf.keySet().iterator().next(), e.toString());
+            }
             return;
         }
         deletedOf.forEach((id, deleted) -> {

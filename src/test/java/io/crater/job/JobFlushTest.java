@@ -149,6 +149,46 @@ class JobFlushTest {
         assertWrittenOnce(jobs, ended);
     }
 
+    @Test
+    void aJobTheDatabaseRefusesDoesNotHoldBackTheOthersOfItsBatch() throws Throwable {
+        String owner = Api.user("flush.bea", "Flush-pass-2026");
+        String account = "flush-poison";
+        Flows.account(
+                account, List.of(Flows.line("cpu", "64", "64"), Flows.line("memory", "64Gi", "64Gi")), "flush.bea");
+        VertxContextSupport.subscribeAndAwait(
+                () -> Sql.update("CREATE OR REPLACE FUNCTION flush_test_poison() RETURNS trigger AS $$ BEGIN"
+                        + " IF NEW.to_state = 'Succeeded' AND EXISTS (SELECT 1 FROM jobs j"
+                        + " WHERE j.id = NEW.job_id AND j.name = 'poison')"
+                        + " THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql"));
+        VertxContextSupport.subscribeAndAwait(() -> Sql.update("CREATE TRIGGER flush_test_poison BEFORE INSERT"
+                + " ON job_transitions FOR EACH ROW EXECUTE FUNCTION flush_test_poison()"));
+        List<String> others = new ArrayList<>();
+        String poison;
+        try {
+            poison = Flows.submit(owner, account, job("poison"));
+            for (int i = 0; i < 10; i++) {
+                others.add(Flows.submit(owner, account, job("beside-" + i)));
+            }
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() ->
+                            count("SELECT count(*) FROM jobs j WHERE" + OF_JOBS + " AND state = 'Succeeded'", others)
+                                    == 10);
+            assertThat(count(
+                            "SELECT count(*) FROM jobs j WHERE" + OF_JOBS + " AND finished_at IS NULL",
+                            List.of(poison)))
+                    .as("the refused job is not written as ended")
+                    .isEqualTo(1);
+        } finally {
+            VertxContextSupport.subscribeAndAwait(
+                    () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_poison ON job_transitions"));
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> count(
+                                "SELECT count(*) FROM jobs j WHERE" + OF_JOBS + " AND state = 'Succeeded'",
+                                List.of(poison))
+                        == 1);
+    }
+
     private void assertWrittenOnce(List<String> jobs, Map<String, AtomicInteger> ended) throws Throwable {
         assertThat(count(
                         "SELECT count(*) FROM job_transitions t JOIN jobs j ON j.id = t.job_id WHERE" + OF_JOBS
