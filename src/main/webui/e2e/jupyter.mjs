@@ -160,8 +160,15 @@ async function main() {
           },
           () => `the cell's output is ${JSON.stringify(output)}, expected 42`,
         );
-        const prompt = (await cell.locator('.input_prompt').innerText()).replace(/\s+/g, ' ').trim();
-        check(prompt === 'In [1]:', `the cell's prompt is ${JSON.stringify(prompt)}, expected In [1]:`);
+        // The output comes on its own channel before the reply that numbers the prompt: wait for that too.
+        let prompt = '';
+        await waitFor(
+          async () => {
+            prompt = (await cell.locator('.input_prompt').innerText()).replace(/\s+/g, ' ').trim();
+            return prompt === 'In [1]:';
+          },
+          () => `the cell's prompt is ${JSON.stringify(prompt)}, expected In [1]:`,
+        );
         await nb.keyboard.press('Control+s');
         const file = join(app.folder, decodeURIComponent(new URL(nb.url()).pathname.replace('/notebooks/', '')));
         let saved = null;
