@@ -32,9 +32,7 @@ public final class Sql {
 
     /** The rows, each an array of its columns (also when a single column is selected). */
     public static Uni<List<Object[]>> rows(String sql, Object... params) {
-        return sql.startsWith("SELECT")
-                ? query(sql, params)
-                : query(sql, params).invoke(() -> CacheInvalidations.ran(sql));
+        return query(sql, params).invoke(() -> CacheInvalidations.ran(sql));
     }
 
     private static Uni<List<Object[]>> query(String sql, Object... params) {
