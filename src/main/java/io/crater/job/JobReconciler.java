@@ -268,10 +268,26 @@ public class JobReconciler {
         // A job whose Volcano Job is deleted has no pods left to read.
         List<JobLogs.Finished> archived =
                 finished.stream().filter(f -> !deletedOf.get(f.publicId())).toList();
+        archive(archived);
+    }
+
+    /**
+     * Archives the finished jobs of a batch together; after a failure each is tried alone, so one job whose archive the
+     * database refuses does not lose the others'. A job whose own archive fails keeps none (logged).
+     */
+    private void archive(List<JobLogs.Finished> finished) {
         try {
-            logs.archive(archived);
+            logs.archive(finished);
         } catch (Throwable e) {
-            LOG.warnf("archiving %d finished job(s) failed (%s)", archived.size(), e.getMessage());
+            if (finished.size() > 1) {
+                LOG.warnf(
+                        "archiving %d finished jobs together failed (%s); trying each alone",
+                        finished.size(), e.toString());
+                finished.forEach(f -> archive(List.of(f)));
+            } else if (!finished.isEmpty()) {
+                LOG.warnf(
+                        "archiving finished job %s failed (%s)", finished.get(0).publicId(), e.toString());
+            }
         }
     }
 

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The reconciler's flush writes a batch of jobs in one transaction: many jobs ending together are each written once
  * (history, notices, usage intervals, wake-ups, then their archive), a batch that fails is retried whole, and a move
- * from a state a job has left writes nothing for that job alone.
+ * from a state a job has left writes nothing for that job alone, and a job whose archive is refused does not take the
+ * archives of the rest of its batch with it.
  */
 @QuarkusTest
 @QuarkusTestResource(value = CraterTestResource.class, restrictToAnnotatedClass = false)
@@ -187,6 +188,77 @@ class JobFlushTest {
                                 "SELECT count(*) FROM jobs j WHERE" + OF_JOBS + " AND state = 'Succeeded'",
                                 List.of(poison))
                         == 1);
+    }
+
+    @Test
+    void aJobWhoseArchiveTheDatabaseRefusesDoesNotLoseTheOthersArchives() throws Throwable {
+        String owner = Api.user("flush.cid", "Flush-pass-2026");
+        String account = "flush-archive";
+        Flows.account(
+                account, List.of(Flows.line("cpu", "64", "64"), Flows.line("memory", "64Gi", "64Gi")), "flush.cid");
+        String ofAccount = " EXISTS (SELECT 1 FROM jobs j JOIN accounts a ON a.id = j.account_id"
+                + " WHERE j.id = NEW.job_id AND a.slug = '" + account + "'";
+        // The ends are held back until every job has ended, so that they are written, and archived, as one batch.
+        VertxContextSupport.subscribeAndAwait(
+                () -> Sql.update("CREATE OR REPLACE FUNCTION flush_test_hold() RETURNS trigger AS $$ BEGIN"
+                        + " IF NEW.to_state = 'Succeeded' AND" + ofAccount + ")"
+                        + " THEN RAISE EXCEPTION 'held by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql"));
+        VertxContextSupport.subscribeAndAwait(() -> Sql.update("CREATE TRIGGER flush_test_hold BEFORE INSERT"
+                + " ON job_transitions FOR EACH ROW EXECUTE FUNCTION flush_test_hold()"));
+        VertxContextSupport.subscribeAndAwait(
+                () -> Sql.update("CREATE OR REPLACE FUNCTION flush_test_unarchivable() RETURNS trigger AS $$ BEGIN"
+                        + " IF" + ofAccount + " AND j.name = 'unarchivable')"
+                        + " THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql"));
+        VertxContextSupport.subscribeAndAwait(() -> Sql.update("CREATE TRIGGER flush_test_unarchivable BEFORE INSERT"
+                + " ON job_archives FOR EACH ROW EXECUTE FUNCTION flush_test_unarchivable()"));
+        List<String> others = new ArrayList<>();
+        String refused;
+        try {
+            refused = Flows.submit(owner, account, job("unarchivable"));
+            for (int i = 0; i < 5; i++) {
+                others.add(Flows.submit(owner, account, job("archived-" + i)));
+            }
+            List<String> all = new ArrayList<>(others);
+            all.add(refused);
+            Set<String> names = all.stream().map(JobNames::volcanoName).collect(Collectors.toSet());
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() ->
+                            client
+                                            .resources(VolcanoJob.class)
+                                            .inNamespace(cluster.namespace())
+                                            .list()
+                                            .getItems()
+                                            .stream()
+                                            .filter(v -> names.contains(
+                                                    v.getMetadata().getName()))
+                                            .filter(v -> v.getStatus() != null
+                                                    && v.getStatus().state != null
+                                                    && "Completed".equals(v.getStatus().state.phase))
+                                            .count()
+                                    == all.size());
+            VertxContextSupport.subscribeAndAwait(
+                    () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_hold ON job_transitions"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> count("SELECT count(*) FROM jobs j WHERE" + OF_JOBS + " AND state = 'Succeeded'", all)
+                            == all.size());
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(count(
+                                    "SELECT count(DISTINCT a.job_id) FROM job_archives a JOIN jobs j ON j.id = a.job_id"
+                                            + " WHERE" + OF_JOBS,
+                                    others))
+                            .as("the others of the batch are archived")
+                            .isEqualTo(others.size()));
+            assertThat(count(
+                            "SELECT count(*) FROM job_archives a JOIN jobs j ON j.id = a.job_id WHERE" + OF_JOBS,
+                            List.of(refused)))
+                    .as("the refused job has no archive, and nothing half-written")
+                    .isZero();
+        } finally {
+            VertxContextSupport.subscribeAndAwait(
+                    () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_hold ON job_transitions"));
+            VertxContextSupport.subscribeAndAwait(
+                    () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_unarchivable ON job_archives"));
+        }
     }
 
     private void assertWrittenOnce(List<String> jobs, Map<String, AtomicInteger> ended) throws Throwable {
