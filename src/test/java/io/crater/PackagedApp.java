@@ -69,6 +69,22 @@ public final class PackagedApp implements AutoCloseable {
         return options;
     }
 
+    /**
+     * The environment {@code bin/crater} starts the server with ({@code bin/server-jvm.env}: each variable unless the
+     * caller has it already).
+     */
+    public static Map<String, String> launcherEnv() throws IOException {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        for (String line : Files.readAllLines(Path.of("bin/server-jvm.env"))) {
+            String l = line.trim();
+            int eq = l.indexOf('=');
+            if (!l.isEmpty() && !l.startsWith("#") && eq > 0) {
+                env.put(l.substring(0, eq), l.substring(eq + 1));
+            }
+        }
+        return env;
+    }
+
     public PackagedApp start() throws Exception {
         String jar = System.getProperty("crater.app.jar", "target/quarkus-app/quarkus-run.jar");
         List<String> command = new ArrayList<>(List.of("java"));
@@ -83,6 +99,7 @@ public final class PackagedApp implements AutoCloseable {
         env.put("CRATER_APPS_PORT", "0");
         env.remove("CRATER_DB_URL");
         env.remove("KUBECONFIG");
+        launcherEnv().forEach(env::putIfAbsent);
         env.putAll(extraEnv);
         output.clear();
         long t0 = System.nanoTime();

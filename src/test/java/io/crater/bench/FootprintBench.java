@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Memory of the packaged embedded default ({@code bin/crater server}'s JVM options, bin/server-jvm.options) idle
+ * Memory of the packaged embedded default ({@code bin/crater server}'s JVM options and environment, bin/server-jvm.*) idle
  * and under load: the server's resident memory, its heap, the JVM's native memory by category (Native Memory
  * Tracking, on for this measurement only, its own overhead left out) and the embedded PostgreSQL's memory apart.
  * Run by {@code make bench}; {@code -Dcrater.app.jvm-options="-Xmx1g"} measures other options (the launcher's
@@ -42,9 +42,9 @@ class FootprintBench {
         try (PackagedApp app =
                 new PackagedApp(home).jvm("-XX:NativeMemoryTracking=summary").start()) {
             System.out.printf(
-                    "footprint: the packaged embedded default, JVM options %s; anchors: the launcher's -Xmx1g before"
-                            + " 508 MB idle, JupyterHub about 500 MB, the bar 300 MB idle%n",
-                    String.join(" ", options));
+                    "footprint: the packaged embedded default, JVM options %s, environment %s; anchors: the launcher's"
+                            + " -Xmx1g before 508 MB idle, JupyterHub about 500 MB, the bar 300 MB idle%n",
+                    String.join(" ", options), PackagedApp.launcherEnv());
             Thread.sleep(SETTLE_MS);
             Sample idle = Sample.of(app);
             print("idle " + SETTLE_MS / 1000 + " s after start", idle);
