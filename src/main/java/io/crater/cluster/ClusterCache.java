@@ -96,16 +96,19 @@ public class ClusterCache {
             @Override
             public void onAdd(Node node) {
                 dirty.add(node.getMetadata().getName());
+                changes.incrementAndGet();
             }
 
             @Override
             public void onUpdate(Node old, Node node) {
                 dirty.add(node.getMetadata().getName());
+                changes.incrementAndGet();
             }
 
             @Override
             public void onDelete(Node node, boolean unknownFinalState) {
                 deleted.add(node.getMetadata().getName());
+                changes.incrementAndGet();
             }
         });
         pods.start();
@@ -141,14 +144,20 @@ public class ClusterCache {
         }
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             if (onNode.remove(key) != null) {
-                dirty.add(node);
+                allocationChanged(node);
             }
         } else {
             Resources request = new Resources(PodRequests.of(pod.getSpec()));
             if (!request.equals(onNode.put(key, request))) {
-                dirty.add(node);
+                allocationChanged(node);
             }
         }
+    }
+
+    /** After what the pods bound to {@code node} request changed: its event is due, and capacities are made again. */
+    private void allocationChanged(String node) {
+        dirty.add(node);
+        changes.incrementAndGet();
     }
 
     private void untrack(Pod pod) {
@@ -161,7 +170,7 @@ public class ClusterCache {
                                 .remove(pod.getMetadata().getNamespace() + "/"
                                         + pod.getMetadata().getName())
                         != null) {
-            dirty.add(node);
+            allocationChanged(node);
         }
     }
 
@@ -220,8 +229,33 @@ public class ClusterCache {
         return java.util.Set.copyOf(boundPodJob.values());
     }
 
-    /** Nodes as placement sees them: allocatable, labels, what bound pods use, whether pods may go there. */
+    /**
+     * Counts the changes of nodes and of what bound pods request, each counted after it is made: capacities made at
+     * one count are good until the next.
+     */
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
+
+    /** The capacities last made, with the count of changes read before they were made. */
+    private record Made(long at, List<io.crater.policy.NodeCapacity> capacities) {}
+
+    private volatile Made made = new Made(-1, List.of());
+
+    /**
+     * Nodes as placement sees them: allocatable, labels, what bound pods use, whether pods may go there. Every
+     * submission's preflight asks; they are made again only after a node or a bound pod changed.
+     */
     public List<io.crater.policy.NodeCapacity> capacities() {
+        long at = changes.get();
+        Made last = made;
+        if (last.at() == at && synced()) {
+            return last.capacities();
+        }
+        List<io.crater.policy.NodeCapacity> fresh = makeCapacities();
+        made = new Made(at, fresh);
+        return fresh;
+    }
+
+    private List<io.crater.policy.NodeCapacity> makeCapacities() {
         return nodes().stream()
                 .map(n -> new io.crater.policy.NodeCapacity(
                         n.getMetadata().getName(),
