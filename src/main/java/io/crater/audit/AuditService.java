@@ -3,9 +3,11 @@ package io.crater.audit;
 import io.crater.platform.Actor;
 import io.crater.platform.AuditTrail;
 import io.crater.platform.Json;
+import io.crater.platform.Sql;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 
 /**
  * The audit trail. {@link #record} joins the caller's transaction, so a change and its record commit or roll
@@ -20,21 +22,48 @@ public class AuditService implements AuditTrail {
     @Override
     public Uni<Void> record(
             Actor actor, String action, String targetType, String targetId, Object before, Object after) {
-        return Panache.getSession()
-                .flatMap(s -> s.createNativeQuery("""
-                                INSERT INTO audit_log (actor_id, actor, account, action, target_type, target_id, before, after, result, client_address)
-                                VALUES (?1, ?2, ?3, ?4, ?5, ?6, CAST(CAST(?7 AS text) AS jsonb), CAST(CAST(?8 AS text) AS jsonb), 'ok', ?9)""")
-                        .setParameter(1, actor.userId())
-                        .setParameter(2, actor.username())
-                        .setParameter(3, actor.account())
-                        .setParameter(4, action)
-                        .setParameter(5, targetType)
-                        .setParameter(6, targetId)
-                        .setParameter(7, Json.write(before))
-                        .setParameter(8, Json.write(after))
-                        .setParameter(9, actor.clientAddress())
-                        .executeUpdate())
-                .replaceWithVoid();
+        Entry entry = entry(actor, action, targetType, targetId, before, after);
+        return Sql.update(entry.insert(1), entry.params().toArray()).replaceWithVoid();
+    }
+
+    /** An audit row ready to be written: its statement's parameters in order. */
+    public record Entry(List<Object> params) {
+
+        /** The row's INSERT, its parameters numbered from {@code first}. */
+        public String insert(int first) {
+            StringBuilder values = new StringBuilder();
+            for (int i = 0; i < params.size(); i++) {
+                String p = "?" + (first + i);
+                values.append(i == 0 ? "" : ", ")
+                        .append(i == 6 || i == 7 ? "CAST(CAST(" + p + " AS text) AS jsonb)" : p);
+            }
+            return "INSERT INTO audit_log (actor_id, actor, account, action, target_type, target_id, before, after,"
+                    + " client_address, result) VALUES (" + values + ", 'ok')";
+        }
+
+        /**
+         * The row as a data-modifying {@code WITH} item named {@code name}, its parameters numbered from
+         * {@code first}: a change written as one statement carries its own record, and both commit together
+         * without a transaction around them.
+         */
+        public String with(String name, int first) {
+            return name + " AS (" + insert(first) + ")";
+        }
+    }
+
+    /** The audit row of a change by {@code actor}; {@code before} and {@code after} are written as JSON. */
+    public static Entry entry(
+            Actor actor, String action, String targetType, String targetId, Object before, Object after) {
+        return new Entry(java.util.Arrays.asList(
+                actor.userId(),
+                actor.username(),
+                actor.account(),
+                action,
+                targetType,
+                targetId,
+                Json.write(before),
+                Json.write(after),
+                actor.clientAddress()));
     }
 
     /** Records a refused (403) call in its own transaction. */

@@ -26,11 +26,14 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class JobQueries {
 
-    static final String SUMMARY_COLUMNS =
-            "SELECT j.id, j.public_id, j.name, j.kind, j.state, j.borrowing, CAST(j.reasons AS text),"
-                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id,"
-                    + " CAST((SELECT jsonb_object_agg(q.resource, q.milli) FROM job_requests q WHERE q.job_id = j.id)"
-                    + " AS text)";
+    /** The columns of {@link JobSummaryRow} before its requests, which a statement adds as one JSON text. */
+    static final String SUMMARY_COLUMNS_BEFORE_REQUESTS =
+            " SELECT j.id, j.public_id, j.name, j.kind, j.state, j.borrowing, CAST(j.reasons AS text),"
+                    + " j.created_at, j.started_at, j.finished_at, j.user_id, j.account_id";
+
+    static final String SUMMARY_COLUMNS = SUMMARY_COLUMNS_BEFORE_REQUESTS
+            + ", CAST((SELECT jsonb_object_agg(q.resource, q.milli) FROM job_requests q WHERE q.job_id = j.id)"
+            + " AS text)";
     static final String SUMMARY = SUMMARY_COLUMNS + " FROM jobs j";
 
     static final Set<String> STATES = Set.of(

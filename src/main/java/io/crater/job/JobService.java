@@ -22,7 +22,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -98,6 +97,11 @@ public class JobService {
 
         Uni<Void> linkTo(long jobId) {
             return link == null ? Uni.createFrom().voidItem() : link.apply(jobId);
+        }
+
+        /** Whether another feature writes a row with the job's id. */
+        boolean links() {
+            return link != null;
         }
     }
 
@@ -326,62 +330,31 @@ public class JobService {
             Prepared p, JobSpecs.Checked checked, Target t, Idempotency idem, Caller caller, List<Resolved> mounts) {
         String publicId = JobNames.newPublicId();
         JobInputs.Spec s = checked.spec();
-        // One statement: the row, its requests (the usage admission counts), its first transition and the wake-up
-        // of admission's leader on every replica.
-        List<String> resources =
-                new ArrayList<>(checked.quotaRequest().amounts().keySet());
-        String requests = resources.isEmpty()
-                ? ""
-                : ", r AS (INSERT INTO job_requests (job_id, resource, milli) SELECT j.id, x.resource, x.milli FROM j,"
-                        + " unnest(string_to_array(?16, ','), CAST(string_to_array(?17, ',') AS bigint[])) AS x (resource, milli))";
-        List<Object> params = new ArrayList<>(java.util.Arrays.asList(
+        JobInsert statement = JobInsert.of(
                 publicId,
                 t.id(),
                 caller.userId(),
-                s.displayName(),
-                s.kind().id(),
-                s.kind().interactive(),
+                checked,
                 Json.write(p.spec()),
-                checked.priority(),
-                p.templateId(),
-                p.templateVersion(),
-                p.sourceJobId(),
-                s.timeLimit() == null ? null : s.timeLimit().toSeconds(),
-                checked.backfill(),
-                idem == null ? null : idem.key(),
-                idem == null ? null : idem.hash()));
-        if (!resources.isEmpty()) {
-            // Resource names are DNS labels and quantities integers: a comma never occurs inside one.
-            params.add(String.join(",", resources));
-            params.add(String.join(
-                    ",",
-                    resources.stream()
-                            .map(k -> Long.toString(
-                                    checked.quotaRequest().amounts().get(k)))
-                            .toList()));
-        }
-        return Panache.withTransaction(() -> Sql.insertReturningId(
-                                "WITH j AS (INSERT INTO jobs (public_id, account_id, user_id, name, kind, interactive, state, spec,"
-                                        + " priority, template_id, template_version, source_job_id, time_limit_s, backfill,"
-                                        + " idempotency_key, request_hash)"
-                                        + " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'Queued', CAST(CAST(?7 AS text) AS jsonb), ?8, ?9, ?10,"
-                                        + " ?11, ?12, ?13, ?14, ?15) RETURNING id)"
-                                        + requests
-                                        + ", t AS (INSERT INTO job_transitions (job_id, from_state, to_state, reason, message)"
-                                        + " SELECT j.id, '', 'Queued', 'Submitted', '' FROM j)"
-                                        + ", n AS (SELECT pg_notify('" + JobStates.ADMISSION_CHANNEL + "', ?1))"
-                                        + " SELECT j.id FROM j, n",
-                                params.toArray())
-                        .call(id -> assetMounts.record(id, mounts))
-                        .call(p::linkTo)
-                        .call(id -> audit.record(
-                                caller.actor(t.slug()),
-                                "job.submit",
-                                "job",
-                                publicId,
-                                null,
-                                Map.of("kind", s.kind().id(), "name", s.displayName()))))
-                .flatMap(id -> queries.summary(publicId));
+                new JobInsert.Origin(p.templateId(), p.templateVersion(), p.sourceJobId()),
+                idem,
+                AuditService.entry(
+                        caller.actor(t.slug()),
+                        "job.submit",
+                        "job",
+                        publicId,
+                        null,
+                        Map.of("kind", s.kind().id(), "name", s.displayName())));
+        java.util.function.Supplier<Uni<JobSummaryRow>> write =
+                () -> Sql.row(statement.sql(), statement.params()).map(r -> JobSummaryRow.of(r.orElseThrow()));
+        // Mounts and links are rows of their own, written in the job's transaction; without them the one statement
+        // commits alone.
+        Uni<JobSummaryRow> written = mounts.isEmpty() && !p.links()
+                ? Panache.withSession(write)
+                : Panache.withTransaction(() -> write.get()
+                        .call(row -> assetMounts.record(row.id(), mounts))
+                        .call(row -> p.linkTo(row.id())));
+        return written.flatMap(row -> queries.named(List.of(row)).map(rows -> queries.summaryOf(rows.get(0))));
     }
 
     /** A job as another feature sees it: ids, kind, state and when it started. */
