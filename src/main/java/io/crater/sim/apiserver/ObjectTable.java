@@ -20,11 +20,17 @@ final class ObjectTable {
 
     /** Stores an object's new version in place of {@code previous} (null when it is new). */
     void put(KubeStore.Entry e, KubeStore.Entry previous) {
-        if (previous != null) {
+        // Most writes are status updates: the same key with the same labels is indexed already.
+        boolean indexed = previous != null
+                && previous.key().equals(e.key())
+                && previous.labels().equals(e.labels());
+        if (previous != null && !indexed) {
             unindex(previous);
         }
         objects.put(e.key(), e);
-        index(e);
+        if (!indexed) {
+            index(e);
+        }
     }
 
     /** Removes an object; returns what was stored, or null. */

@@ -4,11 +4,11 @@ import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -200,7 +200,7 @@ final class Kubelet {
     private void start(Pod pod, Instant now) {
         // The device plugin's part: the container starts with the node's lowest free cards.
         cards.allocate(pod, state.nodes.getStore().getByKey(pod.getSpec().getNodeName()));
-        Pod copy = Serialization.clone(pod);
+        Pod copy = new PodBuilder(pod).build();
         String ts = ts(now);
         List<ContainerStatus> statuses = new ArrayList<>();
         pod.getSpec()
@@ -252,7 +252,7 @@ final class Kubelet {
     }
 
     private void finish(Pod pod, Instant now, int exitCode, String reason, String message) {
-        Pod copy = Serialization.clone(pod);
+        Pod copy = new PodBuilder(pod).build();
         String ts = ts(now);
         copy.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
         if ("DeadlineExceeded".equals(reason)) {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -166,7 +167,9 @@ final class VolcanoJobController {
                 annotations.put("volcano.sh/job-name", jobName);
                 annotations.put("volcano.sh/task-spec", task.name);
                 annotations.put("volcano.sh/task-index", Integer.toString(i));
-                PodSpec spec = Serialization.clone(task.template.getSpec());
+                // Copied by fabric8's builders rather than through JSON: deep enough for what is set below, and the
+                // informer's object stays untouched.
+                PodSpec spec = new PodSpecBuilder(task.template.getSpec()).build();
                 if (spec.getSchedulerName() == null) {
                     spec.setSchedulerName("volcano");
                 }
