@@ -32,6 +32,9 @@ public class AccountService implements io.crater.identity.UserCreated {
     static final Pattern SLUG = Pattern.compile("^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$");
 
     @Inject
+    MemberAccounts members;
+
+    @Inject
     AuditService audit;
 
     @Inject
@@ -138,17 +141,16 @@ public class AccountService implements io.crater.identity.UserCreated {
                     ? Sql.longs("SELECT id FROM accounts WHERE slug = ?1", slug.trim())
                     : Uni.createFrom().nullItem();
         }
-        return Sql.longs(
-                        "SELECT a.id FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = ?1"
-                                + (one ? " AND a.slug = ?2" : "")
-                                + " ORDER BY a.id",
-                        one ? new Object[] {caller.userId(), slug.trim()} : new Object[] {caller.userId()})
-                .map(rows -> {
-                    if (one && rows.isEmpty()) {
-                        throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
-                    }
-                    return rows;
-                });
+        return members.of(caller.userId()).map(memberships -> {
+            List<Long> ids = memberships.stream()
+                    .filter(m -> !one || m.slug().equals(slug.trim()))
+                    .map(MemberAccounts.Membership::accountId)
+                    .toList();
+            if (one && ids.isEmpty()) {
+                throw ApiException.forbidden("NotAMember", "you are not a member of account '" + slug + "'");
+            }
+            return ids;
+        });
     }
 
     /** The ids of the accounts the user administers, in the caller's session. */

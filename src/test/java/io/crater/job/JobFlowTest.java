@@ -451,9 +451,20 @@ class JobFlowTest {
         sql("UPDATE accounts SET archived_at = NULL WHERE slug = 'direct-lab'");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> admits(dora));
 
+        // The member's accounts, which every job list of hers starts from, come from memory too.
+        as(dora).get("/api/v1/jobs?account=direct-lab").then().statusCode(200);
+        long listed = hits().get("member-accounts");
+        as(dora).get("/api/v1/jobs?account=direct-lab").then().statusCode(200);
+        assertThat(hits().get("member-accounts")).isGreaterThan(listed);
+
         sql("DELETE FROM account_members WHERE account_id = " + account + " AND user_id = " + user);
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> dryRun(dora).statusCode(403).body("code", equalTo("NotAMember")));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> as(dora).get("/api/v1/jobs?account=direct-lab")
+                        .then()
+                        .statusCode(403)
+                        .body("code", equalTo("NotAMember")));
         as(dora).header("X-Crater-Account", "direct-lab")
                 .body(small())
                 .post("/api/v1/jobs")
