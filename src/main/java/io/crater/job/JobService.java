@@ -246,7 +246,7 @@ public class JobService {
                 .requireOwned(caller.userId(), checked.spec().credentialEnv())
                 .flatMap(owned ->
                         assetMounts.resolve(caller, JobMounts.wanted(p.spec().mounts())))
-                .flatMap(mounts -> preflight(t, checked, caller).map(decision -> new Decided(decision, mounts)))
+                .flatMap(mounts -> preflight(t, checked, caller, dryRun).map(decision -> new Decided(decision, mounts)))
                 .flatMap(d -> {
                     Admission.Decision decision = d.decision();
                     if (decision.kind() == Admission.Kind.REJECT) {
@@ -292,8 +292,11 @@ public class JobService {
         });
     }
 
-    /** What admission would decide now; rejects at once what can never run. */
-    private Uni<Admission.Decision> preflight(Target t, JobSpecs.Checked checked, Caller caller) {
+    /**
+     * What admission would decide now (a dry run), or only whether the job can ever run (a submission, which waits
+     * for admission whatever the quota says now: its usage is not read); rejects at once what can never run.
+     */
+    private Uni<Admission.Decision> preflight(Target t, JobSpecs.Checked checked, Caller caller, boolean dryRun) {
         if (t.expiresAt() != null && !t.expiresAt().isAfter(clock.instant())) {
             return Uni.createFrom().item(Refusals.reject(Refusals.expired(t.slug(), t.expiresAt())));
         }
@@ -309,6 +312,9 @@ public class JobService {
         return allowed.flatMap(ok -> {
             if (!ok) {
                 return Uni.createFrom().item(Refusals.reject(Refusals.notApproved(model.model())));
+            }
+            if (!dryRun) {
+                return Uni.createFrom().item(Admission.screen(cache.capacities(), checked.pods()));
             }
             if (checked.backfill()) {
                 return Uni.createFrom().item(Admission.decideBackfill(cache.capacities(), checked.pods()));

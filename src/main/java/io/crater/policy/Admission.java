@@ -68,6 +68,16 @@ public final class Admission {
     }
 
     /**
+     * Only whether the job can ever run: {@code REJECT} with the reasons it cannot, else {@code QUEUE} with none (its
+     * quota and the free room are admission's to weigh). What a submission checks before it is written; {@link
+     * #decide} and {@link #decideBackfill} reject exactly the same jobs.
+     */
+    public static Decision screen(List<NodeCapacity> nodes, List<PodDemand> pods) {
+        List<Reason> impossible = impossible(nodes, pods);
+        return new Decision(impossible.isEmpty() ? Kind.QUEUE : Kind.REJECT, impossible, List.of(), Map.of());
+    }
+
+    /**
      * A backfill job: outside its account's quota and the member's limits, it starts whenever its pods fit the
      * idle capacity (and is the first taken back when a job within its quota needs the room).
      */

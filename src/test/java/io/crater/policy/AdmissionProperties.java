@@ -102,6 +102,53 @@ class AdmissionProperties {
     }
 
     /**
+     * A submission's screen rejects exactly the jobs a whole decision would reject, with the same reasons, whatever the
+     * quota and its usage (which the screen does not read); what it lets through waits with no reason of its own.
+     */
+    @Property(tries = 300)
+    void theScreenRejectsExactlyWhatADecisionRejects(
+            @ForAll @IntRange(min = 1, max = 3) int podCount,
+            @ForAll @IntRange(min = 0, max = 12) int gpusPerPod,
+            @ForAll @IntRange(min = 0, max = 64) int cpuPerPod,
+            @ForAll @IntRange(min = 0, max = 24) int max,
+            @ForAll @IntRange(min = 0, max = 24) int used,
+            @ForAll boolean oneNodeCordoned) {
+        List<NodeCapacity> nodes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            nodes.add(new NodeCapacity(
+                    "n" + i,
+                    SELECTOR,
+                    new Resources(Map.of("cpu", 32_000L, GPU, 8000L)),
+                    Resources.NONE,
+                    !(oneNodeCordoned && i == 0)));
+        }
+        List<PodDemand> pods = new ArrayList<>();
+        for (int p = 0; p < podCount; p++) {
+            pods.add(new PodDemand(
+                    "p" + p, new Resources(Map.of("cpu", cpuPerPod * 1000L, GPU, gpusPerPod * 1000L)), SELECTOR));
+        }
+        Resources request = Resources.of(MODEL, (long) podCount * gpusPerPod * 1000);
+        Map<String, QuotaLine> lines = QuotaMath.lines(
+                Map.of(MODEL, new QuotaLimit(MODEL, 0, max * 1000L)),
+                List.of(),
+                Resources.of(MODEL, used * 1000L),
+                Instant.EPOCH);
+        Admission.Decision whole = Admission.decide(
+                lines, new MemberLimits(Map.of(), null, null), QuotaMath.MemberUsage.NONE, request, false, nodes, pods);
+        Admission.Decision screened = Admission.screen(nodes, pods);
+        assertThat(screened.kind() == Admission.Kind.REJECT).isEqualTo(whole.kind() == Admission.Kind.REJECT);
+        assertThat(Admission.decideBackfill(nodes, pods).kind() == Admission.Kind.REJECT)
+                .isEqualTo(whole.kind() == Admission.Kind.REJECT);
+        if (whole.kind() == Admission.Kind.REJECT) {
+            assertThat(screened.reasons()).isEqualTo(whole.reasons());
+        } else {
+            assertThat(screened.kind()).isEqualTo(Admission.Kind.QUEUE);
+            assertThat(screened.reasons()).isEmpty();
+            assertThat(screened.placement()).isEmpty();
+        }
+    }
+
+    /**
      * The memo changes no decision: the same line decided with and without it, clearing it on every admission as
      * admission does, gives the same kinds, reasons and placements.
      */
