@@ -17,7 +17,6 @@ import java.util.List;
 @ApplicationScoped
 public class AuditService implements AuditTrail {
 
-    /** Who did something: user id (null for Crater itself), name, client address and current account. */
     /** Must run inside the transaction of the change. */
     @Override
     public Uni<Void> record(
@@ -26,19 +25,19 @@ public class AuditService implements AuditTrail {
         return Sql.update(entry.insert(1), entry.params().toArray()).replaceWithVoid();
     }
 
-    /** An audit row ready to be written: its statement's parameters in order. */
+    /**
+     * An audit row ready to be written: its statement's parameters in the order of {@link #insert}'s columns (actor id,
+     * actor, account, action, target type, target id, before, after, client address).
+     */
     public record Entry(List<Object> params) {
 
         /** The row's INSERT, its parameters numbered from {@code first}. */
         public String insert(int first) {
-            StringBuilder values = new StringBuilder();
-            for (int i = 0; i < params.size(); i++) {
-                String p = "?" + (first + i);
-                values.append(i == 0 ? "" : ", ")
-                        .append(i == 6 || i == 7 ? "CAST(CAST(" + p + " AS text) AS jsonb)" : p);
-            }
+            int f = first;
             return "INSERT INTO audit_log (actor_id, actor, account, action, target_type, target_id, before, after,"
-                    + " client_address, result) VALUES (" + values + ", 'ok')";
+                    + " client_address, result) VALUES (?" + f + ", ?" + (f + 1) + ", ?" + (f + 2) + ", ?" + (f + 3)
+                    + ", ?" + (f + 4) + ", ?" + (f + 5) + ", CAST(CAST(?" + (f + 6) + " AS text) AS jsonb),"
+                    + " CAST(CAST(?" + (f + 7) + " AS text) AS jsonb), ?" + (f + 8) + ", 'ok')";
         }
 
         /**

@@ -56,78 +56,88 @@ class CapacitiesTest {
                             .endMetadata()
                             .build())
                     .createOr(c -> c.update());
-            k.nodes()
-                    .resource(new NodeBuilder()
-                            .withNewMetadata()
-                            .withName(NODE)
-                            .endMetadata()
-                            .withNewSpec()
-                            .addNewTaint()
-                            .withKey("capacity-test")
-                            .withValue("only")
-                            .withEffect("NoSchedule")
-                            .endTaint()
-                            .endSpec()
-                            .withNewStatus()
-                            .withAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("16Gi")))
-                            .withCapacity(Map.of("cpu", new Quantity("8"), "memory", new Quantity("16Gi")))
-                            .addNewCondition()
-                            .withType("Ready")
-                            .withStatus("True")
-                            .endCondition()
-                            .endStatus()
-                            .build())
-                    .create();
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() ->
-                            cache.capacities().stream().anyMatch(n -> n.name().equals(NODE)));
-            assertThat(of(cache.capacities()).schedulable()).isTrue();
-            List<NodeCapacity> first = cache.capacities();
-            assertThat(cache.capacities())
-                    .as("nothing changed: the same capacities")
-                    .isSameAs(first);
-            long before = usedCpu(cache);
-
-            k.pods()
-                    .inNamespace(NS)
-                    .resource(new PodBuilder()
-                            .withNewMetadata()
-                            .withName("holds-three")
-                            .endMetadata()
-                            .withNewSpec()
-                            .withNodeName(NODE)
-                            .addNewContainer()
-                            .withName("main")
-                            .withImage("python:3.12")
-                            .withNewResources()
-                            .withRequests(Map.of("cpu", new Quantity("3")))
-                            .endResources()
-                            .endContainer()
-                            .endSpec()
-                            .build())
-                    .create();
-            await().atMost(Duration.ofSeconds(10)).until(() -> usedCpu(cache) == before + 3000);
-
-            k.pods().inNamespace(NS).withName("holds-three").withGracePeriod(0).delete();
-            await().atMost(Duration.ofSeconds(10)).until(() -> usedCpu(cache) == before);
-
-            Node node = k.nodes().withName(NODE).get();
-            node.getSpec().setUnschedulable(true);
-            k.nodes().resource(node).update();
             try {
-                await().atMost(Duration.ofSeconds(10))
-                        .until(() -> !of(cache.capacities()).schedulable());
+                exercise(k);
             } finally {
-                Node again = k.nodes().withName(NODE).get();
-                again.getSpec().setUnschedulable(null);
-                k.nodes().resource(again).update();
+                // Whatever failed, no other test meets this node or its pod (deleting what is gone deletes nothing).
+                k.pods()
+                        .inNamespace(NS)
+                        .withName("holds-three")
+                        .withGracePeriod(0)
+                        .delete();
+                k.nodes().withName(NODE).delete();
             }
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> of(cache.capacities()).schedulable());
-            k.nodes().withName(NODE).delete();
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() ->
-                            cache.capacities().stream().noneMatch(n -> n.name().equals(NODE)));
         }
+    }
+
+    /** The node made, a pod bound to it and deleted, the node cordoned, uncordoned and deleted: each seen next. */
+    private void exercise(KubernetesClient k) {
+        k.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(NODE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewTaint()
+                        .withKey("capacity-test")
+                        .withValue("only")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .withNewStatus()
+                        .withAllocatable(Map.of("cpu", new Quantity("8"), "memory", new Quantity("16Gi")))
+                        .withCapacity(Map.of("cpu", new Quantity("8"), "memory", new Quantity("16Gi")))
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .endCondition()
+                        .endStatus()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> cache.capacities().stream().anyMatch(n -> n.name().equals(NODE)));
+        assertThat(of(cache.capacities()).schedulable()).isTrue();
+        List<NodeCapacity> first = cache.capacities();
+        assertThat(cache.capacities())
+                .as("nothing changed: the same capacities")
+                .isSameAs(first);
+        long before = usedCpu(cache);
+
+        k.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("holds-three")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(NODE)
+                        .addNewContainer()
+                        .withName("main")
+                        .withImage("python:3.12")
+                        .withNewResources()
+                        .withRequests(Map.of("cpu", new Quantity("3")))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10)).until(() -> usedCpu(cache) == before + 3000);
+
+        k.pods().inNamespace(NS).withName("holds-three").withGracePeriod(0).delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> usedCpu(cache) == before);
+
+        Node node = k.nodes().withName(NODE).get();
+        node.getSpec().setUnschedulable(true);
+        k.nodes().resource(node).update();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !of(cache.capacities()).schedulable());
+        Node again = k.nodes().withName(NODE).get();
+        again.getSpec().setUnschedulable(null);
+        k.nodes().resource(again).update();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> of(cache.capacities()).schedulable());
+        k.nodes().withName(NODE).delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> cache.capacities().stream().noneMatch(n -> n.name().equals(NODE)));
     }
 }
