@@ -106,22 +106,7 @@ class JobFlushTest {
             for (int i = 0; i < 50; i++) {
                 jobs.add(Flows.submit(owner, ACCOUNT, job("together-" + i)));
             }
-            Set<String> names = jobs.stream().map(JobNames::volcanoName).collect(Collectors.toSet());
-            await().atMost(Duration.ofSeconds(90))
-                    .until(() ->
-                            client
-                                            .resources(VolcanoJob.class)
-                                            .inNamespace(cluster.namespace())
-                                            .list()
-                                            .getItems()
-                                            .stream()
-                                            .filter(v -> names.contains(
-                                                    v.getMetadata().getName()))
-                                            .filter(v -> v.getStatus() != null
-                                                    && v.getStatus().state != null
-                                                    && "Completed".equals(v.getStatus().state.phase))
-                                            .count()
-                                    == 50);
+            awaitCompleted(jobs, Duration.ofSeconds(90));
             Thread.sleep(1500); // several flushes, each failing whole
             // The whole batch rolls back: not only the ends, also the moves it held of jobs that still ran.
             assertThat(count(
@@ -220,22 +205,7 @@ class JobFlushTest {
             }
             List<String> all = new ArrayList<>(others);
             all.add(refused);
-            Set<String> names = all.stream().map(JobNames::volcanoName).collect(Collectors.toSet());
-            await().atMost(Duration.ofSeconds(60))
-                    .until(() ->
-                            client
-                                            .resources(VolcanoJob.class)
-                                            .inNamespace(cluster.namespace())
-                                            .list()
-                                            .getItems()
-                                            .stream()
-                                            .filter(v -> names.contains(
-                                                    v.getMetadata().getName()))
-                                            .filter(v -> v.getStatus() != null
-                                                    && v.getStatus().state != null
-                                                    && "Completed".equals(v.getStatus().state.phase))
-                                            .count()
-                                    == all.size());
+            awaitCompleted(all, Duration.ofSeconds(60));
             VertxContextSupport.subscribeAndAwait(
                     () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_hold ON job_transitions"));
             await().atMost(Duration.ofSeconds(30))
@@ -259,6 +229,21 @@ class JobFlushTest {
             VertxContextSupport.subscribeAndAwait(
                     () -> Sql.update("DROP TRIGGER IF EXISTS flush_test_unarchivable ON job_archives"));
         }
+    }
+
+    /** Waits until the Volcano Jobs of all the given jobs show Completed in the cluster. */
+    private void awaitCompleted(List<String> jobs, Duration within) {
+        Set<String> names = jobs.stream().map(JobNames::volcanoName).collect(Collectors.toSet());
+        await().atMost(within)
+                .until(() ->
+                        client.resources(VolcanoJob.class).inNamespace(cluster.namespace()).list().getItems().stream()
+                                        .filter(v ->
+                                                names.contains(v.getMetadata().getName()))
+                                        .filter(v -> v.getStatus() != null
+                                                && v.getStatus().state != null
+                                                && "Completed".equals(v.getStatus().state.phase))
+                                        .count()
+                                == names.size());
     }
 
     private void assertWrittenOnce(List<String> jobs, Map<String, AtomicInteger> ended) throws Throwable {
