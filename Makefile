@@ -33,7 +33,7 @@ bench: build ## Print performance figures of this machine (API, admission, job l
 
 bench-large: ## Replay Kueue's large-scale trace (50,000 jobs, 1,000 accounts) against Crater; see docs/benchmarks.md
 	rm -f target/bench-figures.tsv
-	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dtrace.patience=3600 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive|accounting)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
+	set -o pipefail; $(MVN) test -Dtest=TraceBench -Dtrace=large-scale -Dtrace.time-limit=60s -Dtrace.patience=3600 -Dsurefire.failIfNoSpecifiedTests=false -Dquarkus.log.level=WARN | grep -E '^(machine|submit|submissions|job list|trace|interactive|accounting)' || { echo "the benchmark failed; run it without the filter: $(MVN) test -Dtest=TraceBench -Dtrace=large-scale"; exit 1; }
 	java -cp target/test-classes io.crater.bench.Report target/bench-figures.tsv
 
 test-ui: ## Run the console's unit tests (Vitest)
