@@ -307,7 +307,7 @@ public class AdmissionService implements Leadership {
             VertxContextSupport.subscribeAndAwait(() -> timeLimits.warnEnding());
             List<Long> toApply = new ArrayList<>(admitted);
             stale.stream().filter(id -> !admitted.contains(id)).forEach(toApply::add);
-            applyAll(toApply, outcome.decided().waiting().isEmpty());
+            applyAll(toApply);
         } catch (Throwable e) {
             jobs.forgetWritten(); // the round's writes may have been rolled back: write every reason again next time
             if (Leadership.Fenced.in(e)) {
@@ -416,25 +416,10 @@ public class AdmissionService implements Leadership {
         return t;
     });
 
-    /** The last round's object creations, if any are still running, and their jobs (only {@link #worker} uses them). */
-    private List<java.util.concurrent.Future<?>> applies = List.of();
-
-    private java.util.Set<Long> applyingIds = java.util.Set.of();
-
-    /**
-     * Creates the objects of admitted jobs, several at a time, once the last round's have all been created. When the
-     * round left no job waiting and admitted no more than the pool makes at once, they are left to run while the next
-     * round decides: a job submitted meanwhile then waits for a decision, not for the API requests of the jobs before
-     * it. Otherwise they are waited for, so the requests of many admissions do not compete with the next round's
-     * decisions over a long line (measured on the baseline trace: 238 s and 252 s instead of 217 s when small batches
-     * ran beside the next round whatever waited). A failure is the repair step's. Jobs whose creation is still
-     * running are left out of {@code ids}.
-     */
-    private void applyAll(List<Long> ids, boolean noneWaiting) throws InterruptedException {
-        List<Long> todo = ids.stream().filter(id -> !applyingIds.contains(id)).toList();
-        awaitApplies();
-        List<java.util.concurrent.Future<?>> started = new ArrayList<>(todo.size());
-        for (long id : todo) {
+    /** Creates the objects of admitted jobs, several at a time, and waits for all; a failure is the repair step's. */
+    private void applyAll(List<Long> ids) throws InterruptedException {
+        List<java.util.concurrent.Future<?>> started = new ArrayList<>(ids.size());
+        for (long id : ids) {
             started.add(applying.submit(() -> {
                 try {
                     jobs.apply(id);
@@ -445,23 +430,13 @@ public class AdmissionService implements Leadership {
                 }
             }));
         }
-        applies = started;
-        applyingIds = java.util.Set.copyOf(todo);
-        if (!noneWaiting || todo.size() > APPLYING) {
-            awaitApplies();
-        }
-    }
-
-    private void awaitApplies() throws InterruptedException {
-        for (java.util.concurrent.Future<?> f : applies) {
+        for (java.util.concurrent.Future<?> f : started) {
             try {
                 f.get();
             } catch (java.util.concurrent.ExecutionException e) {
                 LOG.warn("admission: creating a job's objects failed", e.getCause());
             }
         }
-        applies = List.of();
-        applyingIds = java.util.Set.of();
     }
 
     /** Where rounds decide: one thread, since one round runs at a time. */
