@@ -200,16 +200,22 @@ public class AdmissionService implements Leadership {
 
     /** Asks for an admission round soon (after a submit, a finished job, a quota change). */
     public void wake() {
-        // During a round, its end schedules the next one (so the pacing counts from the round's end).
+        // During a round, its end schedules the next one, paced by that round's own start, end and time.
         if (pending.compareAndSet(false, true) && !running) {
             scheduleRound();
         }
     }
 
     private void scheduleRound() {
-        long now = System.nanoTime() / 1_000_000;
         worker.schedule(
-                this::round, delayMillis(now, lastRoundStart, lastRoundEnd, lastRoundMillis), TimeUnit.MILLISECONDS);
+                this::round,
+                delayMillis(monotonicMillis(), lastRoundStart, lastRoundEnd, lastRoundMillis),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Milliseconds of {@link System#nanoTime()}: the pacing's clock, which wall-clock changes do not move. */
+    private static long monotonicMillis() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /** The least time between the starts of two rounds. */
@@ -226,7 +232,7 @@ public class AdmissionService implements Leadership {
         return Math.max(0, Math.max(lastStart + ROUND_SPACING_MILLIS - now, lastEnd + lastTook - now));
     }
 
-    /** When the last round started and ended and how long it took (milliseconds of {@link System#nanoTime()}). */
+    /** When the last round started and ended ({@link #monotonicMillis()}) and how long it took. */
     private volatile long lastRoundStart = Long.MIN_VALUE / 2;
 
     private volatile long lastRoundEnd = Long.MIN_VALUE / 2;
@@ -267,7 +273,7 @@ public class AdmissionService implements Leadership {
         running = true;
         try {
             pending.set(false);
-            lastRoundStart = System.nanoTime() / 1_000_000;
+            lastRoundStart = monotonicMillis();
             roundOnce();
         } finally {
             running = false;
@@ -290,7 +296,7 @@ public class AdmissionService implements Leadership {
             long took = System.nanoTime() - started;
             meters.timer("crater.admission.round").record(took, TimeUnit.NANOSECONDS);
             lastRoundMillis = took / 1_000_000;
-            lastRoundEnd = System.nanoTime() / 1_000_000;
+            lastRoundEnd = monotonicMillis();
             VertxContextSupport.subscribeAndAwait(
                     () -> Panache.withSession(() -> metrics.decided(outcome.decided(), clock.instant())));
             List<Long> admitted = outcome.admitted();
