@@ -8,6 +8,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URL;
@@ -178,9 +180,20 @@ class TraceBench {
                 seconds,
                 (after.requests() - before.requests()) / seconds,
                 (after.busyNanos() - before.busyNanos()) / 1e7 / seconds);
+        printHeap(after);
         if (end != null) {
             throw new AssertionError("not every job of the trace ended; see the 'trace' lines above");
         }
+    }
+
+    /** The heap this JVM (Crater, the simulated cluster, the benchmark) keeps at the end, after a full collection. */
+    static void printHeap(InProcessApiServer.Stats stats) {
+        System.gc();
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        System.out.printf(
+                "trace heap at the end after a full collection: %d MiB of %d MiB (Crater, the simulated cluster and the"
+                        + " benchmark in one JVM); the simulated API server holds %d objects%n",
+                heap.getUsed() >> 20, heap.getMax() >> 20, stats.objects());
     }
 
     void printSetting() {

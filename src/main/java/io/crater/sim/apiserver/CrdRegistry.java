@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,20 @@ import java.util.Set;
 final class CrdRegistry {
 
     private final Map<String, ApiResource> resources = new LinkedHashMap<>();
+    private final Map<String, Map.Entry<Long, JsonNode>> trees = new HashMap<>();
+
+    /**
+     * A stored CRD's tree, parsed once per version stored: every write of a custom resource reads its CRD's schema,
+     * and a CRD's text is large. Callers must not change the tree.
+     */
+    JsonNode tree(String name, KubeStore.Entry stored) {
+        Map.Entry<Long, JsonNode> parsed = trees.get(name);
+        if (parsed == null || parsed.getKey() != stored.revision()) {
+            parsed = Map.entry(stored.revision(), stored.object());
+            trees.put(name, parsed);
+        }
+        return parsed.getValue();
+    }
 
     void register(ApiResource r) {
         resources.put(r.key(), r);
@@ -74,6 +89,7 @@ final class CrdRegistry {
         String key = spec.path("group").asText() + "/"
                 + spec.path("names").path("plural").asText();
         resources.remove(key);
+        trees.remove(crd.path("metadata").path("name").asText());
         return key;
     }
 

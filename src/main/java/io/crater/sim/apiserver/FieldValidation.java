@@ -96,18 +96,14 @@ final class FieldValidation {
         if (r.unconditionalUpdate()) {
             return null;
         }
-        ApiResource crds = store.resource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
-        try {
-            for (JsonNode v : store.get(crds, null, r.plural() + "." + r.group())
-                    .object()
-                    .path("spec")
-                    .path("versions")) {
-                if (v.path("name").asText().equals(version)) {
-                    return v;
-                }
-            }
-        } catch (ApiError e) {
+        JsonNode crd = store.crd(r.plural() + "." + r.group());
+        if (crd == null) {
             return null;
+        }
+        for (JsonNode v : crd.path("spec").path("versions")) {
+            if (v.path("name").asText().equals(version)) {
+                return v;
+            }
         }
         return null;
     }

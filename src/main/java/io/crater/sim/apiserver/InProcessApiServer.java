@@ -32,7 +32,7 @@ import org.jboss.logging.Logger;
 public final class InProcessApiServer implements AutoCloseable {
 
     /** Requests served and the time spent serving them (watch streams count only their start). */
-    public record Stats(long requests, long busyNanos, int watches, long revision) {}
+    public record Stats(long requests, long busyNanos, int watches, long revision, int objects) {}
 
     private static final Logger LOG = Logger.getLogger(InProcessApiServer.class);
     private static final List<String> UNSERVED = List.of("attach", "proxy", "ephemeralcontainers", "resize");
@@ -109,7 +109,7 @@ public final class InProcessApiServer implements AutoCloseable {
     }
 
     public Stats stats() {
-        return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision());
+        return new Stats(requests.get(), busyNanos.get(), store.watchCount(), store.revision(), store.count());
     }
 
     /** What SelfSubjectAccessReviews answer: everything allowed unless a test denies some. */

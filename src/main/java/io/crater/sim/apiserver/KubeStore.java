@@ -1,20 +1,19 @@
 package io.crater.sim.apiserver;
 
 import static io.crater.sim.apiserver.StoredObjects.apiVersionOf;
+import static io.crater.sim.apiserver.StoredObjects.checkKind;
 import static io.crater.sim.apiserver.StoredObjects.checkName;
 import static io.crater.sim.apiserver.StoredObjects.child;
 import static io.crater.sim.apiserver.StoredObjects.conflict;
 import static io.crater.sim.apiserver.StoredObjects.entry;
-import static io.crater.sim.apiserver.StoredObjects.fieldValues;
+import static io.crater.sim.apiserver.StoredObjects.fieldsMatch;
 import static io.crater.sim.apiserver.StoredObjects.initialStatus;
 import static io.crater.sim.apiserver.StoredObjects.metadata;
-import static io.crater.sim.apiserver.StoredObjects.namespaceOf;
 import static io.crater.sim.apiserver.StoredObjects.notFound;
 import static io.crater.sim.apiserver.StoredObjects.plural;
 import static io.crater.sim.apiserver.StoredObjects.randomSuffix;
 import static io.crater.sim.apiserver.StoredObjects.specOf;
 import static io.crater.sim.apiserver.StoredObjects.text;
-import static io.crater.sim.apiserver.StoredObjects.versionOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,13 +42,23 @@ import java.util.UUID;
  */
 final class KubeStore {
 
-    /** A stored version of an object: the tree (never mutated once stored), its JSON and labels. */
-    record Entry(String key, ObjectNode object, long revision, String json, Map<String, String> labels) {}
+    /**
+     * A stored version of an object: its JSON, labels and namespace. The store keeps the text alone (a parsed tree
+     * beside it held about twice the memory); {@link #object()} parses a fresh tree, which callers may change.
+     */
+    record Entry(String key, long revision, String json, Map<String, String> labels, String namespace) {
+
+        ObjectNode object() {
+            return StoredObjects.parse(json);
+        }
+    }
 
     static final int DEFAULT_LOG = 8192;
 
     private final Clock clock;
     private final CrdRegistry registry = new CrdRegistry();
+    private static final String CRDS = "apiextensions.k8s.io/customresourcedefinitions";
+
     private final Map<String, ObjectTable> tables = new HashMap<>();
     private final Watches watches;
     private long revision = 1;
@@ -121,7 +130,7 @@ final class KubeStore {
         int n = 0;
         boolean more = false;
         for (Entry e : tables.get(r.key()).candidates(namespace, labels, after)) {
-            if (!labels.matches(e.labels()) || !fields.matches(fieldValues(r, e.object()))) {
+            if (!labels.matches(e.labels()) || !fieldsMatch(fields, r, e)) {
                 continue;
             }
             if (limit > 0 && n == limit) {
@@ -174,7 +183,7 @@ final class KubeStore {
         body.put("kind", r.kind());
         initialStatus(r, body);
         Entry e = store(r, key, body, "ADDED", null);
-        if (r.key().equals("apiextensions.k8s.io/customresourcedefinitions")) {
+        if (r.key().equals(CRDS)) {
             register(CrdRegistry.resourceOf(body));
         }
         return e;
@@ -241,16 +250,17 @@ final class KubeStore {
         } else if (!rv.equals(Long.toString(old.revision()))) {
             throw conflict(r, name);
         }
-        return write(r, old, body, statusOnly);
+        return write(r, old, old.object(), body, statusOnly);
     }
 
     /** Applies a patch of one of {@link Patches}' types to an object, or to its status alone. */
     synchronized Entry patch(
             ApiResource r, String namespace, String name, String contentType, JsonNode patch, boolean statusOnly) {
         Entry old = get(r, namespace, name);
+        ObjectNode was = old.object();
         JsonNode patched;
         try {
-            patched = Patches.apply(contentType, patch, old.object());
+            patched = Patches.apply(contentType, patch, was);
         } catch (ApiError e) {
             throw e;
         } catch (RuntimeException e) {
@@ -263,14 +273,15 @@ final class KubeStore {
         if (rv != null && !rv.isEmpty() && !rv.equals(Long.toString(old.revision()))) {
             throw conflict(r, name);
         }
-        checkKind(r, apiVersionOf(old), body);
-        return write(r, old, body, statusOnly);
+        checkKind(r, apiVersionOf(was), body);
+        return write(r, old, was, body, statusOnly);
     }
 
-    private Entry write(ApiResource r, Entry old, ObjectNode body, boolean statusOnly) {
+    /** Stores {@code body} over {@code old} (whose tree is {@code stored}, not used after this). */
+    private Entry write(ApiResource r, Entry old, ObjectNode stored, ObjectNode body, boolean statusOnly) {
         ObjectNode next;
         if (statusOnly) {
-            next = old.object().deepCopy();
+            next = stored.deepCopy();
             if (body.has("status")) {
                 next.set("status", body.get("status"));
             } else {
@@ -279,7 +290,7 @@ final class KubeStore {
         } else {
             next = body;
             ObjectNode meta = metadata(next);
-            ObjectNode was = (ObjectNode) old.object().get("metadata");
+            ObjectNode was = (ObjectNode) stored.get("metadata");
             for (String kept : List.of(
                     "name",
                     "namespace",
@@ -295,18 +306,18 @@ final class KubeStore {
                 }
             }
             if (r.statusSubresource()) {
-                if (old.object().has("status")) {
-                    next.set("status", old.object().get("status"));
+                if (stored.has("status")) {
+                    next.set("status", stored.get("status"));
                 } else {
                     next.remove("status");
                 }
             }
-            if (!specOf(next).equals(specOf(old.object()))) {
+            if (!specOf(next).equals(specOf(stored))) {
                 meta.put("generation", was.path("generation").asLong(0) + 1);
             }
         }
         metadata(next).put("resourceVersion", Long.toString(old.revision()));
-        if (next.equals(old.object())) {
+        if (next.equals(stored)) {
             return old;
         }
         JsonNode finalizers = next.path("metadata").path("finalizers");
@@ -314,7 +325,7 @@ final class KubeStore {
             return remove(r, old.key(), next);
         }
         Entry e = store(r, old.key(), next, "MODIFIED", old);
-        if (r.key().equals("apiextensions.k8s.io/customresourcedefinitions")) {
+        if (r.key().equals(CRDS)) {
             register(CrdRegistry.resourceOf(next));
         }
         return e;
@@ -324,7 +335,8 @@ final class KubeStore {
     synchronized Entry bind(String namespace, String pod, String node) {
         ApiResource pods = registry.byKey("/pods");
         Entry old = get(pods, namespace, pod);
-        String assigned = old.object().path("spec").path("nodeName").asText("");
+        ObjectNode next = old.object();
+        String assigned = next.path("spec").path("nodeName").asText("");
         if (!assigned.isEmpty()) {
             throw new ApiError(
                     409,
@@ -335,7 +347,6 @@ final class KubeStore {
         if (node == null || node.isEmpty()) {
             throw new ApiError(422, "Invalid", "Binding \"" + pod + "\" is invalid: target.name: Required value");
         }
-        ObjectNode next = old.object().deepCopy();
         child(next, "spec").put("nodeName", node);
         ObjectNode status = child(next, "status");
         ArrayNode conditions =
@@ -350,23 +361,24 @@ final class KubeStore {
         if (precondRv != null && !precondRv.equals(Long.toString(old.revision()))) {
             throw conflict(r, name);
         }
-        if (precondUid != null && !precondUid.equals(text(metadata(old.object()), "uid"))) {
+        ObjectNode was = old.object();
+        if (precondUid != null && !precondUid.equals(text(metadata(was), "uid"))) {
             throw new ApiError(
                     409,
                     "Conflict",
                     "Precondition failed: UID in precondition: " + precondUid + ", UID in object meta: "
-                            + text(metadata(old.object()), "uid"));
+                            + text(metadata(was), "uid"));
         }
-        JsonNode finalizers = old.object().path("metadata").path("finalizers");
+        JsonNode finalizers = was.path("metadata").path("finalizers");
         if (finalizers.isArray() && !finalizers.isEmpty()) {
-            if (old.object().path("metadata").has("deletionTimestamp")) {
+            if (was.path("metadata").has("deletionTimestamp")) {
                 return old;
             }
-            ObjectNode next = old.object().deepCopy();
+            ObjectNode next = was.deepCopy();
             metadata(next).put("deletionTimestamp", now()).put("deletionGracePeriodSeconds", 0);
             return store(r, old.key(), next, "MODIFIED", old);
         }
-        Entry gone = remove(r, old.key(), old.object().deepCopy());
+        Entry gone = remove(r, old.key(), was.deepCopy());
         if (r.key().equals("/namespaces")) {
             for (ApiResource each : registry.resources()) {
                 if (each.namespaced()) {
@@ -374,13 +386,13 @@ final class KubeStore {
                             .objects
                             .subMap(name + "/", true, name + "/\uffff", false)
                             .values())) {
-                        remove(each, e.key(), e.object().deepCopy());
+                        remove(each, e.key(), e.object());
                     }
                 }
             }
         }
-        if (r.key().equals("apiextensions.k8s.io/customresourcedefinitions")) {
-            tables.remove(registry.unregister(old.object()));
+        if (r.key().equals(CRDS)) {
+            tables.remove(registry.unregister(was));
         }
         return gone;
     }
@@ -390,14 +402,14 @@ final class KubeStore {
             ApiResource r, String namespace, Selectors.Selector labels, Selectors.Selector fields) {
         List<Entry> matching = new ArrayList<>();
         for (Entry e : tables.get(r.key()).candidates(namespace, labels, null)) {
-            if (labels.matches(e.labels()) && fields.matches(fieldValues(r, e.object()))) {
+            if (labels.matches(e.labels()) && fieldsMatch(fields, r, e)) {
                 matching.add(e);
             }
         }
         List<Entry> out = new ArrayList<>();
         for (Entry e : matching) {
-            JsonNode meta = e.object().get("metadata");
-            out.add(delete(r, namespaceOf(e), meta.path("name").asText(), null, null));
+            String name = e.key().substring(e.key().lastIndexOf('/') + 1);
+            out.add(delete(r, e.namespace(), name, null, null));
         }
         return out;
     }
@@ -461,26 +473,23 @@ final class KubeStore {
         watches.bookmarks(revision);
     }
 
+    /** A CRD as stored, parsed once per version stored (see {@link CrdRegistry#tree}); null when there is none. */
+    synchronized JsonNode crd(String name) {
+        Entry e = tables.get(CRDS).objects.get(name);
+        return e == null ? null : registry.tree(name, e);
+    }
+
+    /** How many objects are stored, of every resource. */
+    synchronized int count() {
+        return tables.values().stream().mapToInt(t -> t.objects.size()).sum();
+    }
+
     synchronized int watchCount() {
         return watches.count();
     }
 
     static String key(ApiResource r, String namespace, String name) {
         return r.namespaced() ? namespace + "/" + name : name;
-    }
-
-    private void checkKind(ApiResource r, String version, ObjectNode body) {
-        String kind = text(body, "kind");
-        if (kind != null && !kind.isEmpty() && !kind.equals(r.kind())) {
-            throw new ApiError(400, "BadRequest", "the kind of the object (" + kind + ") does not match " + r.kind());
-        }
-        String apiVersion = text(body, "apiVersion");
-        if (apiVersion != null && !apiVersion.isEmpty() && !r.serves(versionOf(apiVersion, r))) {
-            throw new ApiError(400, "BadRequest", "apiVersion " + apiVersion + " is not served for " + plural(r));
-        }
-        if (apiVersion == null || apiVersion.isEmpty()) {
-            body.put("apiVersion", r.apiVersion(version));
-        }
     }
 
     private String now() {

@@ -22,15 +22,26 @@ final class StoredObjects {
                 .path("labels")
                 .fields()
                 .forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
+        String namespace = object.path("metadata").path("namespace").asText(null);
         try {
-            return new KubeStore.Entry(key, object, rv, JSON.writeValueAsString(object), Map.copyOf(labels));
+            return new KubeStore.Entry(key, rv, JSON.writeValueAsString(object), Map.copyOf(labels), namespace);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static String namespaceOf(KubeStore.Entry e) {
-        return e.object().path("metadata").path("namespace").asText(null);
+    /** A stored object's tree, parsed from its text. */
+    static ObjectNode parse(String json) {
+        try {
+            return (ObjectNode) JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored object is not JSON", e);
+        }
+    }
+
+    /** Whether a stored object matches a field selector; an empty selector matches without reading the object. */
+    static boolean fieldsMatch(Selectors.Selector fields, ApiResource r, KubeStore.Entry e) {
+        return fields.terms().isEmpty() || fields.matches(fieldValues(r, e.object()));
     }
 
     static Map<String, String> fieldValues(ApiResource r, JsonNode object) {
@@ -75,8 +86,8 @@ final class StoredObjects {
         return group.equals(r.group()) ? apiVersion.substring(slash + 1) : "";
     }
 
-    static String apiVersionOf(KubeStore.Entry e) {
-        String v = e.object().path("apiVersion").asText();
+    static String apiVersionOf(JsonNode object) {
+        String v = object.path("apiVersion").asText();
         int slash = v.indexOf('/');
         return slash < 0 ? v : v.substring(slash + 1);
     }
@@ -146,6 +157,21 @@ final class StoredObjects {
                     body.remove("status");
                 }
             }
+        }
+    }
+
+    /** 400 when a body names another kind or an unserved version; fills in the apiVersion when it names none. */
+    static void checkKind(ApiResource r, String version, ObjectNode body) {
+        String kind = text(body, "kind");
+        if (kind != null && !kind.isEmpty() && !kind.equals(r.kind())) {
+            throw new ApiError(400, "BadRequest", "the kind of the object (" + kind + ") does not match " + r.kind());
+        }
+        String apiVersion = text(body, "apiVersion");
+        if (apiVersion != null && !apiVersion.isEmpty() && !r.serves(versionOf(apiVersion, r))) {
+            throw new ApiError(400, "BadRequest", "apiVersion " + apiVersion + " is not served for " + plural(r));
+        }
+        if (apiVersion == null || apiVersion.isEmpty()) {
+            body.put("apiVersion", r.apiVersion(version));
         }
     }
 }

@@ -50,9 +50,9 @@ final class Watches {
 
         boolean sees(KubeStore.Entry e) {
             return e != null
-                    && (namespace == null || namespace.equals(StoredObjects.namespaceOf(e)))
+                    && (namespace == null || namespace.equals(e.namespace()))
                     && labels.matches(e.labels())
-                    && fields.matches(StoredObjects.fieldValues(resource, e.object()));
+                    && StoredObjects.fieldsMatch(fields, resource, e);
         }
 
         void deliver(Change c) {

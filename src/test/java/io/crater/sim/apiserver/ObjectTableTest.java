@@ -2,7 +2,6 @@ package io.crater.sim.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ObjectTableTest {
 
     static KubeStore.Entry entry(String key, long revision, Map<String, String> labels) {
-        return new KubeStore.Entry(key, JsonNodeFactory.instance.objectNode(), revision, "{}", labels);
+        return new KubeStore.Entry(key, revision, "{}", labels, null);
     }
 
     static List<String> with(ObjectTable table, String selector) {
