@@ -139,23 +139,30 @@ final class Kubelet {
         if (build && runFor == null) {
             runFor = SimImageBuilds.DEFAULT_DURATION;
         }
-        Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+        boolean download = SimDownloads.isDownload(pod) && downloads.get() != null;
+        Ending ends =
+                ending(started, build || download ? null : runFor, pod.getSpec().getActiveDeadlineSeconds(), now);
         String fault = faulted(key, pod.getSpec().getNodeName());
         if (fault != null) {
             finish(pod, now, 1, "Error", fault);
-        } else if (deadline != null && !now.isBefore(started.plusSeconds(deadline))) {
-            finish(pod, now, 137, "DeadlineExceeded", "Pod was active on the node longer than the specified deadline");
-        } else if (SimDownloads.isDownload(pod) && downloads.get() != null) {
+        } else if (ends != null && ends.deadline()) {
+            finish(
+                    pod,
+                    ends.at(),
+                    137,
+                    "DeadlineExceeded",
+                    "Pod was active on the node longer than the specified deadline");
+        } else if (download) {
             download(pod, key, now);
         } else if (build && built != null && !now.isBefore(started.plus(runFor))) {
             finish(pod, now, built.exitCode(), built.exitCode() == 0 ? "Completed" : "Error", built.message());
         } else if (build) {
             return; // the build writes its own log lines
-        } else if (runFor != null && !now.isBefore(started.plus(runFor))) {
+        } else if (ends != null) {
             int code = job == null ? 0 : exitCode(job, pod);
             finish(
                     pod,
-                    now,
+                    ends.at(),
                     code,
                     code == 0 ? "Completed" : code == 137 ? "OOMKilled" : "Error",
                     code == 137 ? "the container exceeded its memory limit (simulated)" : null);
@@ -168,6 +175,24 @@ final class Kubelet {
                     "step " + step + ": running on " + pod.getSpec().getNodeName() + " (simulated)");
             nextLine.put(key, now.plus(logInterval));
         }
+    }
+
+    /** When and how a container ends: on its own (its run time over) or killed at its deadline. */
+    record Ending(Instant at, boolean deadline) {}
+
+    /**
+     * How a container started at {@code started} ends, as the kubelet sees it at {@code now}: at the end of its run
+     * time ({@code runFor}, null when not known ahead) or at its {@code activeDeadlineSeconds}, whichever comes first
+     * (the deadline on a tie); null while neither has come. However late the kubelet looks, a container whose run
+     * time ended before its deadline exited on its own, then.
+     */
+    static Ending ending(Instant started, Duration runFor, Long deadlineSeconds, Instant now) {
+        Instant own = runFor == null ? null : started.plus(runFor);
+        Instant killed = deadlineSeconds == null ? null : started.plusSeconds(deadlineSeconds);
+        if (killed != null && (own == null || !own.isBefore(killed))) {
+            return now.isBefore(killed) ? null : new Ending(killed, true);
+        }
+        return own == null || now.isBefore(own) ? null : new Ending(own, false);
     }
 
     /** A download pod ends when its transfer does ({@link SimDownloads}). */
