@@ -28,7 +28,8 @@ import org.jboss.logging.Logger;
 /**
  * Brings job rows in line with their Volcano Jobs: an informer over Crater's Volcano Jobs, changes coalesced
  * per job and written every 300 ms from a worker thread, {@link #BATCH} jobs per transaction (on a Vert.x context),
- * then the ended jobs of each batch archived together. After a restart the
+ * then the ended jobs of each batch archived together on a thread of their own, so the next flush does not wait for
+ * their log reads. After a restart the
  * informer lists everything first, so missed changes are caught up. A job whose Volcano Job disappears is
  * Stopped when a stop was asked for, else Failed with the reason {@code VolcanoJobDeleted}.
  */
@@ -72,6 +73,8 @@ public class JobReconciler {
     private final Map<String, VolcanoJob> latest = new ConcurrentHashMap<>();
     private final Map<String, Boolean> dirty = new ConcurrentHashMap<>();
     private final ScheduledExecutorService flusher = Threads.scheduler("crater-job-reconciler");
+    /** Archives ended jobs in the order they ended, so the next flush does not wait for the last one's archive. */
+    private final ScheduledExecutorService archiver = Threads.scheduler("crater-job-archiver");
 
     void onStart(@Observes @Priority(70) StartupEvent event) {
         informer = client.resources(VolcanoJob.class)
@@ -203,6 +206,12 @@ public class JobReconciler {
 
     void onStop(@Observes ShutdownEvent event) {
         flusher.shutdownNow();
+        archiver.shutdown();
+        try {
+            archiver.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (informer != null) {
             informer.close();
         }
@@ -268,7 +277,13 @@ public class JobReconciler {
         // A job whose Volcano Job is deleted has no pods left to read.
         List<JobLogs.Finished> archived =
                 finished.stream().filter(f -> !deletedOf.get(f.publicId())).toList();
-        archive(archived);
+        if (!archived.isEmpty()) {
+            try {
+                archiver.execute(() -> archive(archived));
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                archive(archived);
+            }
+        }
     }
 
     /**
