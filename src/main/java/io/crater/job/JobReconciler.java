@@ -15,6 +15,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -136,8 +137,34 @@ public class JobReconciler {
                             .delete();
                 }
             }
+            archiveMissed();
         } catch (Throwable e) {
             LOG.warnf("sweeping vanished jobs failed (%s); the next sweep retries", e.getMessage());
+        }
+    }
+
+    /**
+     * Archives the jobs that ended over a minute ago but have no archive while their pods are still there: the
+     * server stopped between writing a job's end and archiving it (archives run after the commit, on a thread of
+     * their own). A job that never ran has nothing to archive and is left out.
+     */
+    private void archiveMissed() throws Throwable {
+        Instant now = clock.instant();
+        List<JobLogs.Finished> missed = VertxContextSupport.subscribeAndAwait(() -> Panache.withSession(() -> Sql.rows(
+                        "SELECT id, public_id FROM jobs WHERE state IN ('Succeeded', 'Failed')"
+                                + " AND started_at IS NOT NULL AND finished_at BETWEEN ?1 AND ?2"
+                                + " AND NOT EXISTS (SELECT 1 FROM job_archives a WHERE a.job_id = jobs.id)",
+                        now.minus(config.ttlAfterFinished()),
+                        now.minusSeconds(60))
+                .map(rows -> rows.stream()
+                        .map(r -> new JobLogs.Finished(Sql.longOf(r[0]), (String) r[1]))
+                        .filter(f -> informer.getStore()
+                                        .getByKey(cluster.namespace() + "/" + JobNames.volcanoName(f.publicId()))
+                                != null)
+                        .toList())));
+        if (!missed.isEmpty()) {
+            LOG.infof("archiving %d ended jobs whose archive was not written", missed.size());
+            archiver.execute(() -> archive(missed));
         }
     }
 

@@ -357,6 +357,26 @@ class JobLifecycleTest {
     }
 
     @Test
+    void aJobThatEndedWithoutItsArchiveIsArchivedByTheSweep() throws Throwable {
+        String id = submit(ivy, job("unarchived", Map.of("SIM_DURATION", "1s")));
+        await().atMost(Duration.ofSeconds(40)).until(() -> state(ivy, id).equals("Succeeded"));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> as(ivy).get("/api/v1/jobs/" + id).then().body("exits.size()", equalTo(1)));
+        // As if the server had stopped after writing the end, before the archive: ended two minutes ago, no archive.
+        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.update(
+                        "DELETE FROM job_archives WHERE job_id = (SELECT id FROM jobs WHERE public_id = ?1)", id)
+                .flatMap(n -> Sql.update(
+                        "UPDATE jobs SET finished_at = now() - interval '2 minutes' WHERE public_id = ?1", id))));
+        as(ivy).get("/api/v1/jobs/" + id).then().body("exits.size()", equalTo(0));
+        reconciler.sweep();
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> as(ivy).get("/api/v1/jobs/" + id)
+                        .then()
+                        .body("exits.size()", equalTo(1))
+                        .body("exits[0].exitCode", equalTo(0)));
+    }
+
+    @Test
     void aMoveFromAStateTheJobHasLeftWritesNothing() throws Throwable {
         String id = JobNames.newPublicId();
         long row = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> Sql.longs(
