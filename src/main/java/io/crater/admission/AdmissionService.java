@@ -410,7 +410,7 @@ public class AdmissionService implements Leadership {
     }
 
     /** How many admitted jobs have their objects created at once. */
-    static final int APPLYING = 8;
+    static final int APPLYING = 16;
 
     /**
      * Where admitted jobs' objects are created, several at a time: one after another, the hundreds a round admits took

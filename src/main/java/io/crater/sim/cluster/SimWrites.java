@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 final class SimWrites {
 
     /** How many writes are in flight at once. */
-    static final int PARALLEL = 8;
+    static final int PARALLEL = 32;
 
     private static final ExecutorService POOL = Executors.newFixedThreadPool(PARALLEL, r -> {
         Thread t = new Thread(r, "crater-sim-write");
