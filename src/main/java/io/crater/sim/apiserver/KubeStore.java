@@ -54,11 +54,10 @@ final class KubeStore {
     }
 
     static final int DEFAULT_LOG = 8192;
+    private static final String CRDS = "apiextensions.k8s.io/customresourcedefinitions";
 
     private final Clock clock;
     private final CrdRegistry registry = new CrdRegistry();
-    private static final String CRDS = "apiextensions.k8s.io/customresourcedefinitions";
-
     private final Map<String, ObjectTable> tables = new HashMap<>();
     private final Watches watches;
     private long revision = 1;
