@@ -179,7 +179,12 @@ public class JobLogs {
     }
 
     /** A job that finished: its row's id and its public id. */
-    record Finished(long jobId, String publicId) {}
+    record Finished(long jobId, String publicId) {
+        /** From a row of {@code id, public_id}. */
+        static Finished of(Object[] r) {
+            return new Finished(Sql.longOf(r[0]), (String) r[1]);
+        }
+    }
 
     /** Archives each container's end and log tail for every pod of a finished job (blocking; call off the event loop). */
     void archive(String publicId) throws Throwable {

@@ -157,7 +157,7 @@ public class JobReconciler {
                         now.minus(config.ttlAfterFinished()),
                         now.minusSeconds(60))
                 .map(rows -> rows.stream()
-                        .map(r -> new JobLogs.Finished(Sql.longOf(r[0]), (String) r[1]))
+                        .map(JobLogs.Finished::of)
                         .filter(f -> informer.getStore()
                                         .getByKey(cluster.namespace() + "/" + JobNames.volcanoName(f.publicId()))
                                 != null)
