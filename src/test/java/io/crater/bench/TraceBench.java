@@ -3,7 +3,6 @@ package io.crater.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crater.CraterTestResource;
-import io.crater.sim.Simulator;
 import io.crater.sim.apiserver.InProcessApiServer;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -166,8 +165,7 @@ class TraceBench {
         String[] tokens = setUp();
         InProcessApiServer.Stats before = CraterTestResource.simulator().apiServerStats();
         TraceStages stages = Boolean.getBoolean("trace.stages")
-                ? new TraceStages(
-                        Simulator.clientFor(CraterTestResource.simulator().url()), clusterConfig.namespace())
+                ? new TraceStages(CraterTestResource.simulator().url(), clusterConfig.namespace())
                 : null;
         replay(tokens);
         Instant end = awaitEnd();

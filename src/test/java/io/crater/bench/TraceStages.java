@@ -1,6 +1,7 @@
 package io.crater.bench;
 
 import io.crater.job.JobNames;
+import io.crater.sim.Simulator;
 import io.crater.volcano.PodGroup;
 import io.crater.volcano.VolcanoJob;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -46,8 +47,11 @@ final class TraceStages implements AutoCloseable {
     private final Map<String, Map<Step, Instant>> seen = new ConcurrentHashMap<>();
     private final Map<String, String> jobOfVolcanoName = new ConcurrentHashMap<>();
     private final List<Watch> watches = new ArrayList<>();
+    private final KubernetesClient client;
 
-    TraceStages(KubernetesClient client, String namespace) {
+    /** Watches a namespace of the cluster at {@code masterUrl} with a client of its own. */
+    TraceStages(String masterUrl, String namespace) {
+        client = Simulator.clientFor(masterUrl);
         watches.add(client.resources(VolcanoJob.class).inNamespace(namespace).watch(watcher(this::volcanoJob)));
         watches.add(client.resources(PodGroup.class).inNamespace(namespace).watch(watcher(this::group)));
         watches.add(client.pods().inNamespace(namespace).watch(watcher(this::pod)));
@@ -67,10 +71,15 @@ final class TraceStages implements AutoCloseable {
         };
     }
 
-    private Void volcanoJob(VolcanoJob job) {
-        String id = job.getMetadata().getLabels() == null
+    /** The Crater job an object belongs to, by its label; null for another's. */
+    private static String jobOf(HasMetadata o) {
+        return o.getMetadata().getLabels() == null
                 ? null
-                : job.getMetadata().getLabels().get(JobNames.JOB_ID);
+                : o.getMetadata().getLabels().get(JobNames.JOB_ID);
+    }
+
+    private Void volcanoJob(VolcanoJob job) {
+        String id = jobOf(job);
         if (id == null) {
             return null;
         }
@@ -95,9 +104,7 @@ final class TraceStages implements AutoCloseable {
     }
 
     private Void pod(Pod pod) {
-        String id = pod.getMetadata().getLabels() == null
-                ? null
-                : pod.getMetadata().getLabels().get(JobNames.JOB_ID);
+        String id = jobOf(pod);
         if (id == null) {
             return null;
         }
@@ -128,5 +135,6 @@ final class TraceStages implements AutoCloseable {
     @Override
     public void close() {
         watches.forEach(Watch::close);
+        client.close();
     }
 }
