@@ -118,8 +118,7 @@ public class JobReconciler {
                     "SELECT public_id FROM jobs WHERE state IN ('Pending', 'Running', 'Stopping') AND admitted_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
             for (String id : rows) {
-                if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) == null
-                        && !latest.containsKey(id)) {
+                if (!holds(id) && !latest.containsKey(id)) {
                     // A job that ends notifies crater_admission in the same transaction (JobStates.move).
                     VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> vanished(id)));
                 }
@@ -129,7 +128,7 @@ public class JobReconciler {
                     "SELECT public_id FROM jobs WHERE state = 'Stopping' AND stop_requested AND updated_at < ?1",
                     clock.instant().minus(config.repairAfter()))));
             for (String id : stopping) {
-                if (informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(id)) != null) {
+                if (holds(id)) {
                     LOG.infof("job %s: its Volcano Job outlived its stop; deleting it again", id);
                     client.resources(VolcanoJob.class)
                             .inNamespace(cluster.namespace())
@@ -158,9 +157,7 @@ public class JobReconciler {
                         now.minusSeconds(60))
                 .map(rows -> rows.stream()
                         .map(JobLogs.Finished::of)
-                        .filter(f -> informer.getStore()
-                                        .getByKey(cluster.namespace() + "/" + JobNames.volcanoName(f.publicId()))
-                                != null)
+                        .filter(f -> holds(f.publicId()))
                         .toList())));
         if (!missed.isEmpty()) {
             LOG.infof("archiving %d ended jobs whose archive was not written", missed.size());
@@ -175,9 +172,7 @@ public class JobReconciler {
      * is deleted by the applier's own re-check of the stop.
      */
     void endIfNeverMade(String publicId) {
-        if (!synced()
-                || latest.containsKey(publicId)
-                || informer.getStore().getByKey(cluster.namespace() + "/" + JobNames.volcanoName(publicId)) != null) {
+        if (!synced() || latest.containsKey(publicId) || holds(publicId)) {
             return;
         }
         try {
